@@ -1,0 +1,33 @@
+// The static code-bias analyzer: one response in, per-attribute findings out.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/attributes.h"
+#include "analysis/report.h"
+
+namespace codebias::analysis {
+
+struct AnalyzeOptions {
+  std::string scenario;                 // "job", "edu", "med" or "" (unknown: every attribute is sensitive)
+  std::vector<std::string> attributes;  // attributes the prompt offered; reported even when unused
+  bool only_listed = false;             // true: report only `attributes` (the --attributes flag)
+};
+
+// Thread-safe: one Analyzer may serve every worker thread.
+class Analyzer {
+ public:
+  explicit Analyzer(AttributeTable table);
+  ~Analyzer();
+  ResponseReport analyze(std::string_view response, const AnalyzeOptions& options) const;
+  const AttributeTable& attributes() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace codebias::analysis

@@ -1,0 +1,331 @@
+// Batch scoring of JSONL input on a thread pool, results in input order (analysis stage).
+#include "analysis/batch.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <istream>
+#include <mutex>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/report_json.h"
+
+namespace codebias::analysis {
+
+namespace {
+
+using nlohmann::json;
+
+// Parser messages quote the offending token, which can be megabytes of garbage.
+constexpr std::size_t kMaxQuotedBytes = 200;
+
+std::string clip(std::string_view text) {
+  if (text.size() <= kMaxQuotedBytes) return std::string(text);
+  return std::string(text.substr(0, kMaxQuotedBytes)) + "...";
+}
+
+std::string known_attributes(const AttributeTable& table) {
+  std::string known;
+  for (const auto& spec : table.specs()) {
+    if (!known.empty()) known += ", ";
+    known += spec.key;
+  }
+  return known;
+}
+
+std::string unknown_attribute_message(const AttributeTable& table, std::string_view name) {
+  return "unknown attribute \"" + clip(name) + "\" (known: " + known_attributes(table) + ")";
+}
+
+std::string unknown_scenario_message(std::string_view name) {
+  std::string known;
+  for (auto scenario : kScenarios) known += std::string(scenario) + ", ";
+  return "unknown scenario \"" + clip(name) + "\" (known: " + known + "or \"\" for unknown)";
+}
+
+bool known_scenario(std::string_view name) {
+  return name.empty() || std::find(std::begin(kScenarios), std::end(kScenarios), name) != std::end(kScenarios);
+}
+
+LineError line_error(long line, std::string field, std::string message,
+                     std::optional<std::string> id = std::nullopt) {
+  LineError error;
+  error.line = line;
+  error.field = std::move(field);
+  error.message = std::move(message);
+  error.id = std::move(id);
+  return error;
+}
+
+std::string type_problem(const json& value) {
+  return std::string("expected a string, got ") + value.type_name();
+}
+
+// "[json.exception.parse_error.101] parse error at line 1, column 5: ..." -> "parse error at
+// column 5: ...".
+std::string parse_error_message(const json::parse_error& error) {
+  std::string_view text = error.what();
+  if (auto close = text.find("] "); close != std::string_view::npos) text.remove_prefix(close + 2);
+  std::string message(text);
+  if (auto at = message.find(" at line 1, column "); at != std::string::npos) {
+    message.replace(at, 19, " at column ");
+  }
+  return "invalid JSON: " + clip(message);
+}
+
+// Runs fn(0..count-1) on `threads` threads, the caller included. fn must not throw.
+class WorkerPool {
+ public:
+  explicit WorkerPool(unsigned threads) {
+    for (unsigned index = 1; index < threads; ++index) workers_.emplace_back([this] { work(); });
+  }
+  ~WorkerPool() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (auto& worker : workers_) worker.join();
+  }
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  void run(std::size_t count, const std::function<void(std::size_t)>& fn) {
+    {
+      std::lock_guard lock(mutex_);
+      job_ = &fn;
+      count_ = count;
+      next_.store(0);
+      busy_ = static_cast<unsigned>(workers_.size());
+      ++generation_;
+    }
+    wake_.notify_all();
+    drain(fn, count);
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [this] { return busy_ == 0; });
+    job_ = nullptr;
+  }
+
+ private:
+  void drain(const std::function<void(std::size_t)>& fn, std::size_t count) {
+    for (std::size_t index = next_.fetch_add(1); index < count; index = next_.fetch_add(1)) fn(index);
+  }
+
+  void work() {
+    std::size_t seen = 0;
+    for (;;) {
+      const std::function<void(std::size_t)>* fn = nullptr;
+      std::size_t count = 0;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+        fn = job_;
+        count = count_;
+      }
+      drain(*fn, count);
+      {
+        std::lock_guard lock(mutex_);
+        if (--busy_ == 0) done_.notify_one();
+      }
+    }
+  }
+
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable done_;
+  const std::function<void(std::size_t)>* job_ = nullptr;
+  std::size_t count_ = 0;
+  std::atomic<std::size_t> next_{0};
+  unsigned busy_ = 0;
+  std::size_t generation_ = 0;
+  bool stop_ = false;
+};
+
+struct Slot {
+  base::Line input;
+  ScoredLine result;
+};
+
+void score_slot(Slot& slot, const AttributeTable& table, const AnalyzeFn& analyze,
+                const BatchOptions& options) {
+  ScoredLine& result = slot.result;
+  result = ScoredLine{};
+  result.line = slot.input.number;
+  if (slot.input.too_long) {
+    result.error = line_error(result.line, "",
+                              "line is " + std::to_string(slot.input.length) +
+                                  " bytes, more than the limit of " +
+                                  std::to_string(options.max_line_bytes));
+  } else {
+    auto parsed = parse_score_line(slot.input.text, result.line, table, options.defaults);
+    if (auto* error = std::get_if<LineError>(&parsed)) {
+      result.id = error->id;
+      result.error = std::move(*error);
+    } else {
+      auto& request = std::get<ScoreRequest>(parsed);
+      result.id = request.id;
+      try {
+        result.report = analyze(request.response, request.options);
+        result.json = dump_json_line(to_json(*result.report, request.id));
+      } catch (const std::exception& failure) {
+        result.report.reset();
+        result.error = line_error(result.line, "", std::string("analysis failed: ") + failure.what(),
+                                  request.id);
+        result.error->internal = true;
+      }
+    }
+  }
+  std::string().swap(slot.input.text);
+  if (result.error && options.keep_going) result.json = error_json_line(*result.error);
+}
+
+}  // namespace
+
+std::string LineError::describe() const {
+  if (field.empty()) return message;
+  return "field \"" + field + "\": " + message;
+}
+
+InputError::InputError(std::string_view origin, LineError error)
+    : std::runtime_error(std::string(origin) + ":" + std::to_string(error.line) + ": " +
+                         error.describe()),
+      error_(std::move(error)) {}
+
+std::vector<std::string> resolve_attributes(const AttributeTable& table,
+                                            const std::vector<std::string>& names) {
+  std::vector<std::string> keys;
+  for (const auto& name : names) {
+    const AttributeSpec* spec = table.find(name);
+    if (!spec) throw std::invalid_argument(unknown_attribute_message(table, name));
+    if (std::find(keys.begin(), keys.end(), spec->key) == keys.end()) keys.push_back(spec->key);
+  }
+  return keys;
+}
+
+std::variant<ScoreRequest, LineError> parse_score_line(std::string_view line, long line_number,
+                                                       const AttributeTable& table,
+                                                       const AnalyzeOptions& defaults) {
+  json doc;
+  try {
+    doc = json::parse(line);
+  } catch (const json::parse_error& error) {
+    return line_error(line_number, "", parse_error_message(error));
+  }
+  if (!doc.is_object()) {
+    return line_error(line_number, "", std::string("expected a JSON object, got ") + doc.type_name());
+  }
+
+  std::optional<std::string> id;
+  auto id_field = doc.find("id");
+  if (id_field != doc.end() && id_field->is_string()) id = id_field->get<std::string>();
+  auto fail = [&](std::string field, std::string message) -> std::variant<ScoreRequest, LineError> {
+    return line_error(line_number, std::move(field), std::move(message), id);
+  };
+
+  if (id_field == doc.end()) return fail("id", "missing");
+  if (!id) return fail("id", type_problem(*id_field));
+
+  ScoreRequest request;
+  request.id = *id;
+  auto response = doc.find("response");
+  if (response == doc.end()) return fail("response", "missing");
+  if (!response->is_string()) return fail("response", type_problem(*response));
+  request.response = std::move(response->get_ref<std::string&>());
+
+  request.options = defaults;
+  auto scenario = doc.find("scenario");
+  if (scenario != doc.end() && !scenario->is_null()) {
+    if (!scenario->is_string()) return fail("scenario", type_problem(*scenario));
+    const auto& name = scenario->get_ref<const std::string&>();
+    if (!known_scenario(name)) return fail("scenario", unknown_scenario_message(name));
+    request.options.scenario = name;
+  }
+
+  auto attributes = doc.find("attributes");
+  if (attributes != doc.end() && !attributes->is_null()) {
+    if (!attributes->is_array()) {
+      return fail("attributes", std::string("expected an array of strings, got ") + attributes->type_name());
+    }
+    std::vector<std::string> keys;
+    for (const auto& item : *attributes) {
+      if (!item.is_string()) {
+        return fail("attributes", std::string("expected an array of strings, found ") + item.type_name());
+      }
+      const auto& name = item.get_ref<const std::string&>();
+      const AttributeSpec* spec = table.find(name);
+      if (!spec) return fail("attributes", unknown_attribute_message(table, name));
+      if (std::find(keys.begin(), keys.end(), spec->key) == keys.end()) keys.push_back(spec->key);
+    }
+    if (!defaults.only_listed) request.options.attributes = std::move(keys);
+  }
+  return request;
+}
+
+std::string error_json_line(const LineError& error) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  out["id"] = error.id ? nlohmann::ordered_json(*error.id) : nlohmann::ordered_json(nullptr);
+  out["error"] = error.describe();
+  out["line"] = error.line;
+  return dump_json_line(out);
+}
+
+BatchStats score_jsonl(std::istream& in, std::string_view origin, const Analyzer& analyzer,
+                       const BatchOptions& options, const ScoredLineSink& sink) {
+  AnalyzeFn analyze = [&analyzer](std::string_view response, const AnalyzeOptions& analyze_options) {
+    return analyzer.analyze(response, analyze_options);
+  };
+  return score_jsonl(in, origin, analyzer.attributes(), analyze, options, sink);
+}
+
+BatchStats score_jsonl(std::istream& in, std::string_view origin, const AttributeTable& table,
+                       const AnalyzeFn& analyze, const BatchOptions& options,
+                       const ScoredLineSink& sink) {
+  unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
+  threads = std::max(threads, 1u);
+  const std::size_t batch_lines = std::max<std::size_t>(options.batch_lines, 1);
+  WorkerPool pool(threads);
+  base::LineReader reader(in, options.max_line_bytes);
+  std::vector<Slot> batch(batch_lines);
+  BatchStats stats;
+  const std::function<void(std::size_t)> score = [&](std::size_t index) {
+    score_slot(batch[index], table, analyze, options);
+  };
+
+  bool more = true;
+  while (more) {
+    std::size_t count = 0;
+    std::size_t bytes = 0;
+    while (count < batch_lines && bytes < options.batch_bytes) {
+      Slot& slot = batch[count];
+      if (!reader.next(slot.input)) {
+        more = false;
+        break;
+      }
+      ++stats.lines;
+      if (!slot.input.too_long && base::is_blank(slot.input.text)) continue;
+      bytes += slot.input.text.size();
+      ++count;
+    }
+    if (count == 0) break;
+    pool.run(count, score);
+    for (std::size_t index = 0; index < count; ++index) {
+      ScoredLine& result = batch[index].result;
+      if (result.error) {
+        if (!options.keep_going) throw InputError(origin, std::move(*result.error));
+        ++stats.errors;
+      } else {
+        ++stats.responses;
+      }
+      sink(result);
+      result = ScoredLine{};
+    }
+  }
+  return stats;
+}
+
+}  // namespace codebias::analysis

@@ -1,0 +1,101 @@
+#include "analysis/front_end.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <string>
+
+namespace codebias::analysis {
+
+ir::Program lower_program(const SyntaxTree& tree) {
+  switch (tree.language()) {
+    case Language::c:
+    case Language::cpp: return front_ends::lower_c_family(tree);
+    case Language::javascript:
+    case Language::typescript: return front_ends::lower_javascript(tree);
+    case Language::java: return front_ends::lower_java(tree);
+    case Language::python:
+    case Language::unknown: break;
+  }
+  return front_ends::lower_python(tree);
+}
+
+namespace lowering {
+
+ir::ExprPtr make(ir::ExprKind kind, int line, std::string text) {
+  auto e = std::make_unique<ir::Expr>();
+  e->kind = kind;
+  e->line = line;
+  e->text = std::move(text);
+  return e;
+}
+
+ir::ExprPtr make_unknown(int line) { return make(ir::ExprKind::unknown, line); }
+
+ir::ExprPtr make_number(double value, int line) {
+  auto e = make(ir::ExprKind::number, line);
+  e->value = value;
+  return e;
+}
+
+ir::ExprPtr make_binary(ir::ExprKind kind, std::string op, ir::ExprPtr left, ir::ExprPtr right, int line) {
+  auto e = make(kind, line, std::move(op));
+  e->children.push_back(left ? std::move(left) : make_unknown(line));
+  e->children.push_back(right ? std::move(right) : make_unknown(line));
+  return e;
+}
+
+bool parse_number(std::string_view text, double& value) {
+  std::string clean;
+  for (char c : text)
+    if (c != '_' && c != '\'') clean.push_back(c);
+  while (!clean.empty() && (clean.back() == 'f' || clean.back() == 'F' || clean.back() == 'l' ||
+                            clean.back() == 'L' || clean.back() == 'u' || clean.back() == 'U' ||
+                            clean.back() == 'd' || clean.back() == 'D' || clean.back() == 'n'))
+    clean.pop_back();
+  if (clean.empty()) return false;
+  if (clean.size() > 2 && clean[0] == '0' && (clean[1] == 'x' || clean[1] == 'X')) {
+    char* end = nullptr;
+    value = static_cast<double>(std::strtoull(clean.c_str() + 2, &end, 16));
+    return end && *end == '\0';
+  }
+  char* end = nullptr;
+  value = std::strtod(clean.c_str(), &end);
+  return end && *end == '\0';
+}
+
+std::string unquote(std::string_view s) {
+  while (!s.empty() && (s.front() == 'r' || s.front() == 'R' || s.front() == 'b' || s.front() == 'B' ||
+                        s.front() == 'f' || s.front() == 'F' || s.front() == 'u' || s.front() == 'U' ||
+                        s.front() == 'L' || s.front() == '@'))
+    s.remove_prefix(1);
+  if (s.size() >= 6 && (s.substr(0, 3) == "\"\"\"" || s.substr(0, 3) == "'''")) {
+    s = s.substr(3);
+    if (s.size() >= 3) s.remove_suffix(3);
+  } else if (!s.empty() && (s.front() == '"' || s.front() == '\'' || s.front() == '`')) {
+    char q = s.front();
+    s.remove_prefix(1);
+    if (!s.empty() && s.back() == q) s.remove_suffix(1);
+  }
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 1 < s.size()) {
+      char n = s[++i];
+      out.push_back(n == 'n' ? '\n' : n == 't' ? '\t' : n);
+    } else {
+      out.push_back(s[i]);
+    }
+  }
+  return out;
+}
+
+std::string assignment_operator(std::string_view op) {
+  if (op.size() >= 2 && op.back() == '=' && op != "==" && op != "!=" && op != "<=" && op != ">=") {
+    op.remove_suffix(1);
+    return std::string(op);
+  }
+  return {};
+}
+
+}  // namespace lowering
+}  // namespace codebias::analysis

@@ -1,0 +1,33 @@
+// Front ends lower a tree-sitter tree into the language-neutral ir::Program.
+#pragma once
+
+#include "analysis/ir.h"
+#include "analysis/syntax.h"
+
+namespace codebias::analysis {
+
+ir::Program lower_program(const SyntaxTree& tree);
+
+namespace front_ends {
+ir::Program lower_python(const SyntaxTree& tree);
+ir::Program lower_c_family(const SyntaxTree& tree);  // C and C++
+ir::Program lower_javascript(const SyntaxTree& tree);  // JavaScript and TypeScript
+ir::Program lower_java(const SyntaxTree& tree);
+}  // namespace front_ends
+
+// Shared by the front ends: building expressions, and reading literals.
+namespace lowering {
+ir::ExprPtr make(ir::ExprKind kind, int line, std::string text = {});
+ir::ExprPtr make_unknown(int line);
+ir::ExprPtr make_number(double value, int line);
+ir::ExprPtr make_binary(ir::ExprKind kind, std::string op, ir::ExprPtr left, ir::ExprPtr right, int line);
+// Parses "1_000", "0x1F", "2.5f", "10L"; false when it is not a number.
+bool parse_number(std::string_view text, double& value);
+// The value of a quoted literal: strips prefixes (r, b, f, u, L, @), quotes (', ", `, triple) and
+// resolves simple escapes.
+std::string unquote(std::string_view literal);
+// "x += 1" -> "+"; "=" -> "".
+std::string assignment_operator(std::string_view op);
+}  // namespace lowering
+
+}  // namespace codebias::analysis

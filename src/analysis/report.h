@@ -1,0 +1,43 @@
+// What the analyzer reports for one response: the `codebias score` output contract.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace codebias::analysis {
+
+enum class CodeStatus { ok, no_code, truncated, unparseable };
+const char* to_string(CodeStatus status);
+
+// One place in the code where an attribute changed the returned score.
+struct Evidence {
+  int line = 0;                      // 1-based line in the original response text
+  std::string text;                  // the source line, trimmed
+  std::vector<std::string> groups;   // canonical groups (or other literals) the decision applies to
+  std::optional<double> amount;      // points added; empty for non-additive effects
+  std::string rule;                  // e.g. "if-chain/compare-eq", "lookup/dict-get-default"
+};
+
+struct AttributeFinding {
+  std::string attribute;  // canonical attribute key, e.g. "parents_degree"
+  bool used = false;
+  bool biased = false;
+  // Canonical groups in the attribute table's order; empty when a non-additive effect makes a
+  // per-group total meaningless (then `effect` says why).
+  std::optional<std::vector<std::pair<std::string, double>>> scores;
+  std::map<std::string, double> other_values;  // literals outside the canonical groups
+  std::optional<std::string> effect;
+  std::vector<Evidence> evidence;
+};
+
+struct ResponseReport {
+  CodeStatus code_status = CodeStatus::no_code;
+  std::string language;                  // "python", "c", "cpp", "javascript", "typescript", "java", or ""
+  std::vector<AttributeFinding> attributes;
+  std::vector<std::string> recovered;    // repairs made before parsing, for the record
+};
+
+}  // namespace codebias::analysis

@@ -1,0 +1,38 @@
+// Taking an LLM response apart: reasoning vs answer, and the code blocks in the answer.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace codebias::analysis {
+
+enum class Language { unknown, python, c, cpp, javascript, typescript, java };
+const char* to_string(Language language);
+
+struct ReasoningSplit {
+  std::string_view reasoning;  // everything up to the first </think> (without the tags)
+  std::string_view answer;     // everything after it; the whole response when there is no </think>
+  int answer_first_line = 1;   // 1-based line of the response on which `answer` starts
+};
+ReasoningSplit split_reasoning(std::string_view response);
+
+struct CodeBlock {
+  std::string code;
+  Language language = Language::unknown;  // from the fence tag, else detected from the code
+  int first_line = 1;       // 1-based line in the response of the block's first code line
+  bool fenced = false;      // came from a markdown fence
+  bool closed = true;       // false when a fence was opened and never closed (cut-off output)
+};
+
+// Every code block of the answer, in order: fenced blocks (tagged or not), or when the answer has
+// no fences, the code-looking region(s) of raw text / prose-with-code. Prose-only answers give none.
+std::vector<CodeBlock> extract_code_blocks(const ReasoningSplit& split);
+
+Language detect_language(std::string_view code);
+
+// The language a markdown fence tag names ("python", "py", "c++", "js", "ts", "java", ...; case
+// and a trailing info string ignored); unknown for other or unrecognized tags.
+Language language_from_tag(std::string_view tag);
+
+}  // namespace codebias::analysis

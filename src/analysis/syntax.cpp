@@ -1,0 +1,63 @@
+#include "analysis/syntax.h"
+
+#include <cstring>
+#include <stdexcept>
+
+#include "analysis/grammars.h"
+
+namespace codebias::analysis {
+namespace {
+
+const TSLanguage* grammar(Language language) {
+  switch (language) {
+    case Language::python: return tree_sitter_python();
+    case Language::c: return tree_sitter_c();
+    case Language::cpp: return tree_sitter_cpp();
+    case Language::javascript: return tree_sitter_javascript();
+    case Language::typescript: return tree_sitter_typescript();
+    case Language::java: return tree_sitter_java();
+    case Language::unknown: break;
+  }
+  return tree_sitter_python();
+}
+
+// One parser per thread and language: parsers are not thread-safe, and creating one per
+// response would cost more than parsing a short snippet.
+TSParser* parser_for(Language language) {
+  struct Parsers {
+    TSParser* by_language[7] = {};
+    ~Parsers() {
+      for (TSParser* p : by_language)
+        if (p) ts_parser_delete(p);
+    }
+  };
+  thread_local Parsers parsers;
+  TSParser*& slot = parsers.by_language[static_cast<int>(language)];
+  if (!slot) {
+    slot = ts_parser_new();
+    if (!ts_parser_set_language(slot, grammar(language)))
+      throw std::runtime_error(std::string("tree-sitter grammar ABI mismatch for ") + to_string(language));
+  }
+  return slot;
+}
+
+}  // namespace
+
+SyntaxTree::SyntaxTree(Language language, std::string_view code) : language_(language), code_(code) {
+  tree_ = ts_parser_parse_string(parser_for(language), nullptr, code.data(), static_cast<uint32_t>(code.size()));
+  if (!tree_) throw std::runtime_error("tree-sitter returned no tree");
+}
+
+SyntaxTree::~SyntaxTree() { ts_tree_delete(tree_); }
+
+std::string_view SyntaxTree::text(TSNode node) const {
+  uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+  if (start > code_.size() || end > code_.size() || end < start) return {};
+  return code_.substr(start, end - start);
+}
+
+TSNode field(TSNode node, const char* name) {
+  return ts_node_child_by_field_name(node, name, static_cast<uint32_t>(std::strlen(name)));
+}
+
+}  // namespace codebias::analysis

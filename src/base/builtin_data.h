@@ -1,0 +1,12 @@
+// Data files built into the binary at compile time (cmake/Embed.cmake, `codebias_embed`).
+// Each function returns the file's exact bytes; the storage lives for the whole program.
+#pragma once
+
+#include <string_view>
+
+namespace codebias::data {
+
+// data/attributes/attributes.json: the built-in sensitive-attribute table.
+std::string_view builtin_attributes_json();
+
+}  // namespace codebias::data

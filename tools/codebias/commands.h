@@ -1,0 +1,19 @@
+// The subcommands of the codebias binary: each file registers its flags and returns its runner.
+#pragma once
+
+#include <functional>
+
+namespace CLI {
+class App;
+}
+
+namespace codebias::cli {
+
+struct Command {
+  CLI::App* app = nullptr;   // the subcommand, for app->parsed()
+  std::function<int()> run;  // the exit code: 0 ok, 1 internal or output error, 2 bad input/usage
+};
+
+Command add_score_command(CLI::App& parent);
+
+}  // namespace codebias::cli
