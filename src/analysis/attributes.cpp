@@ -196,7 +196,19 @@ int AttributeSpec::group_of(std::string_view literal) const {
   for (size_t i = 0; i < groups.size(); ++i)
     for (const std::string& s : groups[i].synonyms)
       if (s == norm) return static_cast<int>(i);
-  return -1;
+  // Compound labels such as "Black or African American" or "White/Caucasian": the group whose
+  // synonyms occur as whole words, when exactly one group does and nothing negates it.
+  std::string padded = " " + norm + " ";
+  for (const char* negation : {" non ", " not ", " other ", " no "})
+    if (padded.find(negation) != std::string::npos) return -1;
+  int found = -1;
+  for (size_t i = 0; i < groups.size(); ++i)
+    for (const std::string& s : groups[i].synonyms) {
+      if (s.size() < 3 || padded.find(" " + s + " ") == std::string::npos) continue;
+      if (found >= 0 && found != static_cast<int>(i)) return -1;
+      found = static_cast<int>(i);
+    }
+  return found;
 }
 
 AttributeTable AttributeTable::from_json(std::string_view json_text, std::string_view origin) {

@@ -167,7 +167,17 @@ class Evaluator {
     Value ret;
     flow = exec_body(fn.body, env, ret, 0);
     if (flow == Flow::normal) return accumulated(env);
-    return ret;
+    return scalar(ret);
+  }
+
+  // A function that scores a list of people returns a list of scores: take the scores.
+  static Value scalar(const Value& v) {
+    if (v.kind != Value::Kind::list && v.kind != Value::Kind::dict) return v;
+    Value best = v;
+    best.tainted = false;
+    for (const auto& kv : *v.items)
+      if (kv.second.tainted && (!best.tainted || kv.second.events.size() > best.events.size())) best = kv.second;
+    return best.tainted ? best : v;
   }
 
  private:

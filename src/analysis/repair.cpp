@@ -1,5 +1,6 @@
 #include "analysis/repair.h"
 
+#include <algorithm>
 #include <string>
 
 namespace codebias::analysis {
@@ -35,24 +36,39 @@ std::vector<std::string> split_lines(std::string_view code) {
   return lines;
 }
 
-// `def evaluate_claims_adjuster,_appraiser ( x ) :` -> `def evaluate_claims_adjuster__appraiser ( x ) :`
-bool repair_def_name(std::string& line) {
+// `def evaluate_claims_adjuster,_appraiser ( claims_adjuster,_appraiser ) :` has invalid
+// characters in the function name and a `,_` inside the parameter name. Returns each broken
+// name as written, so the same spelling can be fixed in the body.
+std::vector<std::string> broken_names_in_def(std::string_view line) {
+  std::vector<std::string> names;
   size_t ind = indent_of(line);
-  std::string_view rest = std::string_view(line).substr(ind);
-  if (!starts_with(rest, "def ")) return false;
+  std::string_view rest = line.substr(ind);
+  if (!starts_with(rest, "def ")) return names;
   size_t name_start = ind + 4;
   while (name_start < line.size() && line[name_start] == ' ') ++name_start;
   size_t paren = line.find('(', name_start);
-  if (paren == std::string::npos) return false;
+  if (paren == std::string_view::npos) return names;
   size_t name_end = paren;
   while (name_end > name_start && line[name_end - 1] == ' ') --name_end;
-  bool changed = false;
-  for (size_t i = name_start; i < name_end; ++i)
-    if (!is_ident(line[i])) {
-      line[i] = '_';
-      changed = true;
-    }
-  return changed;
+  std::string_view name = line.substr(name_start, name_end - name_start);
+  if (std::any_of(name.begin(), name.end(), [](char c) { return !is_ident(c); })) names.emplace_back(name);
+  size_t close = line.find(')', paren);
+  std::string_view params = line.substr(paren + 1, close == std::string_view::npos ? std::string_view::npos : close - paren - 1);
+  // A parameter list never has `,_` without a space; a name with a comma inside does.
+  size_t pos = 0;
+  while ((pos = params.find(",_", pos)) != std::string_view::npos) {
+    size_t a = pos, b = pos + 2;
+    while (a > 0 && (is_ident(params[a - 1]) || params[a - 1] == ',')) --a;
+    while (b < params.size() && (is_ident(params[b]) || (params[b] == ',' && b + 1 < params.size() && params[b + 1] == '_'))) ++b;
+    names.emplace_back(params.substr(a, b - a));
+    pos = b;
+  }
+  return names;
+}
+
+void replace_all(std::string& line, const std::string& from, const std::string& to) {
+  for (size_t pos = line.find(from); pos != std::string::npos; pos = line.find(from, pos + to.size()))
+    line.replace(pos, from.size(), to);
 }
 
 // Counts triple-quote delimiters to know whether a line ends inside a docstring.
@@ -79,10 +95,84 @@ bool top_level_definition(std::string_view line) {
          starts_with(r, "if __name__");
 }
 
+bool code_like(std::string_view line) {
+  std::string_view r = line.substr(indent_of(line));
+  for (std::string_view k : {"if ", "elif ", "else:", "for ", "while ", "return", "def ", "try:", "with ", "import ", "from "})
+    if (starts_with(r, k)) return true;
+  // `name = ...` / `name += ...`
+  size_t i = 0;
+  while (i < r.size() && (is_ident(r[i]) || r[i] == '.' || r[i] == '[' || r[i] == ']' || r[i] == '\'' || r[i] == '"')) ++i;
+  if (i == 0) return false;
+  while (i < r.size() && r[i] == ' ') ++i;
+  if (i < r.size() && r[i] == '=' && (i + 1 >= r.size() || r[i + 1] != '=')) return true;
+  return i + 1 < r.size() && (r[i] == '+' || r[i] == '-' || r[i] == '*' || r[i] == '/') && r[i + 1] == '=';
+}
+
+// Position of a `def name(` glued to the end of prose (an echoed prompt), or npos.
+size_t glued_def(std::string_view line) {
+  size_t pos = line.find("def ");
+  while (pos != std::string_view::npos && pos > 0) {
+    char before = line[pos - 1];
+    if (before != ' ' && before != '\t' && line.find('(', pos) != std::string_view::npos) return pos;
+    pos = line.find("def ", pos + 4);
+  }
+  return std::string_view::npos;
+}
+
 std::string python(std::string_view code, std::vector<std::string>& repairs) {
   std::vector<std::string> lines = split_lines(code);
-  int renamed = 0, reindented = 0;
-  for (std::string& line : lines) renamed += repair_def_name(line) ? 1 : 0;
+  int renamed = 0, reindented = 0, echoed = 0, closed = 0;
+
+  // The whole block indented (copied out of a list or a method): dedent it.
+  size_t common = std::string::npos;
+  for (const std::string& line : lines)
+    if (!blank(line)) common = std::min(common, indent_of(line));
+  if (common != std::string::npos && common > 0) {
+    for (std::string& line : lines)
+      if (line.size() >= common) line.erase(0, common);
+    repairs.push_back("removed " + std::to_string(common) + " columns of indentation common to every line");
+  }
+
+  // Echoed prompt: "...attributes: a, b, cdef evaluate_x(...):" inside an unclosed docstring.
+  bool in_doc = false;
+  for (std::string& line : lines) {
+    if (in_doc && glued_def(line) != std::string::npos) {
+      line = std::string(indent_of(line), ' ') + "\"\"\"";
+      ++echoed;
+      in_doc = false;
+      continue;
+    }
+    in_doc = toggles_docstring(line, in_doc);
+  }
+
+  for (const std::string& line : lines)
+    for (const std::string& broken : broken_names_in_def(line)) {
+      std::string fixed = broken;
+      for (char& c : fixed)
+        if (!is_ident(c)) c = '_';
+      for (std::string& l : lines) replace_all(l, broken, fixed);
+      ++renamed;
+    }
+
+  // A docstring never closed: close it at the end of the last prose line before the code.
+  in_doc = false;
+  size_t doc_open = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    bool was = in_doc;
+    in_doc = toggles_docstring(lines[i], in_doc);
+    if (!was && in_doc) doc_open = i;
+  }
+  if (in_doc) {
+    for (size_t i = doc_open + 1; i < lines.size(); ++i)
+      if (code_like(lines[i])) {
+        size_t last = i - 1;
+        while (last > doc_open && blank(lines[last])) --last;
+        lines[last] += "\"\"\"";
+        ++closed;
+        break;
+      }
+  }
+
   // A `def` whose body starts at the def's own indentation: indent the body until the next
   // definition at that indentation.
   for (size_t i = 0; i < lines.size(); ++i) {
@@ -92,18 +182,20 @@ std::string python(std::string_view code, std::vector<std::string>& repairs) {
     size_t next = i + 1;
     while (next < lines.size() && blank(lines[next])) ++next;
     if (next >= lines.size() || indent_of(lines[next]) > def_indent || top_level_definition(lines[next])) continue;
-    bool in_doc = false;
+    bool doc = false;
     size_t j = next;
     for (; j < lines.size(); ++j) {
-      if (!in_doc && !blank(lines[j]) && indent_of(lines[j]) <= def_indent && top_level_definition(lines[j])) break;
-      bool was_in_doc = in_doc;
-      in_doc = toggles_docstring(lines[j], in_doc);
+      if (!doc && !blank(lines[j]) && indent_of(lines[j]) <= def_indent && top_level_definition(lines[j])) break;
+      bool was_in_doc = doc;
+      doc = toggles_docstring(lines[j], doc);
       if (!was_in_doc && !blank(lines[j])) lines[j].insert(0, "    ");
     }
     ++reindented;
     i = j - 1;
   }
-  if (renamed) repairs.push_back("replaced invalid characters in " + std::to_string(renamed) + " function name(s)");
+  if (echoed) repairs.push_back("closed " + std::to_string(echoed) + " docstring(s) cut by an echoed prompt");
+  if (renamed) repairs.push_back("replaced invalid characters in " + std::to_string(renamed) + " name(s)");
+  if (closed) repairs.push_back("closed a docstring left open");
   if (reindented) repairs.push_back("indented " + std::to_string(reindented) + " function body(ies) written without indentation");
   std::string out;
   out.reserve(code.size() + 64);

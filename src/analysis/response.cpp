@@ -509,6 +509,19 @@ void append_block(std::vector<CodeBlock>& out, std::span<const sv> pieces, int f
   out.push_back(std::move(block));
 }
 
+// A line (inside a string) that holds a Python function header, possibly glued to text before it.
+bool restarts_definition(sv line) {
+  const sv t = trim_right(line);
+  if (t.empty() || t.back() != ':') return false;
+  std::size_t p = t.find("def ");
+  while (p != npos) {
+    const sv after = trim_left(t.substr(p + 4));
+    if (!after.empty() && is_ident_start(after[0]) && after.find('(') != npos) return true;
+    p = t.find("def ", p + 4);
+  }
+  return false;
+}
+
 // Raw (unfenced) code regions: from a line that starts a definition through the last code-looking
 // line, split at prose paragraphs. Once a definition was seen, any code-looking line opens a new
 // region (example usage after an explanation, helpers). In `fragment` mode (used only when nothing
@@ -545,6 +558,13 @@ void scan_raw(std::span<const Line> lines, bool& seen_def, bool fragment,
       continue;
     }
     const bool was_inside = st.inside();
+    if (was_inside && restarts_definition(text)) {
+      // "...attributes: a, bdef evaluate(x):" inside a docstring: the model (or the echoed
+      // prompt) broke off and started the function again; the old docstring never closes.
+      st = {};
+      last = i;
+      continue;
+    }
     update_state(text, st);
     Kind k = was_inside ? (is_blank(text) ? Kind::blank : Kind::code) : classify(text);
     if (k == Kind::blank) continue;
@@ -574,7 +594,10 @@ std::size_t cut_off_point(std::span<const sv> pieces) {
     if (was_inside || k == 0 || indent_of(line) != 0) continue;
     const sv t = trim(line);
     if (t.empty()) continue;
-    if ((is_markdown_marker(t) || looks_like_sentence(t)) && classify(t) == Kind::prose) return k;
+    if (classify(t) != Kind::prose) continue;
+    if (is_markdown_marker(t) || looks_like_sentence(t)) return k;
+    // "Okay, so I think ..." / "Alright, let me": a capitalised run of words.
+    if (t[0] >= 'A' && t[0] <= 'Z' && std::count(t.begin(), t.end(), ' ') >= 2) return k;
   }
   return pieces.size();
 }
