@@ -122,23 +122,44 @@ ResponseReport Analyzer::analyze(std::string_view response, const AnalyzeOptions
 
   ReasoningSplit split = split_reasoning(response);
   std::vector<CodeBlock> blocks = extract_code_blocks(split);
+  if (blocks.empty()) {
+    report.code_status = CodeStatus::no_code;
+  } else {
+    // Without a parse, a block cut off mid-fence is the only sign of truncation.
+    report.code_status = blocks.back().closed ? CodeStatus::ok : CodeStatus::truncated;
+  }
+
+  uint64_t wanted_bits = 0;
+  for (const AttributeSpec* spec : wanted) wanted_bits |= uint64_t{1} << (spec - table.specs().data());
+  std::vector<Language> languages;
+  std::vector<std::string> repaired;
+  std::vector<std::vector<std::string>> repairs;
+  uint64_t referenced = 0;
+  for (const CodeBlock& block : blocks) {
+    Language language = block.language == Language::unknown ? detect_language(block.code) : block.language;
+    if (language == Language::unknown) language = Language::python;
+    languages.push_back(language);
+    repairs.emplace_back();
+    repaired.push_back(repair_code(language, block.code, repairs.back()));
+    referenced |= referenced_attributes(repaired.back(), language, table, options.scenario);
+  }
+  if (!blocks.empty()) report.language = to_string(languages.back());
 
   // From the last block backwards: the last complete definition of a scoring function wins.
+  // Parsing is the expensive step, so it only happens when some block can name an attribute.
   std::optional<ParsedBlock> chosen;
   std::optional<ParsedBlock> fallback;
-  for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) {
+  for (size_t i = blocks.size(); (referenced & wanted_bits) && i-- > 0;) {
     ParsedBlock parsed;
-    parsed.block = &*it;
-    parsed.language = it->language == Language::unknown ? detect_language(it->code) : it->language;
-    if (parsed.language == Language::unknown) parsed.language = Language::python;
-    parsed.code = repair_code(parsed.language, it->code, parsed.repairs);
-    // Cheap and exact: code in which no identifier or short string names an attribute cannot
-    // use one, so it needs no parse unless it is the only candidate.
+    parsed.block = &blocks[i];
+    parsed.language = languages[i];
+    parsed.code = std::move(repaired[i]);
+    parsed.repairs = std::move(repairs[i]);
     SyntaxTree tree(parsed.language, parsed.code);
     parsed.has_error = tree.has_error();
     parsed.program = lower_program(tree);
     parsed.entry = choose_entry(parsed.program);
-    if (parsed.entry && parsed.entry->complete && it->closed) {
+    if (parsed.entry && parsed.entry->complete && blocks[i].closed) {
       chosen = std::move(parsed);
       break;
     }
@@ -146,14 +167,14 @@ ResponseReport Analyzer::analyze(std::string_view response, const AnalyzeOptions
   }
   if (!chosen && fallback) chosen = std::move(fallback);
 
-  if (!chosen) {
-    report.code_status = CodeStatus::no_code;
-  } else {
+  uint64_t chosen_refs = 0;
+  if (chosen) {
+    chosen_refs = referenced_attributes(chosen->code, chosen->language, table, options.scenario);
     report.language = to_string(chosen->language);
     report.recovered = chosen->repairs;
     bool cut = !chosen->block->closed || (chosen->entry && !chosen->entry->complete && chosen->has_error);
     if (!chosen->entry && chosen->program.globals.empty()) report.code_status = CodeStatus::unparseable;
-    else if (cut && (!chosen->block->closed || chosen->has_error)) report.code_status = CodeStatus::truncated;
+    else if (cut) report.code_status = CodeStatus::truncated;
     else report.code_status = CodeStatus::ok;
     if (chosen->has_error) report.recovered.push_back("parsed with syntax errors; analysed the recoverable part");
   }
@@ -161,7 +182,7 @@ ResponseReport Analyzer::analyze(std::string_view response, const AnalyzeOptions
   for (const AttributeSpec* spec : wanted) {
     AttributeFinding finding;
     finding.attribute = spec->key;
-    if (chosen && may_reference(spec, chosen->code, chosen->language)) {
+    if (chosen && (chosen_refs >> (spec - table.specs().data()) & 1)) {
       DecisionContext ctx{&chosen->program, chosen->entry, &table, options.scenario};
       finding = evaluate_attribute(ctx, *spec);
       for (Evidence& ev : finding.evidence) {

@@ -120,14 +120,6 @@ AttributeSpec parse_attribute(const json& j, std::string_view origin, const std:
     }
   }
   if (j.contains("scenarios")) spec.scenarios = get_strings(j["scenarios"], origin, path + ".scenarios", false);
-  if (j.contains("prefilter")) spec.prefilter = lowered(get_strings(j["prefilter"], origin, path + ".prefilter", false));
-  // Every name token must pass the prefilter, or the prefilter would wrongly skip code.
-  for (const NamePattern& pattern : spec.names) spec.prefilter.push_back([&] {
-      std::string t = pattern.tokens.front();
-      if (!t.empty() && t.back() == '*') t.pop_back();
-      return t;
-    }());
-  for (const FlagPattern& flag : spec.flags) spec.prefilter.push_back(flag.tokens.back());
   return spec;
 }
 

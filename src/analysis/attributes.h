@@ -34,7 +34,6 @@ struct AttributeSpec {
   std::vector<NamePattern> names;
   std::vector<FlagPattern> flags;
   std::vector<std::string> scenarios;  // scenarios where it is sensitive; empty = all ("" = unknown)
-  std::vector<std::string> prefilter;  // lower-case substrings; code naming the attribute contains one
 
   bool sensitive_in(std::string_view scenario) const;
   bool is_numeric() const;  // groups carry ages: the attribute is a number in code

@@ -229,8 +229,7 @@ class Evaluator {
   }
 
   Value resolve_name(std::string_view name) const {
-    if (name.size() > kMaxAttributeNameLength) return Value::unknown();
-    auto m = ctx_.table->match_name(name, ctx_.scenario);
+    auto m = match_name_cached(name, *ctx_.table, ctx_.scenario);
     if (!m || m->attribute->key != attr_.key) return Value::unknown();
     if (m->flag) {
       bool truth = persona_.group >= 0 && std::find(m->flag->true_groups.begin(), m->flag->true_groups.end(),

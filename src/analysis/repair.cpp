@@ -119,7 +119,34 @@ size_t glued_def(std::string_view line) {
   return std::string_view::npos;
 }
 
+// One pass over the lines, without copying, to tell whether any repair below can apply.
+bool python_needs_repair(std::string_view code) {
+  bool in_doc = false, expect_body = false;
+  size_t def_indent = 0;
+  bool first = true;
+  size_t pos = 0;
+  while (pos <= code.size()) {
+    size_t end = code.find('\n', pos);
+    std::string_view line = code.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+    pos = end == std::string_view::npos ? code.size() + 1 : end + 1;
+    if (blank(line)) continue;
+    if (first && indent_of(line) > 0) return true;
+    first = false;
+    if (in_doc && glued_def(line) != std::string_view::npos) return true;
+    if (!in_doc && expect_body && indent_of(line) <= def_indent && !top_level_definition(line)) return true;
+    expect_body = false;
+    if (!in_doc && top_level_definition(line) && opens_block(line)) {
+      if (!broken_names_in_def(line).empty()) return true;
+      expect_body = true;
+      def_indent = indent_of(line);
+    }
+    in_doc = toggles_docstring(line, in_doc);
+  }
+  return in_doc;
+}
+
 std::string python(std::string_view code, std::vector<std::string>& repairs) {
+  if (!python_needs_repair(code)) return std::string(code);
   std::vector<std::string> lines = split_lines(code);
   int renamed = 0, reindented = 0, echoed = 0, closed = 0;
 

@@ -9,6 +9,8 @@
 #include "analysis/response.h"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 #include <cstddef>
 #include <span>
 
@@ -48,6 +50,10 @@ bool is_blank(sv s) { return trim_left(s).empty(); }
 // Number of line breaks in `s` ("\r\n" counts once).
 int count_breaks(sv s) {
   int n = 0;
+  if (s.find('\r') == npos) {  // the common case: memchr from break to break
+    for (std::size_t p = s.find('\n'); p != npos; p = s.find('\n', p + 1)) ++n;
+    return n;
+  }
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '\n') {
       ++n;
@@ -66,15 +72,23 @@ struct Line {
 
 std::vector<Line> split_lines(sv text, int first_number) {
   std::vector<Line> out;
-  out.reserve(text.size() / 32 + 2);
+  const bool has_cr = text.find('\r') != npos;
+  out.reserve(text.size() / 32 + 4);
   std::size_t start = 0;
   int number = first_number;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (!is_break(c)) continue;
-    out.push_back({text.substr(start, i - start), number++});
-    if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-    start = i + 1;
+  if (!has_cr) {  // the common case: memchr from break to break
+    for (std::size_t e = text.find('\n'); e != npos; e = text.find('\n', start)) {
+      out.push_back({text.substr(start, e - start), number++});
+      start = e + 1;
+    }
+  } else {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i];
+      if (!is_break(c)) continue;
+      out.push_back({text.substr(start, i - start), number++});
+      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+      start = i + 1;
+    }
   }
   out.push_back({text.substr(start), number});
   return out;
@@ -88,10 +102,38 @@ sv leading_word(sv t) {
   return t.substr(0, i);
 }
 
+// Comparison with a literal: a fixed-size memcmp the compiler inlines.
+template <std::size_t N>
+bool is(sv w, const char (&lit)[N]) {
+  return w.size() == N - 1 && std::memcmp(w.data(), lit, N - 1) == 0;
+}
+
+// A small set of words, bucketed by first character and length.
+class WordSet {
+ public:
+  template <std::size_t N>
+  explicit WordSet(const sv (&words)[N]) {
+    for (sv w : words) buckets_[bucket(w)].push_back(w);
+  }
+  bool contains(sv w) const {
+    if (w.empty()) return false;
+    for (sv x : buckets_[bucket(w)]) {
+      if (x.size() == w.size() && std::memcmp(x.data(), w.data(), w.size()) == 0) return true;
+    }
+    return false;
+  }
+
+ private:
+  static std::size_t bucket(sv w) {
+    return (static_cast<unsigned char>(w[0]) * 8u + w.size()) & 127u;
+  }
+  std::array<std::vector<sv>, 128> buckets_;
+};
+
 template <std::size_t N>
 bool one_of(sv w, const sv (&list)[N]) {
   for (sv x : list) {
-    if (x == w) return true;
+    if (x.size() == w.size() && !w.empty() && x[0] == w[0] && x == w) return true;
   }
   return false;
 }
@@ -252,7 +294,8 @@ bool is_code_keyword(sv w) {
       "template", "new", "delete", "self", "this", "await", "export", "module", "console",
       "System", "std", "None", "True", "False", "null", "nullptr", "package", "interface",
       "async", "def", "class", "import", "from", "elseif", "end", "score", "total_score"};
-  return one_of(w, kWords);
+  static const WordSet set(kWords);
+  return set.contains(w);
 }
 
 bool keyword_boundary_ok(sv t, std::size_t n) {
@@ -322,7 +365,8 @@ bool is_type_word(sv w) {
       "int", "double", "float", "void", "char", "bool", "boolean", "long", "short", "unsigned",
       "signed", "auto", "String", "string", "size_t", "inline", "extern", "Map", "List",
       "Integer", "Double", "Object", "uint32_t", "int32_t", "uint64_t", "int64_t"};
-  return one_of(w, kTypes);
+  static const WordSet set(kTypes);
+  return set.contains(w);
 }
 
 // A line that starts a definition: where raw (unfenced) code begins.
@@ -340,27 +384,27 @@ bool is_def_start(sv t) {  // t: trimmed, non-empty
   const bool space_after = !rest.empty() && is_hspace(rest[0]);
   const auto contains = [&](sv needle) { return t.find(needle) != npos; };
 
-  if (w == "def") return space_after && !after.empty() && is_ident_start(after[0]);
-  if (w == "class") {
+  if (is(w, "def")) return space_after && !after.empty() && is_ident_start(after[0]);
+  if (is(w, "class")) {
     return space_after && !after.empty() && is_ident_start(after[0]) &&
            (contains(":") || contains("{") || contains("(") || leading_word(after) == after);
   }
-  if (w == "import") {
+  if (is(w, "import")) {
     return space_after && !after.empty() && (is_ident_start(after[0]) || after[0] == '{' ||
                                              after[0] == '*' || after[0] == '"' ||
                                              after[0] == '\'') &&
            !looks_like_sentence(t);
   }
-  if (w == "from") return space_after && contains(" import ");
-  if (w == "async") return after.starts_with("def ") || after.starts_with("function");
-  if (w == "function") return rest.empty() || rest[0] == '(' || is_hspace(rest[0]);
-  if (w == "export") {
+  if (is(w, "from")) return space_after && contains(" import ");
+  if (is(w, "async")) return after.starts_with("def ") || after.starts_with("function");
+  if (is(w, "function")) return rest.empty() || rest[0] == '(' || is_hspace(rest[0]);
+  if (is(w, "export")) {
     const sv w2 = leading_word(after);
     static constexpr sv kExp[] = {"function", "const", "default", "class", "let", "async",
                                   "interface", "type", "var", "enum"};
     return space_after && one_of(w2, kExp);
   }
-  if (w == "const" || w == "let" || w == "var") {
+  if (is(w, "const") || is(w, "let") || is(w, "var")) {
     if (!space_after) return false;
     const sv name = leading_word(after);
     if (name.empty()) return false;
@@ -375,18 +419,18 @@ bool is_def_start(sv t) {  // t: trimmed, non-empty
     return r.starts_with("(") || r.starts_with("function") || r.starts_with("async") ||
            r.starts_with("{") || r.starts_with("[") || t.find("=>") != npos;
   }
-  if (w == "public" || w == "private" || w == "protected") {
+  if (is(w, "public") || is(w, "private") || is(w, "protected")) {
     return space_after && (contains("(") || contains("{") || contains("class "));
   }
-  if (w == "static") return space_after && contains("(");
-  if (w == "package") return space_after && t.back() == ';';
-  if (w == "template") return after.starts_with("<");
-  if (w == "namespace" || w == "typedef") return space_after;
-  if (w == "using") return after.starts_with("namespace ");
-  if (w == "struct" || w == "interface" || w == "enum") {
+  if (is(w, "static")) return space_after && contains("(");
+  if (is(w, "package")) return space_after && t.back() == ';';
+  if (is(w, "template")) return after.starts_with("<");
+  if (is(w, "namespace") || is(w, "typedef")) return space_after;
+  if (is(w, "using")) return after.starts_with("namespace ");
+  if (is(w, "struct") || is(w, "interface") || is(w, "enum")) {
     return space_after && (contains("{") || t.back() == '{');
   }
-  if (is_type_word(w) || (w == "std" && rest.starts_with("::"))) {
+  if (is_type_word(w) || (is(w, "std") && rest.starts_with("::"))) {
     // C / C++ / Java function header: "int f(...)", "std::string f(...) {", not "int x = 0;".
     const std::size_t paren = t.find('(');
     if (paren == npos || t.back() == ';') return false;
@@ -399,7 +443,7 @@ bool is_def_start(sv t) {  // t: trimmed, non-empty
     while (i < t.size() && is_hspace(t[i])) ++i;
     if (i < t.size() && t[i] == '=' && (i + 1 >= t.size() || t[i + 1] != '=')) {
       const sv r = trim(t.substr(i + 1));
-      return r == "{" || r == "[" || r == "dict(" || r.starts_with("{'") ||
+      return is(r, "{") || is(r, "[") || is(r, "dict(") || r.starts_with("{'") ||
              r.starts_with("{\"") || (r.starts_with("{") && r.back() == '}' && r.find(':') != npos);
     }
   }
@@ -436,48 +480,53 @@ struct TextState {
   bool inside() const { return triple != 0 || block_comment; }
 };
 
-void update_state(sv line, TextState& st) {
+void update_state(sv line, TextState& state) {
+  TextState st = state;  // a local copy: char data would otherwise alias the state
   std::size_t i = 0;
   const std::size_t n = line.size();
+  const char* d = line.data();
   while (i < n) {
     if (st.triple != 0) {
       const char q[3] = {st.triple, st.triple, st.triple};
       const std::size_t p = line.find(sv(q, 3), i);
-      if (p == npos) return;
+      if (p == npos) break;
       st.triple = 0;
       i = p + 3;
       continue;
     }
     if (st.block_comment) {
       const std::size_t p = line.find("*/", i);
-      if (p == npos) return;
+      if (p == npos) break;
       st.block_comment = false;
       i = p + 2;
       continue;
     }
-    const char c = line[i];
-    if (c == '#') return;
-    if (c == '/' && i + 1 < n && line[i + 1] == '/') return;
-    if (c == '/' && i + 1 < n && line[i + 1] == '*') {
-      st.block_comment = true;
-      i += 2;
-      continue;
-    }
-    if (c == '"' || c == '\'') {
-      if (i + 2 < n && line[i + 1] == c && line[i + 2] == c) {
-        st.triple = c;
-        i += 3;
-        continue;
+    while (i < n && d[i] != '#' && d[i] != '/' && d[i] != '"' && d[i] != '\'') ++i;
+    if (i >= n) break;
+    const char c = d[i];
+    if (c == '#') break;
+    if (c == '/') {
+      if (i + 1 < n && d[i + 1] == '/') break;
+      if (i + 1 < n && d[i + 1] == '*') {
+        st.block_comment = true;
+        i += 2;
+      } else {
+        ++i;
       }
-      // A one-line string: skip it. An unmatched quote (an apostrophe in prose) ends the scan.
-      std::size_t j = i + 1;
-      while (j < n && line[j] != c) j += (line[j] == '\\') ? 2 : 1;
-      if (j >= n) return;
-      i = j + 1;
       continue;
     }
-    ++i;
+    if (i + 2 < n && d[i + 1] == c && d[i + 2] == c) {
+      st.triple = c;
+      i += 3;
+      continue;
+    }
+    // A one-line string: skip it. An unmatched quote (an apostrophe in prose) ends the scan.
+    std::size_t j = i + 1;
+    while (j < n && d[j] != c) j += (d[j] == '\\') ? 2 : 1;
+    if (j >= n) break;
+    i = j + 1;
   }
+  state = st;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -548,7 +597,7 @@ void scan_raw(std::span<const Line> lines, bool& seen_def, bool fragment,
       if (k == Kind::def || ((seen_def || fragment) && k == Kind::code)) {
         const sv t = trim(text);
         // A fragment that starts inside a docstring: its closing quotes are not code.
-        if (fragment && !seen_def && (t == "\"\"\"" || t == "'''")) continue;
+        if (fragment && !seen_def && (is(t, "\"\"\"") || is(t, "'''"))) continue;
         in_region = true;
         seen_def = seen_def || k == Kind::def;
         start = last = i;
@@ -615,7 +664,7 @@ bool looks_like_fragment(sv code) {
     if (t.empty()) continue;
     ++lines;
     const sv w = leading_word(t);
-    if (w == "return" || w == "if" || w == "elif" || w == "else" || w == "for" || w == "while" ||
+    if (is(w, "return") || is(w, "if") || is(w, "elif") || is(w, "else") || is(w, "for") || is(w, "while") ||
         starts_with_statement(t)) {
       ++statements;
     }
@@ -769,15 +818,23 @@ std::vector<CodeBlock> extract_code_blocks(const ReasoningSplit& split) {
 
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const sv text = lines[i].text;
+    const std::size_t ind = indent_of(text);
+    const char lead = ind < text.size() ? text[ind] : '\0';
+    const bool fence_lead = lead == '`' || lead == '~';
+    // A glued fence needs a backtick right before the (tag-character) tail of the line.
+    const sv tail = trim_right(text);
+    std::size_t k = tail.size();
+    while (k > 0 && is_tag_char(tail[k - 1])) --k;
+    const bool glued_candidate = k > 0 && tail[k - 1] == '`';
     if (!in_block) {
       FenceOpen f;
-      if (parse_fence_start(text, f)) {
+      if (fence_lead && parse_fence_start(text, f)) {
         if (f.ch == '`' && f.info.empty() && try_stray_closer(i, {})) continue;
         open(f, i);
         continue;
       }
       GluedFence g;
-      if (text.find("```") != npos && parse_glued_fence(text, g)) {
+      if (glued_candidate && parse_glued_fence(text, g)) {
         const TagInfo tag = classify_tag(g.tag);
         if (g.tag.empty() || tag.kind == TagKind::supported) {
           if (g.tag.empty() && try_stray_closer(i, g.prefix)) continue;
@@ -787,20 +844,21 @@ std::vector<CodeBlock> extract_code_blocks(const ReasoningSplit& split) {
       continue;
     }
     // Inside a block.
-    if (is_closing_fence(text, cur.fence.ch, cur.fence.len)) {
+    if (lead == cur.fence.ch && is_closing_fence(text, cur.fence.ch, cur.fence.len)) {
       finish(i, {}, true);
       gap_start = i + 1;
       continue;
     }
     FenceOpen f;
-    if (parse_fence_start(text, f) && classify_tag(f.info).kind == TagKind::supported) {
+    if (fence_lead && parse_fence_start(text, f) &&
+        classify_tag(f.info).kind == TagKind::supported) {
       // "```python" inside an open block: the model restarted without closing the first block.
       finish(i, {}, false);
       gap_start = i;
       open(f, i);
       continue;
     }
-    if (cur.fence.ch == '`' && text.find("```") != npos) {
+    if (cur.fence.ch == '`' && glued_candidate) {
       GluedFence g;
       if (parse_glued_fence(text, g) && g.len >= cur.fence.len) {
         const TagInfo tag = classify_tag(g.tag);
@@ -884,42 +942,42 @@ void token_cues(sv tok, sv code, std::size_t after, char before, bool line_start
   const char next = after < code.size() ? code[after] : '\0';
   switch (tok.size()) {
     case 3:
-      if (tok == "def") { s.py += line_start ? 3 : 1; return; }
-      if (tok == "let") { s.js += line_start ? 2 : 0.5; return; }
-      if (tok == "var") { if (line_start) s.js += 1.5; return; }
-      if (tok == "std") { if (next == ':') s.cpp += 4; return; }
-      if (tok == "int" || tok == "str") {
-        if (tok == "int" && line_start) { s.c += 1; s.cpp += 1; s.java += 1; }
-        if (tok == "str" && next == '(') s.py += 0.5;
+      if (is(tok, "def")) { s.py += line_start ? 3 : 1; return; }
+      if (is(tok, "let")) { s.js += line_start ? 2 : 0.5; return; }
+      if (is(tok, "var")) { if (line_start) s.js += 1.5; return; }
+      if (is(tok, "std")) { if (next == ':') s.cpp += 4; return; }
+      if (is(tok, "int") || is(tok, "str")) {
+        if (is(tok, "int") && line_start) { s.c += 1; s.cpp += 1; s.java += 1; }
+        if (is(tok, "str") && next == '(') s.py += 0.5;
         return;
       }
-      if (tok == "len") { if (next == '(') s.py += 1; return; }
-      if (tok == "new") { s.java += 0.5; s.js += 0.5; s.cpp += 0.3; return; }
-      if (tok == "cin") { s.cpp += 2; return; }
-      if (tok == "any") { if (before == ':') s.ts += 3; return; }
-      if (tok == "Map") { s.java += 1; return; }
+      if (is(tok, "len")) { if (next == '(') s.py += 1; return; }
+      if (is(tok, "new")) { s.java += 0.5; s.js += 0.5; s.cpp += 0.3; return; }
+      if (is(tok, "cin")) { s.cpp += 2; return; }
+      if (is(tok, "any")) { if (before == ':') s.ts += 3; return; }
+      if (is(tok, "Map")) { s.java += 1; return; }
       return;
     case 4:
-      if (tok == "elif") { s.py += 3; return; }
-      if (tok == "self") { if (next == '.') s.py += 1; return; }
-      if (tok == "None" || tok == "True") { s.py += 1; return; }
-      if (tok == "from") { if (line_start) s.py += 2; return; }
-      if (tok == "pass") { if (line_start) s.py += 1; return; }
-      if (tok == "dict") { s.py += 0.5; return; }
-      if (tok == "char") {
+      if (is(tok, "elif")) { s.py += 3; return; }
+      if (is(tok, "self")) { if (next == '.') s.py += 1; return; }
+      if (is(tok, "None") || is(tok, "True")) { s.py += 1; return; }
+      if (is(tok, "from")) { if (line_start) s.py += 2; return; }
+      if (is(tok, "pass")) { if (line_start) s.py += 1; return; }
+      if (is(tok, "dict")) { s.py += 0.5; return; }
+      if (is(tok, "char")) {
         if (line_start || before == '(' || before == ',') { s.c += 1.5; s.cpp += 1; }
         return;
       }
-      if (tok == "void") { s.c += 0.5; s.cpp += 0.5; s.java += 0.5; if (before == ':') s.ts += 2; return; }
-      if (tok == "bool") { s.cpp += 1; s.c += 0.3; return; }
-      if (tok == "auto") { s.cpp += 1; return; }
-      if (tok == "cout" || tok == "endl" || tok == "cerr") { s.cpp += 3; return; }
-      if (tok == "NULL") { s.c += 1; s.cpp += 0.5; return; }
-      if (tok == "null") { s.js += 0.5; s.java += 0.5; return; }
-      if (tok == "this") { s.js += 0.3; s.java += 0.3; s.cpp += 0.3; return; }
-      if (tok == "Math") { s.js += 1; s.java += 0.5; return; }
-      if (tok == "List") { s.java += 1; return; }
-      if (tok == "type") {
+      if (is(tok, "void")) { s.c += 0.5; s.cpp += 0.5; s.java += 0.5; if (before == ':') s.ts += 2; return; }
+      if (is(tok, "bool")) { s.cpp += 1; s.c += 0.3; return; }
+      if (is(tok, "auto")) { s.cpp += 1; return; }
+      if (is(tok, "cout") || is(tok, "endl") || is(tok, "cerr")) { s.cpp += 3; return; }
+      if (is(tok, "NULL")) { s.c += 1; s.cpp += 0.5; return; }
+      if (is(tok, "null")) { s.js += 0.5; s.java += 0.5; return; }
+      if (is(tok, "this")) { s.js += 0.3; s.java += 0.3; s.cpp += 0.3; return; }
+      if (is(tok, "Math")) { s.js += 1; s.java += 0.5; return; }
+      if (is(tok, "List")) { s.java += 1; return; }
+      if (is(tok, "type")) {
         if (line_start && !peek_word(code, after).empty()) {
           std::size_t k = after;
           while (k < code.size() && is_hspace(code[k])) ++k;
@@ -928,17 +986,17 @@ void token_cues(sv tok, sv code, std::size_t after, char before, bool line_start
         }
         return;
       }
-      if (tok == "enum") { s.ts += 0.5; s.java += 0.5; s.c += 0.5; s.cpp += 0.5; return; }
+      if (is(tok, "enum")) { s.ts += 0.5; s.java += 0.5; s.c += 0.5; s.cpp += 0.5; return; }
       return;
     case 5:
-      if (tok == "False") { s.py += 1; return; }
-      if (tok == "raise") { s.py += 1; return; }
-      if (tok == "range") { if (next == '(') s.py += 1; return; }
-      if (tok == "print") { if (next == '(' || next == ' ') s.py += 0.5; return; }
-      if (tok == "const") {
+      if (is(tok, "False")) { s.py += 1; return; }
+      if (is(tok, "raise")) { s.py += 1; return; }
+      if (is(tok, "range")) { if (next == '(') s.py += 1; return; }
+      if (is(tok, "print")) { if (next == '(' || next == ' ') s.py += 0.5; return; }
+      if (is(tok, "const")) {
         if (line_start) {
           const sv w = peek_word(code, after);
-          if (is_type_word(w) || w == "std" || w == "struct" || w == "unsigned") {
+          if (is_type_word(w) || is(w, "std") || is(w, "struct") || is(w, "unsigned")) {
             s.c += 0.5; s.cpp += 0.5;
           } else {
             s.js += 2;
@@ -946,116 +1004,121 @@ void token_cues(sv tok, sv code, std::size_t after, char before, bool line_start
         }
         return;
       }
-      if (tok == "float" || tok == "short") {
+      if (is(tok, "float") || is(tok, "short")) {
         if (line_start || before == '(' || before == ',') { s.c += 1; s.cpp += 1; s.java += 1; }
         return;
       }
-      if (tok == "await" || tok == "async") { s.js += 0.5; s.py += 0.3; return; }
-      if (tok == "final") { s.java += 1; return; }
-      if (tok == "Float") { s.java += 1; return; }
+      if (is(tok, "await") || is(tok, "async")) { s.js += 0.5; s.py += 0.3; return; }
+      if (is(tok, "final")) { s.java += 1; return; }
+      if (is(tok, "Float")) { s.java += 1; return; }
       return;
     case 6:
-      if (tok == "lambda") { s.py += 1; return; }
-      if (tok == "except") { s.py += 2; return; }
-      if (tok == "import") {
+      if (is(tok, "lambda")) { s.py += 1; return; }
+      if (is(tok, "except")) { s.py += 2; return; }
+      if (is(tok, "import")) {
         if (line_start) {
           if (peek_word(code, after) == "java") s.java += 5;
           else s.py += 1;
         }
         return;
       }
-      if (tok == "double") {
+      if (is(tok, "double")) {
         if (line_start || before == '(' || before == ',') { s.c += 1; s.cpp += 1; s.java += 1; }
         return;
       }
-      if (tok == "String") { s.java += 2; return; }
-      if (tok == "string") {
+      if (is(tok, "String")) { s.java += 2; return; }
+      if (is(tok, "string")) {
         if (before == ':') s.ts += 3;
         else s.cpp += 1;
         return;
       }
-      if (tok == "number") { if (before == ':') s.ts += 3; return; }
-      if (tok == "System") { s.java += 3; return; }
-      if (tok == "equals") { if (before == '.') s.java += 3; return; }
-      if (tok == "public" || tok == "static") {
+      if (is(tok, "number")) { if (before == ':') s.ts += 3; return; }
+      if (is(tok, "System")) { s.java += 3; return; }
+      if (is(tok, "equals")) { if (before == '.') s.java += 3; return; }
+      if (is(tok, "public") || is(tok, "static")) {
         if (peek_char(code, after) == ':') { s.cpp += 3; return; }
-        if (tok == "public") s.java += 2;
+        if (is(tok, "public")) s.java += 2;
         else { s.java += 1; s.c += 0.3; s.cpp += 0.3; }
         return;
       }
-      if (tok == "printf" || tok == "strcmp" || tok == "strlen" || tok == "strcpy" ||
-          tok == "malloc" || tok == "calloc" || tok == "sizeof" || tok == "strcat" ||
-          tok == "strstr" || tok == "scanf") {
+      if (is(tok, "printf") || is(tok, "strcmp") || is(tok, "strlen") || is(tok, "strcpy") ||
+          is(tok, "malloc") || is(tok, "calloc") || is(tok, "sizeof") || is(tok, "strcat") ||
+          is(tok, "strstr") || is(tok, "scanf")) {
         s.c += 2; s.cpp += 0.5; return;
       }
-      if (tok == "struct") { s.c += 1; s.cpp += 0.5; return; }
-      if (tok == "vector") { s.cpp += 1; return; }
-      if (tok == "module" || tok == "typeof") { s.js += 1; return; }
-      if (tok == "Object") { s.js += 0.5; s.java += 0.3; return; }
-      if (tok == "Double") { s.java += 1; return; }
-      if (tok == "export") { s.js += 1; return; }
+      if (is(tok, "struct")) { s.c += 1; s.cpp += 0.5; return; }
+      if (is(tok, "vector")) { s.cpp += 1; return; }
+      if (is(tok, "module") || is(tok, "typeof")) { s.js += 1; return; }
+      if (is(tok, "Object")) { s.js += 0.5; s.java += 0.3; return; }
+      if (is(tok, "Double")) { s.java += 1; return; }
+      if (is(tok, "export")) { s.js += 1; return; }
       return;
     case 7:
-      if (tok == "console") { s.js += 3; return; }
-      if (tok == "boolean") {
+      if (is(tok, "console")) { s.js += 3; return; }
+      if (is(tok, "boolean")) {
         if (before == ':') s.ts += 3;
         else s.java += 3;
         return;
       }
-      if (tok == "private") {
+      if (is(tok, "private")) {
         if (peek_char(code, after) == ':') s.cpp += 3;
         else s.java += 2;
         return;
       }
-      if (tok == "typedef") { s.c += 1; s.cpp += 0.5; return; }
-      if (tok == "nullptr") { s.cpp += 3; return; }
-      if (tok == "println") { s.java += 1; return; }
-      if (tok == "extends") { s.java += 1; s.js += 0.5; return; }
-      if (tok == "Integer" || tok == "HashMap") { s.java += 1; return; }
-      if (tok == "require") { s.js += 1; return; }
-      if (tok == "exports") { s.js += 1; return; }
-      if (tok == "package") { if (line_start) s.java += 3; return; }
-      if (tok == "strncmp" || tok == "fprintf" || tok == "sprintf" || tok == "strncpy") {
+      if (is(tok, "typedef")) { s.c += 1; s.cpp += 0.5; return; }
+      if (is(tok, "nullptr")) { s.cpp += 3; return; }
+      if (is(tok, "println")) { s.java += 1; return; }
+      if (is(tok, "extends")) { s.java += 1; s.js += 0.5; return; }
+      if (is(tok, "Integer") || is(tok, "HashMap")) { s.java += 1; return; }
+      if (is(tok, "require")) { s.js += 1; return; }
+      if (is(tok, "exports")) { s.js += 1; return; }
+      if (is(tok, "package")) { if (line_start) s.java += 3; return; }
+      if (is(tok, "strncmp") || is(tok, "fprintf") || is(tok, "sprintf") || is(tok, "strncpy")) {
         s.c += 2; s.cpp += 0.5; return;
       }
-      if (tok == "unknown") { if (before == ':') s.ts += 2; return; }
+      if (is(tok, "unknown")) { if (before == ':') s.ts += 2; return; }
       return;
     case 8:
-      if (tok == "function") { s.js += 3; return; }
-      if (tok == "__init__" || tok == "__name__") { s.py += 2; return; }
-      if (tok == "Override") { if (before == '@') s.java += 2; return; }
-      if (tok == "template" || tok == "typename") { s.cpp += 2; return; }
-      if (tok == "unsigned") { s.c += 0.5; s.cpp += 0.5; return; }
-      if (tok == "readonly") { s.ts += 2; return; }
-      if (tok == "parseInt") { s.js += 2; return; }
-      if (tok == "includes") { if (before == '.') s.js += 1; return; }
+      if (is(tok, "function")) { s.js += 3; return; }
+      if (is(tok, "__init__") || is(tok, "__name__")) { s.py += 2; return; }
+      if (is(tok, "Override")) { if (before == '@') s.java += 2; return; }
+      if (is(tok, "template") || is(tok, "typename")) { s.cpp += 2; return; }
+      if (is(tok, "unsigned")) { s.c += 0.5; s.cpp += 0.5; return; }
+      if (is(tok, "readonly")) { s.ts += 2; return; }
+      if (is(tok, "parseInt")) { s.js += 2; return; }
+      if (is(tok, "includes")) { if (before == '.') s.js += 1; return; }
       return;
     case 9:
-      if (tok == "undefined") { s.js += 2; return; }
-      if (tok == "namespace") { s.cpp += 2; return; }
-      if (tok == "interface") { s.ts += 2; s.java += 1; return; }
-      if (tok == "protected") {
+      if (is(tok, "undefined")) { s.js += 2; return; }
+      if (is(tok, "namespace")) { s.cpp += 2; return; }
+      if (is(tok, "interface")) { s.ts += 2; s.java += 1; return; }
+      if (is(tok, "protected")) {
         if (peek_char(code, after) == ':') s.cpp += 3;
         else s.java += 2;
         return;
       }
-      if (tok == "ArrayList") { s.java += 1; return; }
+      if (is(tok, "ArrayList")) { s.java += 1; return; }
       return;
     case 10:
-      if (tok == "isinstance") { s.py += 2; return; }
-      if (tok == "implements") { s.java += 2; s.ts += 0.5; return; }
-      if (tok == "parseFloat") { s.js += 2; return; }
-      if (tok == "strcasecmp") { s.c += 2; s.cpp += 0.5; return; }
+      if (is(tok, "isinstance")) { s.py += 2; return; }
+      if (is(tok, "implements")) { s.java += 2; s.ts += 0.5; return; }
+      if (is(tok, "parseFloat")) { s.js += 2; return; }
+      if (is(tok, "strcasecmp")) { s.c += 2; s.cpp += 0.5; return; }
       return;
     default:
-      if (tok == "unordered_map") { s.cpp += 2; return; }
+      if (is(tok, "unordered_map")) { s.cpp += 2; return; }
       return;
   }
 }
 
 }  // namespace
 
+// Cues are dense in real code: the first kDetectLimit bytes decide (bounds the cost of huge
+// degenerate blocks).
+constexpr std::size_t kDetectLimit = 16 * 1024;
+
 Language detect_language(std::string_view code) {
+  if (code.size() > kDetectLimit) code = code.substr(0, kDetectLimit);
   Cues s;
   const std::size_t n = code.size();
   std::size_t i = 0;
@@ -1078,16 +1141,27 @@ Language detect_language(std::string_view code) {
     }
     if (is_hspace(c)) {
       ++i;
+      while (i < n && is_hspace(code[i])) ++i;
+      continue;
+    }
+    if (is_ident_start(c)) {
+      const std::size_t b = i;
+      while (i < n && is_ident_char(code[i])) ++i;
+      const sv tok = code.substr(b, i - b);
+      token_cues(tok, code, i, last_sig, line_start, s);
+      if (line_start) first_tok = tok;
+      line_start = false;
+      last_sig = 'a';
       continue;
     }
     if (c == '#') {
       if (line_start) {
         const sv w = peek_word(code, i + 1);
-        if (w == "include" || w == "define" || w == "ifndef" || w == "ifdef" || w == "endif" ||
-            w == "pragma" || w == "undef") {
+        if (is(w, "include") || is(w, "define") || is(w, "ifndef") || is(w, "ifdef") || is(w, "endif") ||
+            is(w, "pragma") || is(w, "undef")) {
           s.c += 2;
           s.cpp += 2;
-          if (w == "include") {
+          if (is(w, "include")) {
             std::size_t e = i;
             while (e < n && !is_break(code[e])) ++e;
             const sv line = code.substr(i, e - i);
@@ -1144,16 +1218,6 @@ Language detect_language(std::string_view code) {
       last_sig = '"';
       continue;
     }
-    if (is_ident_start(c)) {
-      const std::size_t b = i;
-      while (i < n && is_ident_char(code[i])) ++i;
-      const sv tok = code.substr(b, i - b);
-      token_cues(tok, code, i, last_sig, line_start, s);
-      if (line_start) first_tok = tok;
-      line_start = false;
-      last_sig = 'a';
-      continue;
-    }
     if (is_digit(c)) {
       while (i < n && (is_ident_char(code[i]) || code[i] == '.')) ++i;
       line_start = false;
@@ -1170,7 +1234,7 @@ Language detect_language(std::string_view code) {
       s.js += 2;
       step = 2;
     } else if (c == '-' && d == '>') {
-      if (first_tok != "def") {
+      if (!is(first_tok, "def")) {
         s.c += 1;
         s.cpp += 1;
       }

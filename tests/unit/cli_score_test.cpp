@@ -20,7 +20,7 @@ using ::testing::HasSubstr;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-struct Run {
+struct CliRun {
   int code = -1;
   std::string out;
   std::string err;
@@ -59,13 +59,13 @@ class CliScore : public ::testing::Test {
     return path;
   }
 
-  Run run(const std::vector<std::string>& args, const std::string& stdin_file = "") {
+  CliRun run(const std::vector<std::string>& args, const std::string& stdin_file = "") {
     std::string command = quote(CODEBIAS_CLI);
     for (const auto& arg : args) command += " " + quote(arg);
     command += " >" + quote((dir_ / "stdout").string()) + " 2>" + quote((dir_ / "stderr").string());
     command += " <" + (stdin_file.empty() ? std::string("/dev/null") : quote(stdin_file));
     int status = std::system(command.c_str());
-    Run result;
+    CliRun result;
     result.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     result.out = slurp(dir_ / "stdout");
     result.err = slurp(dir_ / "stderr");
@@ -78,16 +78,16 @@ class CliScore : public ::testing::Test {
 const std::string kExamples = CODEBIAS_SOURCE_DIR "/examples/responses.jsonl";
 
 TEST_F(CliScore, HelpListsTheScoreSubcommand) {
-  Run help = run({"--help"});
+  CliRun help = run({"--help"});
   EXPECT_EQ(help.code, 0);
   EXPECT_THAT(help.out, HasSubstr("score"));
-  Run none = run({});
+  CliRun none = run({});
   EXPECT_EQ(none.code, 2);
 }
 
 // Holds for any analyzer: the output follows the contract's shape, one line per input line.
 TEST_F(CliScore, OutputFollowsTheContractOnTheExamples) {
-  Run result = run({"score", "--input", kExamples, "--threads", "2"});
+  CliRun result = run({"score", "--input", kExamples, "--threads", "2"});
   ASSERT_EQ(result.code, 0) << result.err;
   auto lines = result.lines();
   std::vector<std::string> ids;
@@ -130,7 +130,7 @@ TEST_F(CliScore, ManyLinesOnManyThreadsKeepInputOrder) {
     input += R"({"id": "n)" + std::to_string(index) + R"(", "response": "def f(c):\n    return )" +
              std::to_string(index) + R"("})" + "\n";
   }
-  Run result = run({"score", "--input", write("many.jsonl", input).string(), "--threads", "4"});
+  CliRun result = run({"score", "--input", write("many.jsonl", input).string(), "--threads", "4"});
   ASSERT_EQ(result.code, 0) << result.err;
   auto lines = result.lines();
   ASSERT_EQ(lines.size(), 700u);
@@ -139,7 +139,7 @@ TEST_F(CliScore, ManyLinesOnManyThreadsKeepInputOrder) {
 
 TEST_F(CliScore, ReadsStdinAndWritesOutputFile) {
   fs::path out = dir_ / "out.jsonl";
-  Run result = run({"score", "--input", "-", "--output", out.string()}, kExamples);
+  CliRun result = run({"score", "--input", "-", "--output", out.string()}, kExamples);
   ASSERT_EQ(result.code, 0) << result.err;
   EXPECT_EQ(result.out, "");
   std::string written = slurp(out);
@@ -148,7 +148,7 @@ TEST_F(CliScore, ReadsStdinAndWritesOutputFile) {
 
 TEST_F(CliScore, MalformedLineNamesFileLineAndField) {
   fs::path input = write("bad.jsonl", "{\"id\": \"a\", \"response\": \"x\"}\n{\"id\": \"b\", \"response\": 42}\n");
-  Run result = run({"score", "--input", input.string()});
+  CliRun result = run({"score", "--input", input.string()});
   EXPECT_EQ(result.code, 2);
   EXPECT_THAT(result.err, HasSubstr(input.string() + ":2: field \"response\": expected a string, got number"));
   auto lines = result.lines();
@@ -158,7 +158,7 @@ TEST_F(CliScore, MalformedLineNamesFileLineAndField) {
 
 TEST_F(CliScore, KeepGoingWritesErrorObjectsAndExitsZero) {
   fs::path input = write("bad.jsonl", "{\"id\": \"a\", \"response\": \"x\"}\n{oops\n{\"id\": \"c\"}\n");
-  Run result = run({"score", "--input", input.string(), "--keep-going"});
+  CliRun result = run({"score", "--input", input.string(), "--keep-going"});
   EXPECT_EQ(result.code, 0) << result.err;
   EXPECT_THAT(result.err, HasSubstr("2 of 3 input lines had errors"));
   auto lines = result.lines();
@@ -178,7 +178,7 @@ TEST_F(CliScore, ArbitraryBytesNeverCrashAndOutputStaysValidUtf8) {
                       "{\"id\": \"\xc3\x28\", \"response\": \"\xff\"}\n" +
                       "{\"id\": \"ok\", \"response\": \"caf\xc3\xa9 \\u0000 \\ud800\"}\n" +
                       std::string(3 << 20, '{') + "\n";
-  Run result = run({"score", "--input", write("garbage.jsonl", input).string(), "--keep-going"});
+  CliRun result = run({"score", "--input", write("garbage.jsonl", input).string(), "--keep-going"});
   EXPECT_EQ(result.code, 0) << result.err;
   std::vector<json> lines;
   ASSERT_NO_THROW(lines = result.lines());  // json::parse rejects invalid UTF-8
@@ -187,14 +187,14 @@ TEST_F(CliScore, ArbitraryBytesNeverCrashAndOutputStaysValidUtf8) {
 }
 
 TEST_F(CliScore, AttributesFlagIsNormalisedAndChecked) {
-  Run ok = run({"score", "--input", kExamples, "--attributes", "Parents Degree,gender"});
+  CliRun ok = run({"score", "--input", kExamples, "--attributes", "Parents Degree,gender"});
   ASSERT_EQ(ok.code, 0) << ok.err;
   for (const auto& line : ok.lines()) {
     for (const auto& [attribute, finding] : line["attributes"].items()) {
       EXPECT_THAT((std::vector<std::string>{"parents_degree", "gender"}), ::testing::Contains(attribute));
     }
   }
-  Run bad = run({"score", "--input", kExamples, "--attributes", "gender,religion"});
+  CliRun bad = run({"score", "--input", kExamples, "--attributes", "gender,religion"});
   EXPECT_EQ(bad.code, 2);
   EXPECT_THAT(bad.err, HasSubstr("unknown attribute \"religion\""));
   EXPECT_THAT(bad.err, HasSubstr("insurance_status"));
@@ -210,7 +210,7 @@ TEST_F(CliScore, BadUsageExitsTwo) {
 
 TEST_F(CliScore, SummaryJsonIsWritten) {
   fs::path summary = dir_ / "summary.json";
-  Run result = run({"score", "--input", kExamples, "--summary", "--summary-json", summary.string(), "--block", "4"});
+  CliRun result = run({"score", "--input", kExamples, "--summary", "--summary-json", summary.string(), "--block", "4"});
   ASSERT_EQ(result.code, 0) << result.err;
   EXPECT_FALSE(result.err.empty());  // the --summary table
   json parsed = json::parse(slurp(summary));

@@ -1,6 +1,970 @@
-// Placeholder until the c_family front end lands: lowers nothing.
+// C and C++ front end: tree-sitter-c / tree-sitter-cpp -> ir.
+//
+// Functions (also methods inside classes / structs / namespaces / templates, out-of-class
+// definitions `T A::f()`, and lambdas assigned to a name), their statements and expressions.
+// Top-level declarations with initializers, `#define NAME <number|string>` and in-class field
+// initializers become program.globals; constructor bodies and member-initializer lists too, so
+// that tables a constructor fills are visible to the methods.
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "analysis/front_end.h"
+#include "analysis/front_ends/brace_common.h"
 
 namespace codebias::analysis::front_ends {
-ir::Program lower_c_family(const SyntaxTree&) { return {}; }
+namespace {
+
+using namespace lowering;
+using brace::make_assign;
+using brace::make_stmt;
+using ir::ExprKind;
+using ir::StmtKind;
+
+bool contains(std::string_view hay, std::string_view needle) { return hay.find(needle) != std::string_view::npos; }
+
+bool is_map_type(std::string_view type) { return contains(type, "map") || contains(type, "Map"); }
+
+bool is_sequence_type(std::string_view type) {
+  return contains(type, "vector") || contains(type, "set") || contains(type, "list") || contains(type, "deque") ||
+         contains(type, "array") || contains(type, "initializer_list");
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n')) s.remove_suffix(1);
+  return s;
+}
+
+class CFamilyLowering {
+ public:
+  explicit CFamilyLowering(const SyntaxTree& tree) : t_(tree) {}
+
+  ir::Program run() {
+    collect_enums(t_.root());
+    collect_defines(t_.root());
+    lower_scope(t_.root());
+    return std::move(program_);
+  }
+
+ private:
+  const SyntaxTree& t_;
+  ir::Program program_;
+  std::set<std::string, std::less<>> enum_types_;   // Gender in `Gender::Male` -> "Male"
+  std::set<std::string, std::less<>> enumerators_;  // unscoped enumerators: MALE -> "MALE"
+  std::vector<std::string> classes_;                // enclosing classes, to spot constructors
+  std::vector<ir::Function> nested_;                // lambdas assigned to a name
+
+  static uint32_t count(TSNode n) { return ts_node_named_child_count(n); }
+  static TSNode child(TSNode n, uint32_t i) { return ts_node_named_child(n, i); }
+  std::string_view text(TSNode n) const { return t_.text(n); }
+  std::string str(TSNode n) const { return std::string(t_.text(n)); }
+
+  // Named children without comments.
+  static std::vector<TSNode> items(TSNode n) {
+    std::vector<TSNode> out;
+    if (ts_node_is_null(n)) return out;
+    for (uint32_t i = 0; i < count(n); ++i) {
+      TSNode c = child(n, i);
+      if (type_of(c) != "comment") out.push_back(c);
+    }
+    return out;
+  }
+
+  static bool same(TSNode a, TSNode b) { return !ts_node_is_null(a) && !ts_node_is_null(b) && ts_node_eq(a, b); }
+
+  // ---- declarations gathered before lowering -----------------------------------------------
+
+  void collect_enums(TSNode node) {
+    if (type_of(node) == "enum_specifier") {
+      TSNode body = field(node, "body");
+      TSNode name = field(node, "name");
+      if (!ts_node_is_null(name)) enum_types_.insert(last_name(name));
+      bool scoped = false;  // enum class / enum struct: enumerators need the qualifier
+      for (uint32_t i = 0; i < ts_node_child_count(node); ++i) {
+        std::string_view tok = type_of(ts_node_child(node, i));
+        if (tok == "class" || tok == "struct") scoped = true;
+      }
+      if (!scoped && !ts_node_is_null(body))
+        for (TSNode e : items(body))
+          if (type_of(e) == "enumerator") enumerators_.insert(str(field(e, "name")));
+      return;
+    }
+    for (uint32_t i = 0; i < count(node); ++i) collect_enums(child(node, i));
+  }
+
+  // `#define MALE 0` / `#define FEMALE 1`: two or more one-word ALL-CAPS macros with small
+  // integer values are category codes, read like enumerators; other numeric and string macros
+  // are constants (lowered in lower_define).
+  void collect_defines(TSNode root) {
+    std::vector<std::string> codes;
+    std::vector<TSNode> stack{root};
+    while (!stack.empty()) {
+      TSNode n = stack.back();
+      stack.pop_back();
+      std::string_view type = type_of(n);
+      if (type == "preproc_def") {
+        std::string name = str(field(n, "name"));
+        TSNode value = field(n, "value");
+        double v = 0;
+        bool one_word = brace::all_caps(name) && name.find('_') == std::string::npos &&
+                        name.find_first_of("0123456789") == std::string::npos;
+        if (one_word && !ts_node_is_null(value) && parse_number(trim(text(value)), v) && v >= 0 && v <= 9 && v == static_cast<int>(v))
+          codes.push_back(name);
+        continue;
+      }
+      if (type == "function_definition") continue;
+      for (uint32_t i = 0; i < count(n); ++i) stack.push_back(child(n, i));
+    }
+    if (codes.size() >= 2) enumerators_.insert(codes.begin(), codes.end());
+  }
+
+  // ---- module level --------------------------------------------------------------------------
+
+  void lower_scope(TSNode node) {
+    for (TSNode c : items(node)) lower_scope_item(c);
+  }
+
+  void flush_nested() {
+    for (ir::Function& fn : nested_) program_.functions.push_back(std::move(fn));
+    nested_.clear();
+  }
+
+  void add_globals(ir::Body& body) {
+    for (ir::StmtPtr& s : body) brace::add_global(program_.globals, std::move(s));
+    body.clear();
+  }
+
+  void lower_scope_item(TSNode c) {
+    std::string_view type = type_of(c);
+    if (type == "function_definition") {
+      lower_function_into_program(c);
+    } else if (type == "template_declaration" || type == "declaration_list" || type == "ERROR" ||
+               type == "friend_declaration" || type == "field_declaration_list") {
+      lower_scope(c);
+    } else if (type == "namespace_definition" || type == "linkage_specification") {
+      TSNode body = field(c, "body");
+      if (ts_node_is_null(body)) return;
+      if (type_of(body) == "declaration_list") lower_scope(body);
+      else lower_scope_item(body);
+    } else if (type == "class_specifier" || type == "struct_specifier" || type == "union_specifier") {
+      lower_class(c);
+    } else if (type == "preproc_if" || type == "preproc_ifdef" || type == "preproc_else" || type == "preproc_elif" ||
+               type == "preproc_elifdef") {
+      TSNode cond = field(c, "condition");
+      TSNode name = field(c, "name");
+      for (TSNode cc : items(c))
+        if (!same(cc, cond) && !same(cc, name)) lower_scope_item(cc);
+    } else if (type == "preproc_def") {
+      lower_define(c);
+    } else if (type == "declaration" || type == "field_declaration" || type == "type_definition") {
+      TSNode spec = field(c, "type");
+      if (!ts_node_is_null(spec)) {
+        std::string_view st = type_of(spec);
+        if ((st == "class_specifier" || st == "struct_specifier" || st == "union_specifier") &&
+            !ts_node_is_null(field(spec, "body")))
+          lower_class(spec);
+      }
+      if (type == "type_definition") return;
+      ir::Body tmp;
+      if (type == "field_declaration") lower_field(c, tmp);
+      else lower_declaration(c, tmp);
+      add_globals(tmp);
+      flush_nested();
+    } else if (type == "access_specifier" || type == "preproc_include" || type == "preproc_call" ||
+               type == "preproc_function_def" || type == "using_declaration" || type == "alias_declaration" ||
+               type == "namespace_alias_definition" || type == "static_assert_declaration" ||
+               type == "concept_definition" || type == "template_instantiation" || type == "enum_specifier") {
+      // no code
+    } else {
+      ir::Body tmp;
+      lower_statement(c, tmp);
+      add_globals(tmp);
+      flush_nested();
+    }
+  }
+
+  void lower_class(TSNode node) {
+    TSNode body = field(node, "body");
+    if (ts_node_is_null(body)) return;
+    TSNode name = field(node, "name");
+    classes_.push_back(ts_node_is_null(name) ? std::string() : last_name(name));
+    lower_scope(body);
+    classes_.pop_back();
+  }
+
+  void lower_define(TSNode node) {
+    TSNode name = field(node, "name");
+    TSNode value = field(node, "value");
+    if (ts_node_is_null(name) || ts_node_is_null(value)) return;
+    std::string n = str(name);
+    if (enumerators_.count(n)) return;
+    std::string_view v = trim(text(value));
+    int line = line_of(node);
+    ir::ExprPtr e;
+    double d = 0;
+    if (parse_number(v, d)) e = make_number(d, line);
+    else if (v.size() >= 2 && v.front() == '"' && v.back() == '"') e = make(ExprKind::string, line, unquote(v));
+    if (!e) return;
+    brace::add_global(program_.globals, make_assign(make(ExprKind::name, line, n), std::move(e), "", line));
+  }
+
+  // ---- functions ---------------------------------------------------------------------------
+
+  void lower_function_into_program(TSNode node) {
+    std::vector<ir::Function> saved = std::move(nested_);
+    nested_.clear();
+    program_.functions.push_back(lower_function(node));
+    flush_nested();
+    nested_ = std::move(saved);
+  }
+
+  static TSNode function_declarator_of(TSNode d) {
+    for (int guard = 0; guard < 32 && !ts_node_is_null(d); ++guard) {
+      if (type_of(d) == "function_declarator") return d;
+      TSNode inner = field(d, "declarator");
+      if (ts_node_is_null(inner)) inner = count(d) ? child(d, 0) : inner;
+      d = inner;
+    }
+    return TSNode{};
+  }
+
+  // The declared name: `x`, `*x`, `&x`, `x[3]`, `A::f` -> "f".
+  std::string declarator_name(TSNode d) const {
+    for (int guard = 0; guard < 32 && !ts_node_is_null(d); ++guard) {
+      std::string_view type = type_of(d);
+      if (type == "identifier" || type == "field_identifier" || type == "type_identifier" ||
+          type == "destructor_name" || type == "operator_name")
+        return str(d);
+      if (type == "qualified_identifier" || type == "template_function" || type == "template_method") return last_name(d);
+      TSNode inner = field(d, "declarator");
+      if (ts_node_is_null(inner)) {
+        inner = TSNode{};
+        for (TSNode c : items(d)) {
+          std::string_view ct = type_of(c);
+          if (ct != "type_qualifier" && ct != "attribute_declaration" && ct != "ms_pointer_modifier") {
+            inner = c;
+            break;
+          }
+        }
+      }
+      d = inner;
+    }
+    return {};
+  }
+
+  static bool has_array_declarator(TSNode d) {
+    for (int guard = 0; guard < 32 && !ts_node_is_null(d); ++guard) {
+      if (type_of(d) == "array_declarator") return true;
+      d = field(d, "declarator");
+    }
+    return false;
+  }
+
+  // Last component of a possibly qualified / templated name.
+  std::string last_name(TSNode n) const {
+    for (int guard = 0; guard < 32 && !ts_node_is_null(n); ++guard) {
+      std::string_view type = type_of(n);
+      if (type == "qualified_identifier" || type == "template_function" || type == "template_type" ||
+          type == "template_method") {
+        TSNode next = field(n, "name");
+        if (ts_node_is_null(next)) break;
+        n = next;
+        continue;
+      }
+      return str(n);
+    }
+    return ts_node_is_null(n) ? std::string() : str(n);
+  }
+
+  static bool closes(TSNode body) {
+    if (ts_node_is_null(body)) return false;
+    uint32_t n = ts_node_child_count(body);
+    if (n == 0) return false;
+    TSNode last = ts_node_child(body, n - 1);
+    return type_of(last) == "}" && !ts_node_is_missing(last);
+  }
+
+  ir::Function lower_function(TSNode node) {
+    ir::Function fn;
+    fn.line = line_of(node);
+    fn.end_line = static_cast<int>(ts_node_end_point(node).row) + 1;
+    TSNode fd = function_declarator_of(field(node, "declarator"));
+    TSNode name_node = ts_node_is_null(fd) ? TSNode{} : field(fd, "declarator");
+    fn.name = declarator_name(name_node);
+    if (!ts_node_is_null(fd)) lower_params(field(fd, "parameters"), fn);
+    // A constructor: no return type, named like its class (in the class, or `A::A`).
+    bool constructor = false;
+    if (ts_node_is_null(field(node, "type")) && !fn.name.empty() && fn.name[0] != '~') {
+      if (!classes_.empty() && classes_.back() == fn.name) constructor = true;
+      if (!ts_node_is_null(name_node) && type_of(name_node) == "qualified_identifier") {
+        TSNode scope = field(name_node, "scope");
+        if (!ts_node_is_null(scope) && last_name(scope) == fn.name) constructor = true;
+      }
+    }
+    TSNode body = field(node, "body");
+    if (!ts_node_is_null(body) && type_of(body) == "try_statement") body = field(body, "body");
+    if (!ts_node_is_null(body)) lower_block(body, fn.body);
+    fn.complete = !ts_node_has_error(node) && closes(body);
+    if (constructor) {
+      fn.name = "constructor";
+      hoist_constructor(node, body);
+    }
+    return fn;
+  }
+
+  // Member initializers and constructor-body assignments define the tables methods read.
+  void hoist_constructor(TSNode node, TSNode body) {
+    for (TSNode c : items(node)) {
+      if (type_of(c) != "field_initializer_list") continue;
+      for (TSNode init : items(c)) {
+        if (type_of(init) != "field_initializer") continue;
+        std::vector<TSNode> parts = items(init);
+        if (parts.size() < 2) continue;
+        int line = line_of(init);
+        ir::ExprPtr value;
+        TSNode v = parts.back();
+        if (type_of(v) == "initializer_list") value = lower_init_list(v, "", false, false);
+        else if (type_of(v) == "argument_list") {
+          std::vector<TSNode> args = items(v);
+          value = args.size() == 1 ? lower_init_value(args[0]) : make_unknown(line);
+        }
+        if (value)
+          brace::add_initializer(program_.globals,
+                                 make_assign(make(ExprKind::name, line, last_name(parts[0])), std::move(value), "", line));
+      }
+    }
+    if (ts_node_is_null(body)) return;
+    ir::Body tmp;
+    std::vector<ir::Function> saved = std::move(nested_);
+    nested_.clear();
+    lower_block(body, tmp);
+    nested_ = std::move(saved);
+    for (ir::StmtPtr& s : tmp) brace::add_initializer(program_.globals, std::move(s));
+  }
+
+  void lower_params(TSNode params, ir::Function& fn) {
+    for (TSNode p : items(params)) {
+      std::string_view type = type_of(p);
+      if (type != "parameter_declaration" && type != "optional_parameter_declaration" &&
+          type != "variadic_parameter_declaration")
+        continue;
+      std::string name = declarator_name(field(p, "declarator"));
+      if (name.empty()) continue;
+      fn.params.push_back(name);
+      TSNode def = field(p, "default_value");
+      fn.param_defaults.push_back(ts_node_is_null(def) ? nullptr : lower_expr(def));
+    }
+  }
+
+  ir::Function lower_lambda(TSNode node, const std::string& name) {
+    ir::Function fn;
+    fn.name = name;
+    fn.line = line_of(node);
+    fn.end_line = static_cast<int>(ts_node_end_point(node).row) + 1;
+    TSNode decl = field(node, "declarator");
+    if (!ts_node_is_null(decl)) lower_params(field(decl, "parameters"), fn);
+    TSNode body = field(node, "body");
+    if (!ts_node_is_null(body)) lower_block(body, fn.body);
+    fn.complete = !ts_node_has_error(node) && closes(body);
+    return fn;
+  }
+
+  // ---- statements --------------------------------------------------------------------------
+
+  void lower_block(TSNode node, ir::Body& out) {
+    for (TSNode c : items(node)) lower_statement(c, out);
+  }
+
+  // The body of an if / else / loop: braces are not a block of their own there.
+  void lower_branch(TSNode node, ir::Body& out) {
+    if (ts_node_is_null(node)) return;
+    if (type_of(node) == "compound_statement") lower_block(node, out);
+    else lower_statement(node, out);
+  }
+
+  void lower_statement(TSNode node, ir::Body& out) {
+    std::string_view type = type_of(node);
+    int line = line_of(node);
+    if (type == "expression_statement") {
+      for (TSNode c : items(node)) lower_expression_statement(c, out);
+    } else if (type == "declaration") {
+      lower_declaration(node, out);
+    } else if (type == "if_statement") {
+      out.push_back(lower_if(node));
+    } else if (type == "switch_statement") {
+      out.push_back(lower_switch(node));
+    } else if (type == "for_statement" || type == "for_range_loop" || type == "while_statement" ||
+               type == "do_statement") {
+      auto s = make_stmt(StmtKind::loop, line);
+      s->bodies.emplace_back();
+      lower_branch(field(node, "body"), s->bodies.back());
+      out.push_back(std::move(s));
+    } else if (type == "return_statement") {
+      auto s = make_stmt(StmtKind::ret, line);
+      std::vector<TSNode> v = items(node);
+      if (!v.empty()) s->value = type_of(v[0]) == "initializer_list" ? lower_init_list(v[0], "", false, false) : lower_expr(v[0]);
+      out.push_back(std::move(s));
+    } else if (type == "throw_statement") {
+      out.push_back(make_stmt(StmtKind::raise, line));
+    } else if (type == "try_statement" || type == "compound_statement") {
+      auto s = make_stmt(StmtKind::block, line);
+      s->bodies.emplace_back();
+      lower_block(type == "try_statement" ? field(node, "body") : node, s->bodies.back());
+      out.push_back(std::move(s));
+    } else if (type == "labeled_statement") {
+      for (TSNode c : items(node))
+        if (type_of(c) != "statement_identifier") lower_statement(c, out);
+    } else if (type == "ERROR") {
+      lower_block(node, out);
+    } else if (type == "preproc_if" || type == "preproc_ifdef" || type == "preproc_else" || type == "preproc_elif" ||
+               type == "preproc_elifdef") {
+      TSNode cond = field(node, "condition");
+      TSNode name = field(node, "name");
+      for (TSNode c : items(node))
+        if (!same(c, cond) && !same(c, name)) lower_statement(c, out);
+    } else if (type == "case_statement") {
+      // a stray case (error recovery): its statements
+      TSNode value = field(node, "value");
+      for (TSNode c : items(node))
+        if (!same(c, value)) lower_statement(c, out);
+    } else if (type == "assignment_expression" || type == "update_expression" || type == "call_expression") {
+      lower_expression_statement(node, out);  // statements recovered without their `;`
+    }
+    // break / continue / goto / empty statements, local types and prototypes: nothing to lower.
+  }
+
+  void lower_expression_statement(TSNode node, ir::Body& out) {
+    std::string_view type = type_of(node);
+    int line = line_of(node);
+    if (type == "assignment_expression") {
+      TSNode left = field(node, "left");
+      TSNode right = field(node, "right");
+      TSNode op = field(node, "operator");
+      std::string o = ts_node_is_null(op) ? std::string() : assignment_operator(text(op));
+      if (o.empty() && !ts_node_is_null(right) && type_of(right) == "assignment_expression") {
+        lower_expression_statement(right, out);  // a = b = 0
+        out.push_back(make_assign(lower_expr(left), lower_expr(field(right, "left")), "", line));
+        return;
+      }
+      out.push_back(make_assign(lower_expr(left), lower_init_value(right), o, line));
+    } else if (type == "update_expression") {
+      TSNode op = field(node, "operator");
+      std::string o = !ts_node_is_null(op) && text(op) == "--" ? "-" : "+";
+      out.push_back(make_assign(lower_expr(field(node, "argument")), make_number(1, line), o, line));
+    } else if (type == "comma_expression") {
+      lower_expression_statement(field(node, "left"), out);
+      lower_expression_statement(field(node, "right"), out);
+    } else if (type == "parenthesized_expression") {
+      for (TSNode c : items(node)) lower_expression_statement(c, out);
+    } else if (type == "call_expression") {
+      if (ir::StmtPtr store = table_store(node)) {
+        out.push_back(std::move(store));
+        return;
+      }
+      auto s = make_stmt(StmtKind::expression, line);
+      s->value = lower_expr(node);
+      out.push_back(std::move(s));
+    } else if (!ts_node_is_null(node)) {
+      auto s = make_stmt(StmtKind::expression, line);
+      s->value = lower_expr(node);
+      out.push_back(std::move(s));
+    }
+  }
+
+  // m.emplace("male", 1) / m.insert({"male", 1}) / m.insert(std::make_pair("male", 1)) /
+  // m.insert_or_assign("male", 1): a store into the table.
+  ir::StmtPtr table_store(TSNode call) {
+    TSNode fn = field(call, "function");
+    if (ts_node_is_null(fn) || type_of(fn) != "field_expression") return nullptr;
+    std::string method = last_name(field(fn, "field"));
+    std::vector<TSNode> args = items(field(call, "arguments"));
+    int line = line_of(call);
+    TSNode object = field(fn, "argument");
+    if ((method == "emplace" || method == "insert_or_assign" || method == "try_emplace") && args.size() == 2)
+      return brace::make_table_store(lower_expr(object), lower_expr(args[0]), lower_init_value(args[1]), line);
+    if (method == "insert" && args.size() == 1) {
+      TSNode a = args[0];
+      std::vector<TSNode> kv;
+      if (type_of(a) == "initializer_list") kv = items(a);
+      else if (type_of(a) == "call_expression") {
+        std::string callee = last_name(field(a, "function"));
+        if (callee == "make_pair" || callee == "pair") kv = items(field(a, "arguments"));
+      }
+      if (kv.size() == 2) return brace::make_table_store(lower_expr(object), lower_expr(kv[0]), lower_init_value(kv[1]), line);
+    }
+    return nullptr;
+  }
+
+  // int x = 0, y[] = {1, 2}; std::map<std::string, int> w = {{"male", 1}}; std::map<...> m;
+  void lower_declaration(TSNode node, ir::Body& out) {
+    TSNode type = field(node, "type");
+    std::string_view type_text = ts_node_is_null(type) ? std::string_view() : text(type);
+    bool scalar = is_scalar_type(type);
+    for (TSNode c : items(node)) {
+      if (same(c, type)) continue;
+      std::string_view ct = type_of(c);
+      int line = line_of(c);
+      if (ct == "init_declarator") {
+        TSNode d = field(c, "declarator");
+        std::string name = declarator_name(d);
+        if (name.empty()) continue;
+        TSNode v = field(c, "value");
+        if (!ts_node_is_null(v) && type_of(v) == "lambda_expression") {
+          nested_.push_back(lower_lambda(v, name));
+          continue;
+        }
+        ir::ExprPtr value;
+        if (ts_node_is_null(v)) value = make_unknown(line);
+        else if (type_of(v) == "initializer_list") value = lower_init_list(v, type_text, has_array_declarator(d), scalar);
+        else if (type_of(v) == "argument_list") {
+          std::vector<TSNode> args = items(v);
+          value = args.size() == 1 ? lower_init_value(args[0]) : args.empty() ? empty_container(type_text, line)
+                                                                              : make_unknown(line);
+          if (!value) value = make_unknown(line);
+        } else {
+          value = lower_init_value(v);
+        }
+        out.push_back(make_assign(make(ExprKind::name, line, name), std::move(value), "", line));
+      } else if (ct == "identifier" || ct == "array_declarator" || ct == "pointer_declarator" ||
+                 ct == "reference_declarator") {
+        // A container declared empty is filled later: m["male"] = 1; v.push_back(...)
+        if (ir::ExprPtr empty = empty_container(type_text, line)) {
+          std::string name = declarator_name(c);
+          if (!name.empty()) out.push_back(make_assign(make(ExprKind::name, line, name), std::move(empty), "", line));
+        }
+      }
+    }
+  }
+
+  // In-class member with a default: `std::map<std::string, int> w_ = {{"male", 1}};`
+  void lower_field(TSNode node, ir::Body& out) {
+    TSNode def = field(node, "default_value");
+    TSNode d = field(node, "declarator");
+    if (ts_node_is_null(def) || ts_node_is_null(d)) return;
+    std::string name = declarator_name(d);
+    if (name.empty()) return;
+    TSNode type = field(node, "type");
+    std::string_view type_text = ts_node_is_null(type) ? std::string_view() : text(type);
+    int line = line_of(node);
+    ir::ExprPtr value = type_of(def) == "initializer_list"
+                            ? lower_init_list(def, type_text, has_array_declarator(d), is_scalar_type(type))
+                            : lower_init_value(def);
+    out.push_back(make_assign(make(ExprKind::name, line, name), std::move(value), "", line));
+  }
+
+  static bool is_scalar_type(TSNode type) {
+    if (ts_node_is_null(type)) return false;
+    std::string_view t = type_of(type);
+    return t == "primitive_type" || t == "sized_type_specifier" || t == "placeholder_type_specifier";
+  }
+
+  ir::ExprPtr empty_container(std::string_view type_text, int line) {
+    if (is_map_type(type_text)) return make(ExprKind::dict, line);
+    if (contains(type_text, "<") && is_sequence_type(type_text)) return make(ExprKind::list, line);
+    return nullptr;
+  }
+
+  ir::ExprPtr lower_init_value(TSNode v) {
+    if (!ts_node_is_null(v) && type_of(v) == "initializer_list") return lower_init_list(v, "", false, false);
+    return lower_expr(v);
+  }
+
+  bool is_string_like(TSNode n) const {
+    std::string_view t = type_of(n);
+    return t == "string_literal" || t == "char_literal" || t == "raw_string_literal" || t == "concatenated_string" ||
+           (t == "call_expression" && last_name(field(n, "function")) == "string");
+  }
+
+  // Brace initializers: {{"male", 1}, {"female", 2}} of a map (or of string/value pairs) is a
+  // dict, {.male = 1} a dict of fields, {1, 2} a list, `int s{0}` the scalar.
+  ir::ExprPtr lower_init_list(TSNode list, std::string_view type_text, bool array, bool scalar) {
+    int line = line_of(list);
+    std::vector<TSNode> elems = items(list);
+    bool designated = false;
+    for (TSNode e : elems)
+      if (type_of(e) == "initializer_pair") designated = true;
+    if (designated) {
+      auto d = make(ExprKind::dict, line);
+      for (TSNode e : elems) {
+        if (type_of(e) != "initializer_pair") continue;
+        TSNode des = field(e, "designator");
+        ir::ExprPtr key;
+        if (ts_node_is_null(des)) key = make_unknown(line);
+        else if (type_of(des) == "field_designator" || type_of(des) == "field_identifier") {
+          std::string k(text(des));
+          if (!k.empty() && k[0] == '.') k.erase(0, 1);
+          key = make(ExprKind::string, line_of(des), k);
+        } else if (type_of(des) == "subscript_designator") {
+          std::vector<TSNode> idx = items(des);
+          key = idx.empty() ? make_unknown(line) : lower_expr(idx[0]);
+        } else {
+          key = make_unknown(line);
+        }
+        d->children.push_back(std::move(key));
+        TSNode value = field(e, "value");
+        d->children.push_back(lower_init_value(value));
+      }
+      return d;
+    }
+    bool pairs = !elems.empty();
+    bool string_keys = true;
+    for (TSNode e : elems) {
+      if (type_of(e) != "initializer_list" || items(e).size() != 2) {
+        pairs = false;
+        break;
+      }
+      if (!is_string_like(items(e)[0])) string_keys = false;
+    }
+    if (pairs && (is_map_type(type_text) || string_keys)) {
+      auto d = make(ExprKind::dict, line);
+      for (TSNode e : elems) {
+        std::vector<TSNode> kv = items(e);
+        d->children.push_back(lower_init_value(kv[0]));
+        d->children.push_back(lower_init_value(kv[1]));
+      }
+      return d;
+    }
+    if (scalar && !array && elems.size() == 1 && type_of(elems[0]) != "initializer_list") return lower_expr(elems[0]);
+    if (elems.empty() && is_map_type(type_text)) return make(ExprKind::dict, line);
+    auto l = make(ExprKind::list, line);
+    for (TSNode e : elems) l->children.push_back(lower_init_value(e));
+    return l;
+  }
+
+  ir::ExprPtr lower_condition(TSNode cond) {
+    if (ts_node_is_null(cond)) return make_unknown(0);
+    std::string_view type = type_of(cond);
+    if (type == "condition_clause") {
+      TSNode value = field(cond, "value");
+      if (!ts_node_is_null(value) && type_of(value) == "declaration") {
+        // if (auto w = f(x)): the initializer's value
+        for (TSNode c : items(value))
+          if (type_of(c) == "init_declarator") return lower_init_value(field(c, "value"));
+        return make_unknown(line_of(cond));
+      }
+      return lower_expr(value);
+    }
+    return lower_expr(cond);
+  }
+
+  ir::StmtPtr lower_if(TSNode node) {
+    auto s = make_stmt(StmtKind::if_chain, line_of(node));
+    TSNode cur = node;
+    for (int guard = 0; guard < 10000; ++guard) {
+      s->conditions.push_back(lower_condition(field(cur, "condition")));
+      s->bodies.emplace_back();
+      lower_branch(field(cur, "consequence"), s->bodies.back());
+      TSNode alt = field(cur, "alternative");
+      if (ts_node_is_null(alt)) break;
+      TSNode inner = alt;
+      if (type_of(alt) == "else_clause") {
+        std::vector<TSNode> v = items(alt);
+        inner = v.empty() ? TSNode{} : v[0];
+      }
+      if (!ts_node_is_null(inner) && type_of(inner) == "if_statement") {
+        cur = inner;  // else if: same chain
+        continue;
+      }
+      s->bodies.emplace_back();
+      lower_branch(inner, s->bodies.back());
+      break;
+    }
+    return s;
+  }
+
+  static bool is_exit(TSNode st) {
+    std::string_view t = type_of(st);
+    return t == "break_statement" || t == "continue_statement" || t == "goto_statement";
+  }
+
+  static bool ends_in_exit(TSNode st) {
+    std::string_view t = type_of(st);
+    if (t == "return_statement" || t == "throw_statement" || is_exit(st)) return true;
+    if (t == "compound_statement") {
+      std::vector<TSNode> v = items(st);
+      return !v.empty() && ends_in_exit(v.back());
+    }
+    return false;
+  }
+
+  ir::StmtPtr lower_switch(TSNode node) {
+    int line = line_of(node);
+    ir::ExprPtr subject = lower_condition(field(node, "condition"));
+    std::vector<brace::SwitchArm> arms;
+    for (TSNode c : items(field(node, "body"))) {
+      if (type_of(c) != "case_statement") continue;
+      brace::SwitchArm arm;
+      arm.line = line_of(c);
+      TSNode value = field(c, "value");
+      if (ts_node_is_null(value)) arm.is_default = true;
+      else arm.labels.push_back(lower_case_label(value));
+      for (TSNode st : items(c)) {
+        if (same(st, value)) continue;
+        arm.empty = false;
+        if (is_exit(st)) {
+          arm.exits = true;
+          break;
+        }
+        lower_statement(st, arm.body);
+        if (ends_in_exit(st)) {
+          arm.exits = true;
+          break;
+        }
+      }
+      arms.push_back(std::move(arm));
+    }
+    return brace::build_switch(std::move(subject), arms, line);
+  }
+
+  // Case labels are constants: a bare identifier is an enumerator or a macro, read by its name.
+  ir::ExprPtr lower_case_label(TSNode value) {
+    if (type_of(value) == "identifier") return make(ExprKind::string, line_of(value), str(value));
+    return lower_expr(value);
+  }
+
+  // ---- expressions -------------------------------------------------------------------------
+
+  std::string string_value(TSNode node) const {
+    std::string_view s = text(node);
+    size_t q = s.find('"');
+    if (q == std::string_view::npos) return unquote(s);
+    return unquote(s.substr(q));
+  }
+
+  ir::ExprPtr lower_expr(TSNode node) {
+    if (ts_node_is_null(node)) return make_unknown(0);
+    int line = line_of(node);
+    std::string_view type = type_of(node);
+    if (type == "identifier") {
+      std::string name = str(node);
+      if (name == "NULL") return make(ExprKind::null, line);
+      if (enumerators_.count(name)) return make(ExprKind::string, line, name);
+      return make(ExprKind::name, line, name);
+    }
+    if (type == "field_identifier" || type == "this" || type == "type_identifier" || type == "namespace_identifier")
+      return make(ExprKind::name, line, str(node));
+    if (type == "number_literal") {
+      double v = 0;
+      return parse_number(text(node), v) ? make_number(v, line) : make_unknown(line);
+    }
+    if (type == "string_literal") return make(ExprKind::string, line, string_value(node));
+    if (type == "raw_string_literal") {
+      for (TSNode c : items(node))
+        if (type_of(c) == "raw_string_content") return make(ExprKind::string, line, str(c));
+      return make(ExprKind::string, line, "");
+    }
+    if (type == "char_literal") return make(ExprKind::string, line, unquote(text(node)));
+    if (type == "concatenated_string") {
+      std::string out;
+      for (TSNode c : items(node)) {
+        if (type_of(c) != "string_literal" && type_of(c) != "raw_string_literal") return make_unknown(line);
+        out += lower_expr(c)->text;
+      }
+      return make(ExprKind::string, line, out);
+    }
+    if (type == "user_defined_literal") {
+      std::vector<TSNode> v = items(node);
+      return v.empty() ? make_unknown(line) : lower_expr(v[0]);
+    }
+    if (type == "true" || type == "false") {
+      auto e = make(ExprKind::boolean, line);
+      e->value = type == "true" ? 1 : 0;
+      return e;
+    }
+    if (type == "null" || type == "nullptr") return make(ExprKind::null, line);
+    if (type == "parenthesized_expression") {
+      std::vector<TSNode> v = items(node);
+      return v.empty() ? make_unknown(line) : lower_expr(v.back());
+    }
+    if (type == "comma_expression") return lower_expr(field(node, "right"));
+    if (type == "field_expression") {
+      TSNode object = field(node, "argument");
+      std::string name = last_name(field(node, "field"));
+      if (!ts_node_is_null(object) && type_of(object) == "this") return make(ExprKind::name, line, name);
+      auto e = make(ExprKind::member, line, name);
+      e->children.push_back(lower_expr(object));
+      return e;
+    }
+    if (type == "qualified_identifier") return lower_qualified(node);
+    if (type == "template_function") return make(ExprKind::name, line, last_name(node));
+    if (type == "subscript_expression") {
+      TSNode index = field(node, "index");
+      if (ts_node_is_null(index)) {
+        std::vector<TSNode> v = items(field(node, "indices"));
+        if (!v.empty()) index = v[0];
+      }
+      return make_binary(ExprKind::index, "", lower_expr(field(node, "argument")), lower_init_value(index), line);
+    }
+    if (type == "call_expression") return lower_call(node);
+    if (type == "binary_expression") return lower_binary(node);
+    if (type == "unary_expression") {
+      TSNode op = field(node, "operator");
+      std::string o = ts_node_is_null(op) ? "-" : str(op);
+      if (o == "!" || o == "not") {
+        return brace::make_not(lower_expr(field(node, "argument")), line);
+      }
+      if (o == "-" || o == "+") {
+        auto e = make(ExprKind::unary, line, o);
+        e->children.push_back(lower_expr(field(node, "argument")));
+        return e;
+      }
+      return make_unknown(line);
+    }
+    if (type == "update_expression" || type == "pointer_expression") return lower_expr(field(node, "argument"));
+    if (type == "conditional_expression") {
+      auto e = make(ExprKind::conditional, line);
+      e->children.push_back(lower_expr(field(node, "condition")));
+      e->children.push_back(lower_expr(field(node, "consequence")));
+      e->children.push_back(lower_expr(field(node, "alternative")));
+      return e;
+    }
+    if (type == "cast_expression") return lower_expr(field(node, "value"));
+    if (type == "compound_literal_expression") {
+      TSNode t = field(node, "type");
+      return lower_init_list(field(node, "value"), ts_node_is_null(t) ? std::string_view() : text(t), false, false);
+    }
+    if (type == "initializer_list") return lower_init_list(node, "", false, false);
+    if (type == "condition_clause") return lower_condition(node);
+    return make_unknown(line);
+  }
+
+  // std::max -> max; Gender::Male (Gender an enum of this code) -> "Male"; A::b -> A.b
+  ir::ExprPtr lower_qualified(TSNode node) {
+    int line = line_of(node);
+    std::vector<std::string> parts;
+    TSNode n = node;
+    for (int guard = 0; guard < 32 && !ts_node_is_null(n); ++guard) {
+      if (type_of(n) == "qualified_identifier") {
+        TSNode scope = field(n, "scope");
+        if (!ts_node_is_null(scope)) parts.push_back(last_name(scope));
+        n = field(n, "name");
+        continue;
+      }
+      parts.push_back(last_name(n));
+      break;
+    }
+    while (parts.size() > 1 && (parts.front() == "std" || parts.front().empty())) parts.erase(parts.begin());
+    if (parts.empty()) return make_unknown(line);
+    if (parts.size() >= 2 && enum_types_.count(parts[parts.size() - 2]))
+      return make(ExprKind::string, line, parts.back());
+    ir::ExprPtr e = make(ExprKind::name, line, parts[0]);
+    for (size_t i = 1; i < parts.size(); ++i) {
+      auto m = make(ExprKind::member, line, parts[i]);
+      m->children.push_back(std::move(e));
+      e = std::move(m);
+    }
+    return e;
+  }
+
+  // The container of `v.begin()` / `std::begin(v)`, or null.
+  TSNode range_container(TSNode begin) const {
+    if (ts_node_is_null(begin) || type_of(begin) != "call_expression") return TSNode{};
+    TSNode fn = field(begin, "function");
+    if (ts_node_is_null(fn)) return TSNode{};
+    if (type_of(fn) == "field_expression") {
+      std::string m = last_name(field(fn, "field"));
+      if (m == "begin" || m == "cbegin") return field(fn, "argument");
+      return TSNode{};
+    }
+    std::string name = last_name(fn);
+    std::vector<TSNode> args = items(field(begin, "arguments"));
+    if ((name == "begin" || name == "cbegin") && args.size() == 1) return args[0];
+    return TSNode{};
+  }
+
+  ir::ExprPtr lower_call(TSNode node) {
+    int line = line_of(node);
+    TSNode fn = field(node, "function");
+    std::vector<TSNode> args = items(field(node, "arguments"));
+    std::string_view ft = ts_node_is_null(fn) ? std::string_view() : type_of(fn);
+    std::string callee;
+    if (ft == "identifier" || ft == "template_function" || ft == "qualified_identifier" || ft == "primitive_type")
+      callee = last_name(fn);
+    if (ft == "template_function" &&
+        (callee == "static_cast" || callee == "dynamic_cast" || callee == "reinterpret_cast" ||
+         callee == "const_cast" || callee == "bit_cast"))
+      return args.empty() ? make_unknown(line) : lower_expr(args[0]);
+    // std::string("male"), double(x): conversions keep the value
+    if (callee == "string" || callee == "wstring" || callee == "string_view" || ft == "primitive_type") {
+      if (args.size() == 1) return lower_expr(args[0]);
+      if (args.empty() && callee != "") return make(ExprKind::string, line, "");
+    }
+    // std::find(v.begin(), v.end(), x) / std::count(...): membership in v
+    if ((callee == "find" || callee == "count") && args.size() == 3) {
+      TSNode container = range_container(args[0]);
+      if (!ts_node_is_null(container)) {
+        auto e = make(ExprKind::call, line);
+        auto m = make(ExprKind::member, line, callee == "find" ? "includes" : "count");
+        m->children.push_back(lower_expr(container));
+        e->children.push_back(std::move(m));
+        e->children.push_back(lower_expr(args[2]));
+        return e;
+      }
+    }
+    auto e = make(ExprKind::call, line);
+    e->children.push_back(lower_expr(fn));
+    for (TSNode a : args) e->children.push_back(lower_init_value(a));
+    return e;
+  }
+
+  // `x.end()`, `std::end(x)`, `std::string::npos`, `npos`
+  bool is_end_marker(TSNode n) const {
+    std::string_view t = type_of(n);
+    if (t == "call_expression") {
+      TSNode fn = field(n, "function");
+      if (ts_node_is_null(fn)) return false;
+      std::string name = type_of(fn) == "field_expression" ? last_name(field(fn, "field")) : last_name(fn);
+      return name == "end" || name == "cend";
+    }
+    if (t == "qualified_identifier" || t == "identifier" || t == "field_expression")
+      return last_name(t == "field_expression" ? field(n, "field") : n) == "npos";
+    return false;
+  }
+
+  // `m.find(k) != m.end()`, `s.find("x") != std::string::npos`, `std::find(...) != v.end()`:
+  // the membership test itself; null when `call` is not such a search.
+  ir::ExprPtr lower_search(TSNode call, TSNode end) {
+    if (ts_node_is_null(call) || ts_node_is_null(end) || type_of(call) != "call_expression" || !is_end_marker(end))
+      return nullptr;
+    TSNode fn = field(call, "function");
+    if (ts_node_is_null(fn)) return nullptr;
+    std::vector<TSNode> args = items(field(call, "arguments"));
+    if (type_of(fn) == "field_expression" && last_name(field(fn, "field")) == "find" && args.size() == 1)
+      return lower_call(call);
+    if (last_name(fn) == "find" && args.size() == 3) {
+      ir::ExprPtr e = lower_call(call);
+      if (e->kind == ExprKind::call && e->children[0]->kind == ExprKind::member) return e;
+    }
+    return nullptr;
+  }
+
+  ir::ExprPtr lower_binary(TSNode node) {
+    int line = line_of(node);
+    TSNode opn = field(node, "operator");
+    std::string op = ts_node_is_null(opn) ? std::string() : str(opn);
+    TSNode left = field(node, "left");
+    TSNode right = field(node, "right");
+    if (op == "&&" || op == "and") return make_binary(ExprKind::logical, "and", lower_expr(left), lower_expr(right), line);
+    if (op == "||" || op == "or") return make_binary(ExprKind::logical, "or", lower_expr(left), lower_expr(right), line);
+    if (op == "==" || op == "!=" || op == "not_eq") {
+      bool ne = op != "==";
+      ir::ExprPtr found = lower_search(left, right);
+      if (!found) found = lower_search(right, left);
+      if (found) return ne ? std::move(found) : brace::make_not(std::move(found), line);
+      return make_binary(ExprKind::compare, ne ? "!=" : "==", lower_expr(left), lower_expr(right), line);
+    }
+    if (op == "<" || op == "<=" || op == ">" || op == ">=")
+      return make_binary(ExprKind::compare, op, lower_expr(left), lower_expr(right), line);
+    if (op == "+" || op == "-" || op == "*" || op == "/" || op == "%")
+      return make_binary(ExprKind::binary, op, lower_expr(left), lower_expr(right), line);
+    return make_unknown(line);
+  }
+};
+
+}  // namespace
+
+ir::Program lower_c_family(const SyntaxTree& tree) { return CFamilyLowering(tree).run(); }
+
 }  // namespace codebias::analysis::front_ends

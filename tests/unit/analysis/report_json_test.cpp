@@ -73,7 +73,7 @@ TEST(ReportJson, InvalidUtf8IsReplacedNotThrown) {
   std::string line;
   ASSERT_NO_THROW(line = dump_json_line(to_json(report, "bad")));
   EXPECT_NE(line.find("caf\xef\xbf\xbd \xef\xbf\xbd"), std::string::npos) << line;
-  EXPECT_NO_THROW((void)nlohmann::json::parse(line));
+  EXPECT_TRUE(nlohmann::json::accept(line));
 }
 
 }  // namespace
