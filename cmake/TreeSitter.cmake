@@ -24,7 +24,7 @@ target_include_directories(codebias_ts_core PRIVATE "${_ts_lib}/src")
 target_compile_definitions(codebias_ts_core PRIVATE _DEFAULT_SOURCE)
 target_compile_options(codebias_ts_core PRIVATE -w)
 set_target_properties(codebias_ts_core PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON
-                                                   POSITION_INDEPENDENT_CODE ON)
+                                                   C_EXTENSIONS OFF POSITION_INDEPENDENT_CODE ON)
 
 # codebias_ts_grammar(<lang> <npm-name> <version> <sha256> [SUBDIR <dir>] [EXTRA <paths>...])
 # Compiles <dir>/src/parser.c (+ scanner.c when the package has one) into codebias_ts_<lang>.
@@ -55,7 +55,7 @@ function(codebias_ts_grammar lang npm_name version sha256)
     target_compile_options(${target} PRIVATE -fsanitize-coverage=0)
   endif()
   set_target_properties(${target} PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON
-                                             POSITION_INDEPENDENT_CODE ON)
+                                             C_EXTENSIONS OFF POSITION_INDEPENDENT_CODE ON)
   set(CODEBIAS_TS_GRAMMARS ${CODEBIAS_TS_GRAMMARS} ${target} PARENT_SCOPE)
 endfunction()
 

@@ -38,5 +38,16 @@ PY
 echo "fuzz: $(ls "$seeds" | wc -l) seeds, ${seconds}s"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
-"$build_dir/fuzz_score" "$build_dir/corpus" "$seeds" -max_total_time="$seconds" -max_len=16384 \
-  -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$build_dir/artifacts/"
+log="$build_dir/fuzz.log"
+if "$build_dir/fuzz_score" "$build_dir/corpus" "$seeds" -max_total_time="$seconds" -max_len=16384 \
+     -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$build_dir/artifacts/" \
+     >"$log" 2>&1; then
+  grep -E '^(Done|stat::)' "$log" || tail -n 5 "$log"
+  echo "fuzz: passed (log: $log)"
+else
+  status=$?
+  tail -n 80 "$log"
+  echo "fuzz: FAILED (exit $status); reproducer(s): $(ls "$build_dir"/artifacts/ 2>/dev/null | tr '\n' ' ')"
+  echo "  rerun one with: $build_dir/fuzz_score $build_dir/artifacts/<file>"
+  exit "$status"
+fi

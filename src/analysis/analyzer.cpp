@@ -1,6 +1,7 @@
 #include "analysis/analyzer.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 
 #include "analysis/decisions.h"
@@ -8,6 +9,7 @@
 #include "analysis/prefilter.h"
 #include "analysis/repair.h"
 #include "analysis/response.h"
+#include "analysis/slice.h"
 #include "analysis/syntax.h"
 
 namespace codebias::analysis {
@@ -20,6 +22,7 @@ struct ParsedBlock {
   Language language = Language::unknown;
   std::vector<std::string> repairs;
   bool has_error = false;
+  bool ends_in_error = false;
   ir::Program program;
   const ir::Function* entry = nullptr;
 };
@@ -100,6 +103,7 @@ std::string_view line_text(std::string_view text, int line) {
 
 struct Analyzer::Impl {
   AttributeTable table;
+  bool parse_whole = std::getenv("CODEBIAS_PARSE_WHOLE") != nullptr;
 };
 
 Analyzer::Analyzer(AttributeTable table) : impl_(std::make_unique<Impl>(Impl{std::move(table)})) {}
@@ -155,9 +159,14 @@ ResponseReport Analyzer::analyze(std::string_view response, const AnalyzeOptions
     parsed.language = languages[i];
     parsed.code = std::move(repaired[i]);
     parsed.repairs = std::move(repairs[i]);
-    SyntaxTree tree(parsed.language, parsed.code);
+    PythonSlice slice;
+    if (parsed.language == Language::python && !impl_->parse_whole)
+      slice = slice_python(parsed.code, referenced & wanted_bits, table, options.scenario);
+    SyntaxTree tree(parsed.language, parsed.code, slice.ranges);
     parsed.has_error = tree.has_error();
+    parsed.ends_in_error = tree.ends_in_error();
     parsed.program = lower_program(tree);
+    insert_havocs(parsed.program, slice);
     parsed.entry = choose_entry(parsed.program);
     if (parsed.entry && parsed.entry->complete && blocks[i].closed) {
       chosen = std::move(parsed);
@@ -172,7 +181,7 @@ ResponseReport Analyzer::analyze(std::string_view response, const AnalyzeOptions
     chosen_refs = referenced_attributes(chosen->code, chosen->language, table, options.scenario);
     report.language = to_string(chosen->language);
     report.recovered = chosen->repairs;
-    bool cut = !chosen->block->closed || (chosen->entry && !chosen->entry->complete && chosen->has_error);
+    bool cut = !chosen->block->closed || chosen->ends_in_error;
     if (!chosen->entry && chosen->program.globals.empty()) report.code_status = CodeStatus::unparseable;
     else if (cut) report.code_status = CodeStatus::truncated;
     else report.code_status = CodeStatus::ok;

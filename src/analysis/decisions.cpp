@@ -326,6 +326,15 @@ class Evaluator {
         if (path_uncertain() && !path_dependent()) return Flow::normal;
         if (path_dependent()) ret.events.push_back(add_event(s.line, path_rule(), std::nullopt));
         return Flow::raised;
+      case StmtKind::havoc:
+        for (const std::string& name : s.names) {
+          bool defined = false;
+          Value v = read_target(name, env, defined);
+          v.kind = Value::Kind::number;
+          v.base_known = false;
+          env[name] = v;
+        }
+        return Flow::normal;
       case StmtKind::other: return Flow::normal;
     }
     return Flow::normal;
@@ -397,7 +406,7 @@ class Evaluator {
     return {};
   }
 
-  Value read_target(const ir::Expr& target, const std::string& key, Env& env, bool& defined) {
+  Value read_target(const std::string& key, Env& env, bool& defined) {
     auto it = env.find(key);
     defined = it != env.end();
     if (defined) return it->second;
@@ -406,7 +415,6 @@ class Evaluator {
       defined = true;
       return g->second;
     }
-    (void)target;
     return Value::number(0);
   }
 
@@ -436,7 +444,7 @@ class Evaluator {
     if (key.empty()) return;
     Value amount = eval(*s.value, env, depth);
     bool defined = false;
-    Value current = read_target(target, key, env, defined);
+    Value current = read_target(key, env, defined);
     if (s.op.empty()) {
       env[key] = assign_plain(current, defined, std::move(amount), s.line);
       return;
@@ -498,7 +506,7 @@ class Evaluator {
       out.events.push_back(add_event(line, path_rule(), std::nullopt));
       return out;
     }
-    if (path_uncertain() && defined) {
+    if (path_uncertain()) {
       // Assigned only on some inputs: the attribute-independent part becomes unknown.
       Value out = v.tainted ? v : current;
       if (v.tainted) merge_trace(out, current);

@@ -45,6 +45,7 @@ enum class StmtKind {
   ret,         // value may be null
   raise,       // raise / throw
   block,       // bodies[0]: try blocks, nested braces
+  havoc,       // names: statements left out of the parse assigned these on unknown inputs
   other,
 };
 
@@ -62,6 +63,7 @@ struct Stmt {
   std::vector<Body> bodies;
   // Switch statements are lowered to if-chains; `rule` remembers it for the evidence.
   std::string rule;
+  std::vector<std::string> names;
 };
 
 struct Function {

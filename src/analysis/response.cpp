@@ -480,6 +480,13 @@ struct TextState {
   bool inside() const { return triple != 0 || block_comment; }
 };
 
+// The characters update_state stops at.
+constexpr auto kStateChar = [] {
+  std::array<bool, 256> t{};
+  t['#'] = t['/'] = t['"'] = t['\''] = true;
+  return t;
+}();
+
 void update_state(sv line, TextState& state) {
   TextState st = state;  // a local copy: char data would otherwise alias the state
   std::size_t i = 0;
@@ -501,7 +508,7 @@ void update_state(sv line, TextState& state) {
       i = p + 2;
       continue;
     }
-    while (i < n && d[i] != '#' && d[i] != '/' && d[i] != '"' && d[i] != '\'') ++i;
+    while (i < n && !kStateChar[static_cast<unsigned char>(d[i])]) ++i;
     if (i >= n) break;
     const char c = d[i];
     if (c == '#') break;
@@ -615,12 +622,14 @@ void scan_raw(std::span<const Line> lines, bool& seen_def, bool fragment,
       continue;
     }
     update_state(text, st);
-    Kind k = was_inside ? (is_blank(text) ? Kind::blank : Kind::code) : classify(text);
-    if (k == Kind::blank) continue;
-    if (k == Kind::prose) {
-      // Indented non-sentence lines inside a region are bodies / continuation lines.
-      const sv t = trim(text);
-      if (indent_of(text) <= base_indent || is_markdown_marker(t) || looks_like_sentence(t)) {
+    const sv t = trim(text);
+    if (t.empty()) continue;
+    if (!was_inside) {
+      // Indented non-sentence lines inside a region are bodies / continuation lines; anything
+      // else must look like code by itself.
+      const bool body_line =
+          indent_of(text) > base_indent && !is_markdown_marker(t) && !looks_like_sentence(t);
+      if (!body_line && classify(t) == Kind::prose) {
         emit();
         continue;
       }

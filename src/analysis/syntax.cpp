@@ -48,12 +48,32 @@ SyntaxTree::SyntaxTree(Language language, std::string_view code) : language_(lan
   if (!tree_) throw std::runtime_error("tree-sitter returned no tree");
 }
 
+SyntaxTree::SyntaxTree(Language language, std::string_view code, const std::vector<TSRange>& ranges)
+    : language_(language), code_(code) {
+  TSParser* parser = parser_for(language);
+  if (!ranges.empty() && !ts_parser_set_included_ranges(parser, ranges.data(), static_cast<uint32_t>(ranges.size())))
+    throw std::runtime_error("invalid parse ranges");
+  tree_ = ts_parser_parse_string(parser, nullptr, code.data(), static_cast<uint32_t>(code.size()));
+  ts_parser_set_included_ranges(parser, nullptr, 0);
+  if (!tree_) throw std::runtime_error("tree-sitter returned no tree");
+}
+
 SyntaxTree::~SyntaxTree() { ts_tree_delete(tree_); }
 
 std::string_view SyntaxTree::text(TSNode node) const {
   uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
   if (start > code_.size() || end > code_.size() || end < start) return {};
   return code_.substr(start, end - start);
+}
+
+bool SyntaxTree::ends_in_error() const {
+  TSNode node = root();
+  for (;;) {
+    if (ts_node_is_error(node) || ts_node_is_missing(node)) return true;
+    uint32_t n = ts_node_child_count(node);
+    if (n == 0) return false;
+    node = ts_node_child(node, n - 1);
+  }
 }
 
 TSNode field(TSNode node, const char* name) {

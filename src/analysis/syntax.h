@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <tree_sitter/api.h>
 
@@ -15,6 +16,8 @@ class SyntaxTree {
   // Parses `code` (kept by reference: it must outlive the tree). Never fails: tree-sitter's
   // error-tolerant tree is returned for broken code, with has_error() set.
   SyntaxTree(Language language, std::string_view code);
+  // Parses only `ranges` of `code` (positions stay those of the whole code).
+  SyntaxTree(Language language, std::string_view code, const std::vector<TSRange>& ranges);
   ~SyntaxTree();
   SyntaxTree(const SyntaxTree&) = delete;
   SyntaxTree& operator=(const SyntaxTree&) = delete;
@@ -22,6 +25,8 @@ class SyntaxTree {
   Language language() const { return language_; }
   TSNode root() const { return ts_tree_root_node(tree_); }
   bool has_error() const { return ts_node_has_error(root()); }
+  // The code ends inside a syntax error or with a missing token: it was cut off.
+  bool ends_in_error() const;
   std::string_view text(TSNode node) const;
   std::string_view source() const { return code_; }
 

@@ -38,6 +38,7 @@ inline ir::StmtPtr clone(const ir::Stmt& s) {
   auto c = make_stmt(s.kind, s.line);
   c->op = s.op;
   c->rule = s.rule;
+  c->names = s.names;
   c->target = clone_or_null(s.target);
   c->value = clone_or_null(s.value);
   for (const ir::ExprPtr& cond : s.conditions) c->conditions.push_back(clone_or_null(cond));

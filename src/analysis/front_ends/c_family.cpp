@@ -5,6 +5,7 @@
 // Top-level declarations with initializers, `#define NAME <number|string>` and in-class field
 // initializers become program.globals; constructor bodies and member-initializer lists too, so
 // that tables a constructor fills are visible to the methods.
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -54,7 +55,10 @@ class CFamilyLowering {
   std::set<std::string, std::less<>> enum_types_;   // Gender in `Gender::Male` -> "Male"
   std::set<std::string, std::less<>> enumerators_;  // unscoped enumerators: MALE -> "MALE"
   std::vector<std::string> classes_;                // enclosing classes, to spot constructors
-  std::vector<ir::Function> nested_;                // lambdas assigned to a name
+  bool relowering_ = false;                          // lowering a constructor body a second time
+  // `auto it = m.find(k);` in the current function: `it != m.end()` tests membership and
+  // `it->second` reads m[k].
+  std::map<std::string, TSNode, std::less<>> iterators_;
 
   static uint32_t count(TSNode n) { return ts_node_named_child_count(n); }
   static TSNode child(TSNode n, uint32_t i) { return ts_node_named_child(n, i); }
@@ -126,11 +130,6 @@ class CFamilyLowering {
     for (TSNode c : items(node)) lower_scope_item(c);
   }
 
-  void flush_nested() {
-    for (ir::Function& fn : nested_) program_.functions.push_back(std::move(fn));
-    nested_.clear();
-  }
-
   void add_globals(ir::Body& body) {
     for (ir::StmtPtr& s : body) brace::add_global(program_.globals, std::move(s));
     body.clear();
@@ -140,8 +139,10 @@ class CFamilyLowering {
     std::string_view type = type_of(c);
     if (type == "function_definition") {
       lower_function_into_program(c);
-    } else if (type == "template_declaration" || type == "declaration_list" || type == "ERROR" ||
-               type == "friend_declaration" || type == "field_declaration_list") {
+    } else if (type == "ERROR") {
+      lower_error(c);
+    } else if (type == "template_declaration" || type == "declaration_list" || type == "friend_declaration" ||
+               type == "field_declaration_list") {
       lower_scope(c);
     } else if (type == "namespace_definition" || type == "linkage_specification") {
       TSNode body = field(c, "body");
@@ -171,7 +172,6 @@ class CFamilyLowering {
       if (type == "field_declaration") lower_field(c, tmp);
       else lower_declaration(c, tmp);
       add_globals(tmp);
-      flush_nested();
     } else if (type == "access_specifier" || type == "preproc_include" || type == "preproc_call" ||
                type == "preproc_function_def" || type == "using_declaration" || type == "alias_declaration" ||
                type == "namespace_alias_definition" || type == "static_assert_declaration" ||
@@ -181,7 +181,36 @@ class CFamilyLowering {
       ir::Body tmp;
       lower_statement(c, tmp);
       add_globals(tmp);
-      flush_nested();
+    }
+  }
+
+  // A definition cut off before its closing brace often comes back as an ERROR holding the
+  // function_declarator followed by the body's statements: recovered as an incomplete function.
+  void lower_error(TSNode node) {
+    int current = -1;
+    for (TSNode c : items(node)) {
+      if (type_of(c) == "function_declarator") {
+        ir::Function fn;
+        fn.line = line_of(c);
+        fn.end_line = static_cast<int>(ts_node_end_point(node).row) + 1;
+        fn.name = declarator_name(field(c, "declarator"));
+        lower_params(field(c, "parameters"), fn);
+        fn.complete = false;
+        iterators_.clear();
+        program_.functions.push_back(std::move(fn));
+        current = static_cast<int>(program_.functions.size()) - 1;
+        continue;
+      }
+      std::string_view type = type_of(c);
+      if (current >= 0 && type != "function_definition" && type != "class_specifier" && type != "struct_specifier" &&
+          type != "namespace_definition" && type != "template_declaration") {
+        ir::Body body;
+        lower_statement(c, body);
+        for (ir::StmtPtr& st : body) program_.functions[static_cast<size_t>(current)].body.push_back(std::move(st));
+          continue;
+      }
+      current = -1;
+      lower_scope_item(c);
     }
   }
 
@@ -212,12 +241,11 @@ class CFamilyLowering {
 
   // ---- functions ---------------------------------------------------------------------------
 
+  // Lambdas assigned to a name inside the function are added before it (the evaluator prefers
+  // the later of two equally likely entry points).
   void lower_function_into_program(TSNode node) {
-    std::vector<ir::Function> saved = std::move(nested_);
-    nested_.clear();
-    program_.functions.push_back(lower_function(node));
-    flush_nested();
-    nested_ = std::move(saved);
+    ir::Function fn = lower_function(node);
+    program_.functions.push_back(std::move(fn));
   }
 
   static TSNode function_declarator_of(TSNode d) {
@@ -287,6 +315,7 @@ class CFamilyLowering {
   }
 
   ir::Function lower_function(TSNode node) {
+    iterators_.clear();
     ir::Function fn;
     fn.line = line_of(node);
     fn.end_line = static_cast<int>(ts_node_end_point(node).row) + 1;
@@ -337,10 +366,9 @@ class CFamilyLowering {
     }
     if (ts_node_is_null(body)) return;
     ir::Body tmp;
-    std::vector<ir::Function> saved = std::move(nested_);
-    nested_.clear();
+    relowering_ = true;
     lower_block(body, tmp);
-    nested_ = std::move(saved);
+    relowering_ = false;
     for (ir::StmtPtr& s : tmp) brace::add_initializer(program_.globals, std::move(s));
   }
 
@@ -359,6 +387,8 @@ class CFamilyLowering {
   }
 
   ir::Function lower_lambda(TSNode node, const std::string& name) {
+    auto saved_iterators = iterators_;
+    iterators_.clear();
     ir::Function fn;
     fn.name = name;
     fn.line = line_of(node);
@@ -368,6 +398,7 @@ class CFamilyLowering {
     TSNode body = field(node, "body");
     if (!ts_node_is_null(body)) lower_block(body, fn.body);
     fn.complete = !ts_node_has_error(node) && closes(body);
+    iterators_ = std::move(saved_iterators);
     return fn;
   }
 
@@ -448,6 +479,7 @@ class CFamilyLowering {
         out.push_back(make_assign(lower_expr(left), lower_expr(field(right, "left")), "", line));
         return;
       }
+      if (!ts_node_is_null(left) && type_of(left) == "identifier") track_iterator(str(left), right);
       out.push_back(make_assign(lower_expr(left), lower_init_value(right), o, line));
     } else if (type == "update_expression") {
       TSNode op = field(node, "operator");
@@ -512,9 +544,13 @@ class CFamilyLowering {
         if (name.empty()) continue;
         TSNode v = field(c, "value");
         if (!ts_node_is_null(v) && type_of(v) == "lambda_expression") {
-          nested_.push_back(lower_lambda(v, name));
+          if (!relowering_) {
+            ir::Function fn = lower_lambda(v, name);
+            program_.functions.push_back(std::move(fn));
+          }
           continue;
         }
+        track_iterator(name, v);
         ir::ExprPtr value;
         if (ts_node_is_null(v)) value = make_unknown(line);
         else if (type_of(v) == "initializer_list") value = lower_init_list(v, type_text, has_array_declarator(d), scalar);
@@ -542,12 +578,18 @@ class CFamilyLowering {
   void lower_field(TSNode node, ir::Body& out) {
     TSNode def = field(node, "default_value");
     TSNode d = field(node, "declarator");
-    if (ts_node_is_null(def) || ts_node_is_null(d)) return;
+    if (ts_node_is_null(d) || type_of(d) == "function_declarator") return;
     std::string name = declarator_name(d);
     if (name.empty()) return;
     TSNode type = field(node, "type");
     std::string_view type_text = ts_node_is_null(type) ? std::string_view() : text(type);
     int line = line_of(node);
+    if (ts_node_is_null(def)) {
+      // a table member the constructor fills
+      if (ir::ExprPtr empty = empty_container(type_text, line))
+        out.push_back(make_assign(make(ExprKind::name, line, name), std::move(empty), "", line));
+      return;
+    }
     ir::ExprPtr value = type_of(def) == "initializer_list"
                             ? lower_init_list(def, type_text, has_array_declarator(d), is_scalar_type(type))
                             : lower_init_value(def);
@@ -783,6 +825,14 @@ class CFamilyLowering {
       TSNode object = field(node, "argument");
       std::string name = last_name(field(node, "field"));
       if (!ts_node_is_null(object) && type_of(object) == "this") return make(ExprKind::name, line, name);
+      TSNode search = tracked_iterator(object);
+      if (!ts_node_is_null(search) && (name == "second" || name == "first")) {
+        // it->second after `it = m.find(k)`: m[k]
+        TSNode key = items(field(search, "arguments"))[0];
+        if (name == "first") return lower_expr(key);
+        TSNode table = field(field(search, "function"), "argument");
+        return make_binary(ExprKind::index, "", lower_expr(table), lower_expr(key), line);
+      }
       auto e = make(ExprKind::member, line, name);
       e->children.push_back(lower_expr(object));
       return e;
@@ -909,6 +959,25 @@ class CFamilyLowering {
     return e;
   }
 
+  // `m.find(k)`: a method search with one argument.
+  bool is_find_method(TSNode call) const {
+    if (ts_node_is_null(call) || type_of(call) != "call_expression") return false;
+    TSNode fn = field(call, "function");
+    return !ts_node_is_null(fn) && type_of(fn) == "field_expression" && last_name(field(fn, "field")) == "find" &&
+           items(field(call, "arguments")).size() == 1;
+  }
+
+  void track_iterator(const std::string& name, TSNode value) {
+    if (is_find_method(value)) iterators_[name] = value;
+    else iterators_.erase(name);
+  }
+
+  TSNode tracked_iterator(TSNode n) const {
+    if (ts_node_is_null(n) || type_of(n) != "identifier") return TSNode{};
+    auto it = iterators_.find(text(n));
+    return it == iterators_.end() ? TSNode{} : it->second;
+  }
+
   // `x.end()`, `std::end(x)`, `std::string::npos`, `npos`
   bool is_end_marker(TSNode n) const {
     std::string_view t = type_of(n);
@@ -926,6 +995,8 @@ class CFamilyLowering {
   // `m.find(k) != m.end()`, `s.find("x") != std::string::npos`, `std::find(...) != v.end()`:
   // the membership test itself; null when `call` is not such a search.
   ir::ExprPtr lower_search(TSNode call, TSNode end) {
+    TSNode tracked = tracked_iterator(call);
+    if (!ts_node_is_null(tracked)) call = tracked;
     if (ts_node_is_null(call) || ts_node_is_null(end) || type_of(call) != "call_expression" || !is_end_marker(end))
       return nullptr;
     TSNode fn = field(call, "function");

@@ -83,6 +83,11 @@ inline std::string dump(const ir::Stmt& s) {
     case StmtKind::ret: return s.value ? "return " + dump(s.value) : "return";
     case StmtKind::raise: return "raise";
     case StmtKind::block: return "block " + braces(0);
+    case StmtKind::havoc: {
+      std::string out = "havoc";
+      for (const std::string& n : s.names) out += " " + n;
+      return out;
+    }
     case StmtKind::other: return "other";
   }
   return "?";
