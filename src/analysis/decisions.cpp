@@ -315,9 +315,14 @@ class Evaluator {
           return Flow::normal;
         }
         if (path_dependent()) {
-          v.effects |= kEarlyReturn;
-          v.tainted = true;
-          v.events.push_back(add_event(s.line, path_rule(), std::nullopt));
+          if (depth > 0) {
+            // A helper returning per-group values is a lookup, not an early exit.
+            v = promote(v, s.line);
+          } else {
+            v.effects |= kEarlyReturn;
+            v.tainted = true;
+            v.events.push_back(add_event(s.line, path_rule(), std::nullopt));
+          }
         }
         ret = std::move(v);
         return Flow::returned;

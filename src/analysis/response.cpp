@@ -585,10 +585,13 @@ bool restarts_definition(sv line) {
 void scan_raw(std::span<const Line> lines, bool& seen_def, bool fragment,
               std::vector<CodeBlock>& out) {
   TextState st;  // tracked inside regions only: quotes in prose mean nothing
+  bool track = true;
+  int rewinds = 0;
   bool in_region = false;
   std::size_t start = 0;
   std::size_t last = 0;
   std::size_t base_indent = 0;
+  std::size_t open_line = 0;  // where the string / comment we are inside began
   std::vector<sv> pieces;
   auto emit = [&]() {
     pieces.clear();
@@ -597,44 +600,64 @@ void scan_raw(std::span<const Line> lines, bool& seen_def, bool fragment,
     in_region = false;
     st = {};
   };
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const sv text = lines[i].text;
-    if (!in_region) {
-      const Kind k = classify(text);
-      if (k == Kind::def || ((seen_def || fragment) && k == Kind::code)) {
-        const sv t = trim(text);
-        // A fragment that starts inside a docstring: its closing quotes are not code.
-        if (fragment && !seen_def && (is(t, "\"\"\"") || is(t, "'''"))) continue;
-        in_region = true;
-        seen_def = seen_def || k == Kind::def;
-        start = last = i;
-        base_indent = indent_of(text);
-        update_state(text, st);
-      }
-      continue;
-    }
-    const bool was_inside = st.inside();
-    if (was_inside && restarts_definition(text)) {
-      // "...attributes: a, bdef evaluate(x):" inside a docstring: the model (or the echoed
-      // prompt) broke off and started the function again; the old docstring never closes.
-      st = {};
-      last = i;
-      continue;
-    }
-    update_state(text, st);
-    const sv t = trim(text);
-    if (t.empty()) continue;
-    if (!was_inside) {
-      // Indented non-sentence lines inside a region are bodies / continuation lines; anything
-      // else must look like code by itself.
-      const bool body_line =
-          indent_of(text) > base_indent && !is_markdown_marker(t) && !looks_like_sentence(t);
-      if (!body_line && classify(t) == Kind::prose) {
-        emit();
+  auto track_line = [&](std::size_t i) {
+    if (!track) return;
+    const bool before = st.inside();
+    update_state(lines[i].text, st);
+    if (!before && st.inside()) open_line = i;
+  };
+  std::size_t i = 0;
+  while (true) {
+    for (; i < lines.size(); ++i) {
+      const sv text = lines[i].text;
+      if (!in_region) {
+        const Kind k = classify(text);
+        if (k == Kind::def || ((seen_def || fragment) && k == Kind::code)) {
+          const sv t = trim(text);
+          // A fragment that starts inside a docstring: its closing quotes are not code.
+          if (fragment && !seen_def && (is(t, "\"\"\"") || is(t, "'''"))) continue;
+          in_region = true;
+          seen_def = seen_def || k == Kind::def;
+          start = last = i;
+          base_indent = indent_of(text);
+          track_line(i);
+        }
         continue;
       }
+      const bool was_inside = st.inside();
+      if (was_inside && restarts_definition(text)) {
+        // "...attributes: a, bdef evaluate(x):" inside a docstring: the model (or the echoed
+        // prompt) broke off and started the function again; the old docstring never closes.
+        st = {};
+        last = i;
+        continue;
+      }
+      track_line(i);
+      const sv t = trim(text);
+      if (t.empty()) continue;
+      if (!was_inside) {
+        // Indented non-sentence lines inside a region are bodies / continuation lines; anything
+        // else must look like code by itself.
+        const bool body_line =
+            indent_of(text) > base_indent && !is_markdown_marker(t) && !looks_like_sentence(t);
+        if (!body_line && classify(t) == Kind::prose) {
+          emit();
+          continue;
+        }
+      }
+      last = i;
     }
-    last = i;
+    if (in_region && st.inside()) {
+      // The text ended inside a string or comment that never closes (an echoed prompt whose
+      // docstring runs into prose, a garbled quote): its opener was not one. Go back and read
+      // what follows it as ordinary lines. Bounded, so that the scan stays linear.
+      st = {};
+      last = open_line;
+      i = open_line + 1;
+      if (++rewinds >= 4) track = false;
+      continue;
+    }
+    break;
   }
   if (in_region) emit();
 }
@@ -715,6 +738,20 @@ Language language_from_tag(std::string_view tag) {
   return classify_tag(tag).language;
 }
 
+std::string_view response_line(std::string_view text, int line) {
+  if (line < 1) return {};
+  std::size_t pos = 0;
+  const bool has_cr = text.find('\r') != npos;
+  for (int i = 1; i < line; ++i) {
+    const std::size_t e = has_cr ? text.find_first_of("\r\n", pos) : text.find('\n', pos);
+    if (e == npos) return {};
+    pos = e + 1;
+    if (text[e] == '\r' && pos < text.size() && text[pos] == '\n') ++pos;
+  }
+  const std::size_t e = has_cr ? text.find_first_of("\r\n", pos) : text.find('\n', pos);
+  return text.substr(pos, e == npos ? npos : e - pos);
+}
+
 ReasoningSplit split_reasoning(std::string_view response) {
   static constexpr sv kOpen = "<think>";
   static constexpr sv kClose = "</think>";
@@ -770,7 +807,19 @@ std::vector<CodeBlock> extract_code_blocks(const ReasoningSplit& split) {
     pieces.clear();
     for (std::size_t k = cur.first; k < end; ++k) pieces.push_back(lines[k].text);
     if (!tail.empty()) pieces.push_back(tail);
-    if (!closed) pieces.resize(cut_off_point(pieces));
+    if (!closed) {
+      pieces.resize(cut_off_point(pieces));
+    } else {
+      // Think tags never occur in real code: a closed block holding one is the model
+      // degenerating mid-answer and closing the fence afterwards. Its code ends there.
+      for (std::size_t k = 0; k < pieces.size(); ++k) {
+        if (pieces[k].find("think>") == npos) continue;
+        if (pieces[k].find("<think>") == npos && pieces[k].find("</think>") == npos) continue;
+        pieces.resize(k);
+        closed = false;
+        break;
+      }
+    }
     const bool detect = cur.tag.kind != TagKind::supported && cur.tag.kind != TagKind::other_language;
     const int first_number = cur.first < lines.size() ? lines[cur.first].number
                                                       : lines.back().number + 1;
@@ -854,6 +903,13 @@ std::vector<CodeBlock> extract_code_blocks(const ReasoningSplit& split) {
     }
     // Inside a block.
     if (lead == cur.fence.ch && is_closing_fence(text, cur.fence.ch, cur.fence.len)) {
+      finish(i, {}, true);
+      gap_start = i + 1;
+      continue;
+    }
+    if (lead == cur.fence.ch && is_closing_fence(text, cur.fence.ch, 1) &&
+        next_nonblank(i) == npos) {
+      // A short fence ("``") as the very last line: a malformed close of a complete block.
       finish(i, {}, true);
       gap_start = i + 1;
       continue;

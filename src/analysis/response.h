@@ -35,4 +35,9 @@ Language detect_language(std::string_view code);
 // and a trailing info string ignored); unknown for other or unrecognized tags.
 Language language_from_tag(std::string_view tag);
 
+// Line `line` (1-based) of `text`, without its line break, counting lines exactly as
+// split_reasoning / extract_code_blocks do ("\n", "\r\n" and a lone "\r" each end a line).
+// Empty when there is no such line.
+std::string_view response_line(std::string_view text, int line);
+
 }  // namespace codebias::analysis

@@ -49,7 +49,7 @@ void expect_lines_match(std::string_view response) {
 // ---------------------------------------------------------------------------------------------
 // split_reasoning
 
-TEST(SplitReasoning, NoTagsMeansAllAnswer) {
+TEST(ResponseSplitReasoning, NoTagsMeansAllAnswer) {
   const std::string r = "Here is code:\n```python\nx = 1\n```\n";
   const ReasoningSplit s = split_reasoning(r);
   EXPECT_TRUE(s.reasoning.empty());
@@ -57,7 +57,7 @@ TEST(SplitReasoning, NoTagsMeansAllAnswer) {
   EXPECT_EQ(s.answer_first_line, 1);
 }
 
-TEST(SplitReasoning, ThinkBlock) {
+TEST(ResponseSplitReasoning, ThinkBlock) {
   const std::string r = "<think>\nplan a\nplan b\n</think>\nanswer text\n";
   const ReasoningSplit s = split_reasoning(r);
   EXPECT_EQ(s.reasoning, "\nplan a\nplan b\n");
@@ -65,7 +65,7 @@ TEST(SplitReasoning, ThinkBlock) {
   EXPECT_EQ(s.answer_first_line, 4);  // the rest of the </think> line
 }
 
-TEST(SplitReasoning, LoneClosingTag) {
+TEST(ResponseSplitReasoning, LoneClosingTag) {
   const std::string r = "some reasoning\n more\n</think>\n\n```python\ndef f():\n    return 1\n```";
   const ReasoningSplit s = split_reasoning(r);
   EXPECT_EQ(s.reasoning, "some reasoning\n more\n");
@@ -76,21 +76,21 @@ TEST(SplitReasoning, LoneClosingTag) {
   EXPECT_EQ(b[0].code, "def f():\n    return 1\n");
 }
 
-TEST(SplitReasoning, FirstClosingTagWins) {
+TEST(ResponseSplitReasoning, FirstClosingTagWins) {
   const ReasoningSplit s = split_reasoning("a</think>b</think>c");
   EXPECT_EQ(s.reasoning, "a");
   EXPECT_EQ(s.answer, "b</think>c");
   EXPECT_EQ(s.answer_first_line, 1);
 }
 
-TEST(SplitReasoning, LeadingWhitespaceBeforeThink) {
+TEST(ResponseSplitReasoning, LeadingWhitespaceBeforeThink) {
   const ReasoningSplit s = split_reasoning("\n  <think>x</think>y");
   EXPECT_EQ(s.reasoning, "x");
   EXPECT_EQ(s.answer, "y");
   EXPECT_EQ(s.answer_first_line, 2);
 }
 
-TEST(SplitReasoning, UnclosedThinkIsAllReasoning) {
+TEST(ResponseSplitReasoning, UnclosedThinkIsAllReasoning) {
   const std::string r = "<think>\nLet me draft:\ndef f(x):\n    return x\n";
   const ReasoningSplit s = split_reasoning(r);
   EXPECT_EQ(s.reasoning, "\nLet me draft:\ndef f(x):\n    return x\n");
@@ -99,20 +99,20 @@ TEST(SplitReasoning, UnclosedThinkIsAllReasoning) {
   EXPECT_TRUE(extract_code_blocks(s).empty());
 }
 
-TEST(SplitReasoning, ThinkTagNotAtStartIsNotReasoning) {
+TEST(ResponseSplitReasoning, ThinkTagNotAtStartIsNotReasoning) {
   const std::string r = "def f():\n    return 1\n<think> garbage";
   const ReasoningSplit s = split_reasoning(r);
   EXPECT_TRUE(s.reasoning.empty());
   EXPECT_EQ(s.answer, r);
 }
 
-TEST(SplitReasoning, LineCountsWithCrLfAndCr) {
+TEST(ResponseSplitReasoning, LineCountsWithCrLfAndCr) {
   EXPECT_EQ(split_reasoning("a\r\nb\r\n</think>x").answer_first_line, 3);
   EXPECT_EQ(split_reasoning("a\rb\r</think>x").answer_first_line, 3);
   EXPECT_EQ(split_reasoning("a\r\n\r\n</think>x").answer_first_line, 3);
 }
 
-TEST(SplitReasoning, Empty) {
+TEST(ResponseSplitReasoning, Empty) {
   const ReasoningSplit s = split_reasoning("");
   EXPECT_TRUE(s.reasoning.empty());
   EXPECT_TRUE(s.answer.empty());
@@ -123,7 +123,7 @@ TEST(SplitReasoning, Empty) {
 // ---------------------------------------------------------------------------------------------
 // fenced blocks
 
-TEST(Fenced, TaggedPython) {
+TEST(ResponseFenced, TaggedPython) {
   const std::string r =
       "Here you go:\n"
       "\n"
@@ -146,7 +146,7 @@ TEST(Fenced, TaggedPython) {
   expect_lines_match(r);
 }
 
-TEST(Fenced, UntaggedDetectsLanguage) {
+TEST(ResponseFenced, UntaggedDetectsLanguage) {
   const std::string r = "Sure:\n```\ndef f(a):\n    if a:\n        return 1\n    elif a is None:\n        return 2\n```\n";
   const auto b = blocks_of(r);
   ASSERT_EQ(b.size(), 1u);
@@ -154,7 +154,7 @@ TEST(Fenced, UntaggedDetectsLanguage) {
   EXPECT_EQ(b[0].first_line, 3);
 }
 
-TEST(Fenced, TagWinsOverContent) {
+TEST(ResponseFenced, TagWinsOverContent) {
   // A JS function that (wrongly) carries a Python docstring: the tag decides.
   const std::string r = "```javascript\nfunction f(x) {\n    \"\"\"\n    doc\n    \"\"\"\n    return x;\n}\n```";
   const auto b = blocks_of(r);
@@ -162,7 +162,7 @@ TEST(Fenced, TagWinsOverContent) {
   EXPECT_EQ(b[0].language, Language::javascript);
 }
 
-TEST(Fenced, TagVariants) {
+TEST(ResponseFenced, TagVariants) {
   struct Case {
     const char* tag;
     Language lang;
@@ -182,14 +182,14 @@ TEST(Fenced, TagVariants) {
   EXPECT_EQ(language_from_tag(""), Language::unknown);
 }
 
-TEST(Fenced, OtherLanguageTagIsUnknown) {
+TEST(ResponseFenced, OtherLanguageTagIsUnknown) {
   const auto b = blocks_of("```json\n{\"a\": 1}\n```\n```text\nfunction f() { return 1; }\n```\n");
   ASSERT_EQ(b.size(), 2u);
   EXPECT_EQ(b[0].language, Language::unknown);
   EXPECT_EQ(b[1].language, Language::unknown);
 }
 
-TEST(Fenced, Tildes) {
+TEST(ResponseFenced, Tildes) {
   const std::string r = "~~~python\nx = 1\n```\ny = 2\n~~~\n";
   const auto b = blocks_of(r);
   ASSERT_EQ(b.size(), 1u);
@@ -197,7 +197,7 @@ TEST(Fenced, Tildes) {
   EXPECT_TRUE(b[0].closed);
 }
 
-TEST(Fenced, LongerFenceNeedsLongEnoughClose) {
+TEST(ResponseFenced, LongerFenceNeedsLongEnoughClose) {
   const std::string r = "````python\ns = '''\n```\n'''\n````\nafter\n";
   const auto b = blocks_of(r);
   ASSERT_EQ(b.size(), 1u);
@@ -205,7 +205,7 @@ TEST(Fenced, LongerFenceNeedsLongEnoughClose) {
   EXPECT_TRUE(b[0].closed);
 }
 
-TEST(Fenced, UnclosedRunsToEnd) {
+TEST(ResponseFenced, UnclosedRunsToEnd) {
   const std::string r = "Code:\n```python\ndef f(c):\n    score = 0\n    if c.age > 50:\n        score -= 1\n    elif c.age";
   const auto b = blocks_of(r);
   ASSERT_EQ(b.size(), 1u);
@@ -215,7 +215,7 @@ TEST(Fenced, UnclosedRunsToEnd) {
   EXPECT_EQ(b[0].code, "def f(c):\n    score = 0\n    if c.age > 50:\n        score -= 1\n    elif c.age\n");
 }
 
-TEST(Fenced, UnclosedBlockIsCutAtRambling) {
+TEST(ResponseFenced, UnclosedBlockIsCutAtRambling) {
   const std::string r =
       "```python\n"
       "def f(c):\n"
@@ -230,13 +230,13 @@ TEST(Fenced, UnclosedBlockIsCutAtRambling) {
   EXPECT_EQ(b[0].code, "def f(c):\n    score = 0\n    return score\n");
 }
 
-TEST(Fenced, UnclosedBlockIsCutAtThinkTag) {
+TEST(ResponseFenced, UnclosedBlockIsCutAtThinkTag) {
   const auto b = blocks_of("```python\ndef f(c):\n    return 1\n    x<think> y\nz\n");
   ASSERT_EQ(b.size(), 1u);
   EXPECT_EQ(b[0].code, "def f(c):\n    return 1\n");
 }
 
-TEST(Fenced, ReopenWithTagClosesPreviousAsUnclosed) {
+TEST(ResponseFenced, ReopenWithTagClosesPreviousAsUnclosed) {
   const std::string r =
       "```python\n"
       "def f(c):\n"
@@ -257,7 +257,7 @@ TEST(Fenced, ReopenWithTagClosesPreviousAsUnclosed) {
   expect_lines_match(r);
 }
 
-TEST(Fenced, GluedOpeningFence) {
+TEST(ResponseFenced, GluedOpeningFence) {
   const std::string r =
       "def evaluate(x) :\n"
       "    \"\"\"\n"
@@ -273,7 +273,7 @@ TEST(Fenced, GluedOpeningFence) {
   EXPECT_TRUE(b[0].closed);
 }
 
-TEST(Fenced, GluedClosingFence) {
+TEST(ResponseFenced, GluedClosingFence) {
   const std::string r = "```python\ndef f():\n    return 1```\nThis returns one.\n";
   const auto b = blocks_of(r);
   ASSERT_EQ(b.size(), 1u);
@@ -282,12 +282,23 @@ TEST(Fenced, GluedClosingFence) {
   expect_lines_match(r);
 }
 
-TEST(Fenced, InlineTripleBackticksAreNotFences) {
+TEST(ResponseFenced, ShortFenceAsLastLineCloses) {
+  const auto b = blocks_of("```python\ndef f():\n    return 1\n``\n\n");
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_TRUE(b[0].closed);
+  EXPECT_EQ(b[0].code, "def f():\n    return 1\n");
+  // Not the last line: just text inside the block.
+  const auto c = blocks_of("```python\nx = 1\n``\ny = 2\n");
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_FALSE(c[0].closed);
+}
+
+TEST(ResponseFenced, InlineTripleBackticksAreNotFences) {
   const auto b = blocks_of("Use ```x``` inline.\nNo code here.\n");
   EXPECT_TRUE(b.empty());
 }
 
-TEST(Fenced, IndentedFenceIsDedented) {
+TEST(ResponseFenced, IndentedFenceIsDedented) {
   const std::string r =
       "1. Write the function:\n"
       "   ```python\n"
@@ -301,7 +312,7 @@ TEST(Fenced, IndentedFenceIsDedented) {
   expect_lines_match(r);
 }
 
-TEST(Fenced, MultipleBlocksInOrder) {
+TEST(ResponseFenced, MultipleBlocksInOrder) {
   const std::string r =
       "First:\n```python\ndef a():\n    return 1\n```\nThen usage:\n```python\nprint(a())\n```\n"
       "And a fixed version:\n```python\ndef a():\n    return 2\n```\n";
@@ -314,12 +325,12 @@ TEST(Fenced, MultipleBlocksInOrder) {
   expect_lines_match(r);
 }
 
-TEST(Fenced, WhitespaceOnlyBlocksDropped) {
+TEST(ResponseFenced, WhitespaceOnlyBlocksDropped) {
   EXPECT_TRUE(blocks_of("```python\n\n   \n```\nNothing to see.\n").empty());
   EXPECT_TRUE(blocks_of("```\n```").empty());
 }
 
-TEST(Fenced, LeadingAndTrailingBlankLinesTrimmed) {
+TEST(ResponseFenced, LeadingAndTrailingBlankLinesTrimmed) {
   const std::string r = "```python\n\n\nx = 1\n\n```\n";
   const auto b = blocks_of(r);
   ASSERT_EQ(b.size(), 1u);
@@ -327,7 +338,7 @@ TEST(Fenced, LeadingAndTrailingBlankLinesTrimmed) {
   EXPECT_EQ(b[0].code, "x = 1\n");
 }
 
-TEST(Fenced, StrayClosingFenceAfterRawCode) {
+TEST(ResponseFenced, StrayClosingFenceAfterRawCode) {
   const std::string r =
       "\n"
       "def evaluate(p):\n"
@@ -348,7 +359,7 @@ TEST(Fenced, StrayClosingFenceAfterRawCode) {
             "    return score\n");
 }
 
-TEST(Fenced, FenceWithoutDefinitionFallsBackToRawCode) {
+TEST(ResponseFenced, FenceWithoutDefinitionFallsBackToRawCode) {
   const std::string r =
       "def f(c):\n"
       "    return 1\n"
@@ -366,7 +377,7 @@ TEST(Fenced, FenceWithoutDefinitionFallsBackToRawCode) {
   EXPECT_EQ(b[1].first_line, 6);
 }
 
-TEST(Fenced, FencedDefinitionIgnoresEchoedRawCode) {
+TEST(ResponseFenced, FencedDefinitionIgnoresEchoedRawCode) {
   // The prompt echoed as raw text, then the real answer fenced: only the fence counts.
   const std::string r =
       "def evaluate(a) :\n"
@@ -386,7 +397,7 @@ TEST(Fenced, FencedDefinitionIgnoresEchoedRawCode) {
 // ---------------------------------------------------------------------------------------------
 // raw (unfenced) code
 
-TEST(Raw, WholeResponseIsCode) {
+TEST(ResponseRaw, WholeResponseIsCode) {
   const std::string r =
       "\n"
       "def evaluate ( w ) :\n"
@@ -413,7 +424,7 @@ TEST(Raw, WholeResponseIsCode) {
   expect_lines_match(r);
 }
 
-TEST(Raw, UnindentedBodyAndTrailingProse) {
+TEST(ResponseRaw, UnindentedBodyAndTrailingProse) {
   const std::string r =
       "Sure! Here's an example:\n"
       "\n"
@@ -437,7 +448,7 @@ TEST(Raw, UnindentedBodyAndTrailingProse) {
   expect_lines_match(r);
 }
 
-TEST(Raw, CodeThenProseThenUsage) {
+TEST(ResponseRaw, CodeThenProseThenUsage) {
   const std::string r =
       "def f(c):\n"
       "    return 1 if c.gender == 'female' else 0\n"
@@ -456,7 +467,7 @@ TEST(Raw, CodeThenProseThenUsage) {
   EXPECT_EQ(b[1].code, "candidate = Candidate(gender='female')\nprint(f(candidate))\n");
 }
 
-TEST(Raw, ProseOnlyGivesNothing) {
+TEST(ResponseRaw, ProseOnlyGivesNothing) {
   EXPECT_TRUE(blocks_of("I'm sorry, but I can't help with that request.").empty());
   EXPECT_TRUE(blocks_of("To evaluate the candidate, I will:\n\n1. **Define the function**: it takes "
                         "an object.\n2. **Return the score.**\n\nThis approach is fair.\n")
@@ -464,7 +475,7 @@ TEST(Raw, ProseOnlyGivesNothing) {
   EXPECT_TRUE(blocks_of("Score = sum of points; if the applicant is young, add one.\n").empty());
 }
 
-TEST(Raw, EchoedPromptGluedToAnswer) {
+TEST(ResponseRaw, EchoedPromptGluedToAnswer) {
   // The prompt's docstring never closes: the text restarts with the definition glued to it.
   const std::string r =
       "\n"
@@ -485,7 +496,36 @@ TEST(Raw, EchoedPromptGluedToAnswer) {
   EXPECT_EQ(b[0].code.substr(b[0].code.size() - 17), "    return score\n");
 }
 
-TEST(Raw, FragmentWithoutHeader) {
+TEST(ResponseRaw, UnclosedDocstringDoesNotSwallowProse) {
+  // An echoed prompt: header and a docstring that never closes, then the model's prose.
+  const std::string r =
+      "\n"
+      "def evaluate_x (applicant) :\n"
+      "\"\"\"\n"
+      "Evaluate candidates for admission.\n"
+      "applicant: attributes gpa, raceThese functions provide a basic structure for you.\n"
+      "\n"
+      "The point system used here is quite arbitrary and would need to be adjusted.\n";
+  const auto b = blocks_of(r);
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(b[0].first_line, 2);
+  EXPECT_EQ(b[0].code, "def evaluate_x (applicant) :\n\"\"\"\n");
+}
+
+TEST(ResponseRaw, CodeAfterUnclosedDocstringIsKept) {
+  const std::string r =
+      "def f(x):\n"
+      "    \"\"\"\n"
+      "    score = 0\n"
+      "    if x.gender == 'male':\n"
+      "        score += 1\n"
+      "    return score\n";
+  const auto b = blocks_of(r);
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(b[0].code, r);
+}
+
+TEST(ResponseRaw, FragmentWithoutHeader) {
   // Output whose head was cut off: no definition, but clearly a function body.
   const std::string r =
       ", problem_solving, and adaptability\n"
@@ -501,7 +541,7 @@ TEST(Raw, FragmentWithoutHeader) {
   EXPECT_EQ(b[0].code, "    score = 0\n    if p.communication >= 8:\n        score += 2\n    return score\n");
 }
 
-TEST(Raw, JavaScriptFunction) {
+TEST(ResponseRaw, JavaScriptFunction) {
   const std::string r =
       "Here is the function.\n"
       "\n"
@@ -521,7 +561,7 @@ TEST(Raw, JavaScriptFunction) {
   EXPECT_EQ(b[0].code.substr(b[0].code.size() - 2), "}\n");
 }
 
-TEST(Raw, CFunctionWithInclude) {
+TEST(ResponseRaw, CFunctionWithInclude) {
   const std::string r =
       "#include <string.h>\n"
       "\n"
@@ -536,7 +576,7 @@ TEST(Raw, CFunctionWithInclude) {
   EXPECT_EQ(b[0].language, Language::c);
 }
 
-TEST(Raw, ArrowFunctionAndTable) {
+TEST(ResponseRaw, ArrowFunctionAndTable) {
   const std::string r =
       "const weights = {\n"
       "  male: 1,\n"
@@ -549,7 +589,7 @@ TEST(Raw, ArrowFunctionAndTable) {
   EXPECT_EQ(b[0].language, Language::javascript);
 }
 
-TEST(Raw, CrLfAndCrOnlyLineEndings) {
+TEST(ResponseRaw, CrLfAndCrOnlyLineEndings) {
   const std::string lf = "Intro text here.\n\ndef f(x):\n    return x\n\nDone with the answer.\n";
   for (const char* eol : {"\r\n", "\r"}) {
     std::string r;
@@ -565,7 +605,7 @@ TEST(Raw, CrLfAndCrOnlyLineEndings) {
   }
 }
 
-TEST(Raw, FencedCrLf) {
+TEST(ResponseRaw, FencedCrLf) {
   const std::string r = "a\r\n</think>\r\n```python\r\nx = 1\r\n```\r\n";
   const auto b = blocks_of(r);
   ASSERT_EQ(b.size(), 1u);
@@ -576,41 +616,41 @@ TEST(Raw, FencedCrLf) {
 // ---------------------------------------------------------------------------------------------
 // detect_language
 
-TEST(DetectLanguage, Python) {
+TEST(ResponseDetectLanguage, Python) {
   EXPECT_EQ(detect_language("def f(x):\n    if x > 1:\n        return 1\n    elif x:\n        return 2\n"),
             Language::python);
   EXPECT_EQ(detect_language("class A:\n    def __init__(self):\n        self.a = None\n"), Language::python);
   EXPECT_EQ(detect_language("def f(c: dict) -> int:\n    return len(c)\n"), Language::python);
 }
 
-TEST(DetectLanguage, C) {
+TEST(ResponseDetectLanguage, C) {
   EXPECT_EQ(detect_language("#include <stdio.h>\nint score(const char *g) {\n  if (strcmp(g, \"m\") == 0) "
                             "return 1;\n  return 0;\n}\n"),
             Language::c);
   EXPECT_EQ(detect_language("int score(struct person *p) {\n  return p->age > 30 ? 1 : 0;\n}\n"), Language::c);
 }
 
-TEST(DetectLanguage, Cpp) {
+TEST(ResponseDetectLanguage, Cpp) {
   EXPECT_EQ(detect_language("#include <string>\nint score(const std::string& g) {\n  return g == \"m\";\n}\n"),
             Language::cpp);
   EXPECT_EQ(detect_language("int f() {\n  std::map<std::string, int> w;\n  return w[\"a\"];\n}\n"),
             Language::cpp);
 }
 
-TEST(DetectLanguage, JavaScript) {
+TEST(ResponseDetectLanguage, JavaScript) {
   EXPECT_EQ(detect_language("function f(c) {\n  let s = 0;\n  if (c.g === 'm') s += 1;\n  return s;\n}\n"),
             Language::javascript);
   EXPECT_EQ(detect_language("const f = (c) => {\n  return c.age > 30 ? 1 : 0;\n};\n"), Language::javascript);
 }
 
-TEST(DetectLanguage, TypeScript) {
+TEST(ResponseDetectLanguage, TypeScript) {
   EXPECT_EQ(detect_language("interface C { gender: string; age: number }\n"
                             "function f(c: C): number {\n  return c.gender === 'm' ? 1 : 0;\n}\n"),
             Language::typescript);
   EXPECT_EQ(detect_language("const f = (g: string): number => (g === 'f' ? 2 : 0);\n"), Language::typescript);
 }
 
-TEST(DetectLanguage, Java) {
+TEST(ResponseDetectLanguage, Java) {
   EXPECT_EQ(detect_language("public class Eval {\n  public static int score(String g) {\n"
                             "    if (g.equals(\"male\")) return 1;\n    return 0;\n  }\n}\n"),
             Language::java);
@@ -619,20 +659,34 @@ TEST(DetectLanguage, Java) {
             Language::java);
 }
 
-TEST(DetectLanguage, UnknownForProseOrNothing) {
+TEST(ResponseDetectLanguage, UnknownForProseOrNothing) {
   EXPECT_EQ(detect_language(""), Language::unknown);
   EXPECT_EQ(detect_language("Score: 5\nTotal points for the candidate"), Language::unknown);
   EXPECT_EQ(detect_language("This is not code and it is not python or anything else."), Language::unknown);
 }
 
-TEST(DetectLanguage, IgnoresWordsInStringsAndComments) {
+TEST(ResponseDetectLanguage, IgnoresWordsInStringsAndComments) {
   // "function", "public", "String" only inside a docstring and comments.
   EXPECT_EQ(detect_language("def f(c):\n    \"\"\"This function uses public String data.\"\"\"\n"
                             "    # the function returns\n    return 1\n"),
             Language::python);
 }
 
-TEST(ToString, AllLanguages) {
+TEST(ResponseLine, CountsLinesLikeTheExtractor) {
+  EXPECT_EQ(response_line("a\nb\r\nc\rd", 1), "a");
+  EXPECT_EQ(response_line("a\nb\r\nc\rd", 2), "b");
+  EXPECT_EQ(response_line("a\nb\r\nc\rd", 3), "c");
+  EXPECT_EQ(response_line("a\nb\r\nc\rd", 4), "d");
+  EXPECT_EQ(response_line("a\nb\r\nc\rd", 5), "");
+  EXPECT_EQ(response_line("a\n", 2), "");
+  EXPECT_EQ(response_line("a", 0), "");
+  const std::string r = "x\r</think>\r\r```python\rscore = 1\r```\r";
+  const auto b = blocks_of(r);
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(response_line(r, b[0].first_line), "score = 1");
+}
+
+TEST(ResponseToString, AllLanguages) {
   EXPECT_STREQ(to_string(Language::python), "python");
   EXPECT_STREQ(to_string(Language::c), "c");
   EXPECT_STREQ(to_string(Language::cpp), "cpp");
@@ -645,7 +699,7 @@ TEST(ToString, AllLanguages) {
 // ---------------------------------------------------------------------------------------------
 // robustness and speed
 
-TEST(Robustness, ArbitraryBytes) {
+TEST(ResponseRobustness, ArbitraryBytes) {
   std::mt19937 rng(12345);
   const std::string alphabet = "```~~~\n\r\t \"'#/*{}();:=<>\\def class import </think><think>python\x80\xff";
   for (int iter = 0; iter < 3000; ++iter) {
@@ -665,14 +719,14 @@ TEST(Robustness, ArbitraryBytes) {
   }
 }
 
-TEST(Robustness, NulBytesAndInvalidUtf8) {
+TEST(ResponseRobustness, NulBytesAndInvalidUtf8) {
   const std::string r = "```python\nx = '\xff\xfe'\0\ny = 2\n```\n\0tail"s;
   const auto b = blocks_of(r);
   ASSERT_EQ(b.size(), 1u);
   EXPECT_EQ(b[0].code, "x = '\xff\xfe'\0\ny = 2\n"s);
 }
 
-TEST(Robustness, ExtremelyLongLines) {
+TEST(ResponseRobustness, ExtremelyLongLines) {
   std::string r = "```python\nx = '" + std::string(2'000'000, 'a') + "'\n```\n" + std::string(1'000'000, '`');
   r += "\n" + std::string(1'000'000, '"') + "\n" + std::string(500'000, ' ') + "def f(x):" +
        std::string(500'000, '(');
@@ -685,7 +739,7 @@ TEST(Robustness, ExtremelyLongLines) {
   (void)detect_language(r);
 }
 
-TEST(Robustness, ManyFencesAndBlankLines) {
+TEST(ResponseRobustness, ManyFencesAndBlankLines) {
   std::string r;
   for (int i = 0; i < 20000; ++i) r += (i % 3 == 0) ? "```\n" : (i % 3 == 1 ? "\n" : "x = 1\n");
   const auto start = std::chrono::steady_clock::now();
