@@ -61,9 +61,10 @@ void collect_calls(const ir::Body& body, std::vector<std::string>& out) {
   }
 }
 
-// The requested scoring function: named like one, not a helper of another function, returning a
-// value; the last such definition wins (models often restate their final answer).
-const ir::Function* choose_entry(const ir::Program& program) {
+// The requested scoring function: the one named in the request when known, else one named like a
+// scoring function, not a helper of another function, returning a value; of several, the last
+// (models often restate their final answer). `requested` is normalized with normalize_literal.
+const ir::Function* choose_entry(const ir::Program& program, const std::string& requested) {
   std::vector<std::string> called;
   for (const ir::Function& fn : program.functions) collect_calls(fn.body, called);
   const ir::Function* best = nullptr;
@@ -77,6 +78,7 @@ const ir::Function* choose_entry(const ir::Program& program) {
     if (returns_value(fn.body)) score += 2;
     if (fn.complete) score += 1;
     if (fn.name == "main" || fn.name == "__init__" || fn.name == "constructor") score -= 6;
+    if (!requested.empty() && normalize_literal(fn.name) == requested) score += 16;
     if (score >= best_score) {
       best = &fn;
       best_score = score;
@@ -85,18 +87,45 @@ const ir::Function* choose_entry(const ir::Program& program) {
   return best;
 }
 
-std::string_view line_text(std::string_view text, int line) {
-  size_t pos = 0;
-  for (int i = 1; i < line; ++i) {
-    pos = text.find('\n', pos);
-    if (pos == std::string_view::npos) return {};
-    ++pos;
+void parse_into(ParsedBlock& parsed, std::string_view code, const PythonSlice& slice, const std::string& requested) {
+  SyntaxTree tree(parsed.language, code, slice.ranges);
+  parsed.has_error = tree.has_error();
+  parsed.ends_in_error = tree.ends_in_error();
+  parsed.program = lower_program(tree);
+  insert_havocs(parsed.program, slice);
+  parsed.entry = choose_entry(parsed.program, requested);
+}
+
+// Cut-off or degenerate endings (`return return return`) can make tree-sitter give up on the
+// whole function. Dropping the last few lines often leaves a function that parses; the response
+// keeps its truncated status.
+void drop_unparseable_tail(ParsedBlock& parsed, const std::string& requested) {
+  constexpr int kMaxDroppedLines = 8;
+  std::string_view code = parsed.code;
+  size_t end = code.size();
+  for (int dropped = 1; dropped <= kMaxDroppedLines; ++dropped) {
+    while (end > 0 && (code[end - 1] == '\n' || code[end - 1] == ' ' || code[end - 1] == '\r')) --end;
+    size_t line_start = code.rfind('\n', end == 0 ? 0 : end - 1);
+    if (line_start == std::string_view::npos || line_start == 0) return;
+    end = line_start;
+    ParsedBlock attempt;
+    attempt.language = parsed.language;
+    parse_into(attempt, code.substr(0, end + 1), PythonSlice{}, requested);
+    if (attempt.entry && !attempt.ends_in_error) {
+      parsed.program = std::move(attempt.program);
+      parsed.entry = attempt.entry;
+      parsed.has_error = true;
+      parsed.ends_in_error = true;
+      parsed.repairs.push_back("dropped " + std::to_string(dropped) + " trailing line(s) that did not parse");
+      return;
+    }
   }
-  size_t end = text.find('\n', pos);
-  std::string_view out = text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
-  while (!out.empty() && (out.front() == ' ' || out.front() == '\t')) out.remove_prefix(1);
-  while (!out.empty() && (out.back() == ' ' || out.back() == '\t' || out.back() == '\r')) out.remove_suffix(1);
-  return out;
+}
+
+std::string trimmed(std::string_view line) {
+  while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);
+  return std::string(line);
 }
 
 }  // namespace
@@ -124,6 +153,7 @@ ResponseReport Analyzer::analyze(std::string_view response, const AnalyzeOptions
     if (options.only_listed ? is_listed : spec.sensitive_in(options.scenario)) wanted.push_back(&spec);
   }
 
+  const std::string requested = normalize_literal(options.function);
   ReasoningSplit split = split_reasoning(response);
   std::vector<CodeBlock> blocks = extract_code_blocks(split);
   if (blocks.empty()) {
@@ -162,12 +192,8 @@ ResponseReport Analyzer::analyze(std::string_view response, const AnalyzeOptions
     PythonSlice slice;
     if (parsed.language == Language::python && !impl_->parse_whole)
       slice = slice_python(parsed.code, referenced & wanted_bits, table, options.scenario);
-    SyntaxTree tree(parsed.language, parsed.code, slice.ranges);
-    parsed.has_error = tree.has_error();
-    parsed.ends_in_error = tree.ends_in_error();
-    parsed.program = lower_program(tree);
-    insert_havocs(parsed.program, slice);
-    parsed.entry = choose_entry(parsed.program);
+    parse_into(parsed, parsed.code, slice, requested);
+    if (parsed.ends_in_error) drop_unparseable_tail(parsed, requested);
     if (parsed.entry && parsed.entry->complete && blocks[i].closed) {
       chosen = std::move(parsed);
       break;
@@ -196,7 +222,7 @@ ResponseReport Analyzer::analyze(std::string_view response, const AnalyzeOptions
       finding = evaluate_attribute(ctx, *spec);
       for (Evidence& ev : finding.evidence) {
         ev.line = chosen->block->first_line + ev.line - 1;
-        ev.text = std::string(line_text(response, ev.line));
+        ev.text = trimmed(response_line(response, ev.line));
       }
     }
     bool is_listed = std::find(listed.begin(), listed.end(), spec) != listed.end();

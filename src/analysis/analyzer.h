@@ -15,6 +15,7 @@ struct AnalyzeOptions {
   std::string scenario;                 // "job", "edu", "med" or "" (unknown: every attribute is sensitive)
   std::vector<std::string> attributes;  // attributes the prompt offered; reported even when unused
   bool only_listed = false;             // true: report only `attributes` (the --attributes flag)
+  std::string function;                 // the function the prompt asked for, when known
 };
 
 // Thread-safe: one Analyzer may serve every worker thread.

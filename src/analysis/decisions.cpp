@@ -309,7 +309,9 @@ class Evaluator {
       case StmtKind::block:
         return s.bodies.empty() ? Flow::normal : exec_body(s.bodies[0], env, ret, depth);
       case StmtKind::ret: {
-        Value v = s.value ? eval(*s.value, env, depth) : Value{};
+        // A bare `return` in the scoring function (often what is left of garbled output) returns
+        // what was accumulated, like falling off the end.
+        Value v = s.value ? eval(*s.value, env, depth) : depth == 0 ? accumulated(env) : Value{};
         if (path_uncertain() && !path_dependent()) {
           // Returns on conditions about other inputs are assumed not taken.
           return Flow::normal;

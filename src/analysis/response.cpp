@@ -4,7 +4,21 @@
 // character, linear in the input (no step rescans a line more than a constant number of times).
 // Only ASCII bytes carry meaning; any other byte (invalid UTF-8, NUL, ...) is ordinary text.
 // Line breaks are "\n", "\r\n" or a lone "\r"; each counts as one line everywhere in this file,
-// and CodeBlock::code always uses "\n".
+// and CodeBlock::code always uses "\n" (every line, the last one included, ends with it). Line k
+// (0-based) of a block's code is line first_line + k of the response; leading and trailing blank
+// lines are dropped, and a fence's own indentation is removed from the lines it holds.
+//
+// How messy output is read (see the corpus notes in the tests):
+//  - fences: ``` / ~~~ (3+), any indentation, a tag with extra words; text glued before "```tag"
+//    opens there; "code```" at a line end closes; "```python" inside an open block starts a new
+//    block (the old one is unclosed); a lone "``" as the last line closes a block. An unclosed
+//    block is cut at the first think tag or plain-prose line at indentation 0 (the model's
+//    rambling); a closed block holding a think tag is cut there and counts as unclosed.
+//  - an untagged fence right after unfenced code and before prose is a closing fence of code
+//    that was never opened.
+//  - unfenced code (no fences, or fences holding no definition, e.g. only sample output):
+//    regions from a definition line through the last code-looking line, split at prose; when
+//    nothing else is found, a function body without its header (head cut off) still counts.
 
 #include "analysis/response.h"
 

@@ -498,9 +498,9 @@ class JavaLowering {
       std::string name = str(field(node, "field"));
       if (!ts_node_is_null(object) && (type_of(object) == "this" || type_of(object) == "super"))
         return make(ExprKind::name, line, name);
-      // Gender.Female of an enum declared here reads as its constant, like Gender.MALE does
-      if (!ts_node_is_null(object) && type_of(object) == "identifier" && !brace::all_caps(name) &&
-          is_enum_constant(text(object), name))
+      // Gender.FEMALE of an enum declared in this code reads as the constant's name; enums
+      // declared elsewhere stay member accesses (the evaluator reads ALL-CAPS members as literals)
+      if (!ts_node_is_null(object) && type_of(object) == "identifier" && is_enum_constant(text(object), name))
         return make(ExprKind::string, line, name);
       auto e = make(ExprKind::member, line, name);
       e->children.push_back(lower_expr(object));

@@ -390,6 +390,11 @@ class JavaScriptLowering {
     if (ts_node_is_null(node)) return;
     std::string_view type = type_of(node);
     int line = line_of(node);
+    if (is_function_node(node) && !ts_node_is_null(field(node, "name"))) {
+      // `function f(a) {` cut off before its `}` is recovered as a function expression
+      emit_function(node, str(field(node, "name")));
+      return;
+    }
     if (type == "assignment_expression") {
       TSNode left = field(node, "left");
       TSNode right = field(node, "right");
