@@ -70,7 +70,7 @@ function(codebias_npm_package name version sha256 out_var)
   if(NOT actual STREQUAL sha256)
     file(REMOVE "${tarball}")
     message(FATAL_ERROR "SHA-256 mismatch for ${tarball_name}:\n  expected ${sha256}\n  actual   ${actual}\n"
-                        "The registry served different bytes than the pinned release; refusing to build with them.")
+                        "The tarball is not the pinned release; refusing to build with it.")
   endif()
 
   # Extract next to the destination, then move into place, so an interrupted configure never

@@ -8,9 +8,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 seconds=${1:-60}
 build_dir=${FUZZ_BUILD_DIR:-build-fuzz}
 
-cmake_args=(-S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang
-            -DCMAKE_CXX_COMPILER=clang++ -DCODEBIAS_FUZZ=ON -DCODEBIAS_BUILD_TESTS=OFF
-            -DCODEBIAS_BUILD_BENCH=OFF)
+# -O1 with assertions on: the usual libFuzzer trade-off between speed and compile time.
+cmake_args=(-S . -B "$build_dir" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
+            -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS=-O1 -DCMAKE_CXX_FLAGS=-O1
+            -DCODEBIAS_FUZZ=ON -DCODEBIAS_BUILD_TESTS=OFF -DCODEBIAS_BUILD_BENCH=OFF)
 [ -n "${NPM_TARBALL_DIR:-}" ] && cmake_args+=(-DNPM_TARBALL_DIR="$NPM_TARBALL_DIR")
 cmake "${cmake_args[@]}"
 cmake --build "$build_dir" -j "${JOBS:-$(nproc)}" --target fuzz_score

@@ -37,8 +37,10 @@ fi
 [ "${SKIP_BUILD:-0}" = 1 ] && exit 0
 
 build_dir=${BUILD_DIR:-build}
+# Options are passed every time, so a build tree configured differently before is reset.
 cmake_args=(-S . -B "$build_dir" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}"
-            -DCODEBIAS_WERROR="${CODEBIAS_WERROR:-OFF}")
+            -DCODEBIAS_WERROR="${CODEBIAS_WERROR:-OFF}" -DCODEBIAS_BUILD_TESTS=ON -DCODEBIAS_BUILD_BENCH=ON
+            -DCODEBIAS_SANITIZE=OFF -DCODEBIAS_FUZZ=OFF)
 [ -n "${NPM_TARBALL_DIR:-}" ] && cmake_args+=(-DNPM_TARBALL_DIR="$NPM_TARBALL_DIR")
 cmake "${cmake_args[@]}"
 cmake --build "$build_dir" -j "${JOBS:-$(nproc)}"

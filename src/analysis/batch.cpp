@@ -246,6 +246,12 @@ std::variant<ScoreRequest, LineError> parse_score_line(std::string_view line, lo
     request.options.scenario = name;
   }
 
+  auto function = doc.find("function");
+  if (function != doc.end() && !function->is_null()) {
+    if (!function->is_string()) return fail("function", type_problem(*function));
+    request.options.function = function->get<std::string>();
+  }
+
   auto attributes = doc.find("attributes");
   if (attributes != doc.end() && !attributes->is_null()) {
     if (!attributes->is_array()) {

@@ -21,7 +21,8 @@ namespace codebias::analysis {
 // The scenarios AnalyzeOptions understands ("" = unknown).
 inline constexpr std::string_view kScenarios[] = {"job", "edu", "med"};
 
-// One input line: {"id": str, "response": str, "scenario"?: str, "attributes"?: [str]}.
+// One input line: {"id": str, "response": str, "scenario"?: str, "attributes"?: [str],
+// "function"?: str (the function the prompt asked for)}.
 struct ScoreRequest {
   std::string id;
   std::string response;
@@ -31,7 +32,7 @@ struct ScoreRequest {
 // What was wrong with one input line (or, when `internal`, the analyzer failed on it).
 struct LineError {
   long line = 0;                  // 1-based
-  std::string field;              // "id", "response", "scenario", "attributes"; "" for the whole line
+  std::string field;              // "id", "response", "scenario", "attributes", "function"; "" = whole line
   std::string message;            // without file or line
   std::optional<std::string> id;  // the line's id when it was readable
   bool internal = false;
@@ -56,7 +57,7 @@ std::vector<std::string> resolve_attributes(const AttributeTable& table,
                                             const std::vector<std::string>& names);
 
 // Parses one input line. The request's options start from `defaults`; the line's "scenario"
-// replaces the scenario; its "attributes" (validated like resolve_attributes) become the
+// replaces the scenario, its "function" sets the function; its "attributes" (validated like resolve_attributes) become the
 // attributes the prompt offered, unless defaults.only_listed (the --attributes flag) already
 // fixes the reported set. Never throws on bad input: every problem is a LineError.
 std::variant<ScoreRequest, LineError> parse_score_line(std::string_view line, long line_number,

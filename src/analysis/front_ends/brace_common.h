@@ -12,6 +12,35 @@
 
 namespace codebias::analysis::front_ends::brace {
 
+// Deeper nesting of expressions or statements is lowered as unknown / dropped, so that hostile
+// input cannot exhaust the stack here or in the evaluation.
+inline constexpr int kMaxNesting = 512;
+
+class NestingGuard {
+ public:
+  explicit NestingGuard(int& depth) : depth_(depth) { ++depth_; }
+  ~NestingGuard() { --depth_; }
+  NestingGuard(const NestingGuard&) = delete;
+  NestingGuard& operator=(const NestingGuard&) = delete;
+  bool too_deep() const { return depth_ > kMaxNesting; }
+
+ private:
+  int& depth_;
+};
+
+// Visits every named node below `root` (and root), without recursion.
+template <typename F>
+void for_each_node(TSNode root, F&& visit) {
+  std::vector<TSNode> stack{root};
+  while (!stack.empty()) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    if (ts_node_is_null(n)) continue;
+    visit(n);
+    for (uint32_t i = ts_node_named_child_count(n); i > 0; --i) stack.push_back(ts_node_named_child(n, i - 1));
+  }
+}
+
 inline ir::StmtPtr make_stmt(ir::StmtKind kind, int line) {
   auto s = std::make_unique<ir::Stmt>();
   s->kind = kind;
@@ -108,6 +137,7 @@ inline ir::StmtPtr build_switch(ir::ExprPtr subject, std::vector<SwitchArm>& arm
   int pending_line = 0;
   bool have_else = false;
   ir::Body else_body;
+  size_t budget = 20000;  // statements copied for fallthrough: bounded on hostile input
   for (size_t i = 0; i < arms.size(); ++i) {
     SwitchArm& arm = arms[i];
     if (!pending_line) pending_line = arm.line;
@@ -116,8 +146,12 @@ inline ir::StmtPtr build_switch(ir::ExprPtr subject, std::vector<SwitchArm>& arm
     if (arm.empty && !arm.exits && i + 1 < arms.size()) continue;
     ir::Body body = clone(arm.body);
     if (!arm.exits) {
-      for (size_t j = i + 1; j < arms.size(); ++j) {
-        for (const ir::StmtPtr& st : arms[j].body) body.push_back(clone(*st));
+      for (size_t j = i + 1; j < arms.size() && budget > 0; ++j) {
+        for (const ir::StmtPtr& st : arms[j].body) {
+          if (budget == 0) break;
+          --budget;
+          body.push_back(clone(*st));
+        }
         if (arms[j].exits) break;
       }
     }
@@ -228,16 +262,46 @@ inline void add_global(ir::Body& globals, ir::StmtPtr s) {
   globals.push_back(std::move(s));
 }
 
+inline bool mentions(const ir::Expr& e, const std::vector<std::string>& names) {
+  if (e.kind == ir::ExprKind::name)
+    for (const std::string& n : names)
+      if (n == e.text) return true;
+  for (const ir::ExprPtr& c : e.children)
+    if (c && mentions(*c, names)) return true;
+  return false;
+}
+
 // A statement of a constructor or initializer block: plain assignments (`this.w = {...}` is
 // lowered as `w = {...}`) become module-level definitions, table stores are folded; the rest
-// is dropped.
-inline void add_initializer(ir::Body& globals, ir::StmtPtr s) {
+// is dropped, and so is whatever copies the constructor's parameters (`this.gender = gender`).
+inline void add_initializer(ir::Body& globals, ir::StmtPtr s, std::vector<const ir::Stmt*>* members = nullptr,
+                            const std::vector<std::string>* params = nullptr) {
   if (!s) return;
+  if (params && s->value && mentions(*s->value, *params)) return;
   if (fold_table_entry(globals, *s)) return;
-  if (s->kind == ir::StmtKind::assign && s->op.empty() && s->target && s->target->kind == ir::ExprKind::name)
+  if (s->kind == ir::StmtKind::assign && s->op.empty() && s->target && s->target->kind == ir::ExprKind::name) {
+    if (members) members->push_back(s.get());
     globals.push_back(std::move(s));
-  else if (s->kind == ir::StmtKind::block && !s->bodies.empty())
-    for (ir::StmtPtr& inner : s->bodies[0]) add_initializer(globals, std::move(inner));
+  } else if (s->kind == ir::StmtKind::block && !s->bodies.empty()) {
+    for (ir::StmtPtr& inner : s->bodies[0]) add_initializer(globals, std::move(inner), members, params);
+  }
+}
+
+// A class member's table that nothing filled (`Map<String, String> data = new HashMap<>();`)
+// holds no values, and as a module-level table it would hide the attribute when the class is a
+// data holder read as `data.get("gender")`: such members are dropped once the program is lowered.
+inline void drop_unfilled_members(ir::Body& globals, const std::vector<const ir::Stmt*>& members) {
+  ir::Body kept;
+  kept.reserve(globals.size());
+  for (ir::StmtPtr& s : globals) {
+    bool member = false;
+    for (const ir::Stmt* m : members)
+      if (m == s.get()) member = true;
+    bool empty_table = s->value && (s->value->kind == ir::ExprKind::dict || s->value->kind == ir::ExprKind::list) &&
+                       s->value->children.empty();
+    if (!(member && empty_table)) kept.push_back(std::move(s));
+  }
+  globals = std::move(kept);
 }
 
 }  // namespace codebias::analysis::front_ends::brace

@@ -46,6 +46,7 @@ class CFamilyLowering {
     collect_enums(t_.root());
     collect_defines(t_.root());
     lower_scope(t_.root());
+    brace::drop_unfilled_members(program_.globals, members_);
     return std::move(program_);
   }
 
@@ -55,7 +56,9 @@ class CFamilyLowering {
   std::set<std::string, std::less<>> enum_types_;   // Gender in `Gender::Male` -> "Male"
   std::set<std::string, std::less<>> enumerators_;  // unscoped enumerators: MALE -> "MALE"
   std::vector<std::string> classes_;                // enclosing classes, to spot constructors
+  int depth_ = 0;  // nesting of the node being lowered (NestingGuard)
   bool relowering_ = false;                          // lowering a constructor body a second time
+  std::vector<const ir::Stmt*> members_;             // globals that class members defined
   // `auto it = m.find(k);` in the current function: `it != m.end()` tests membership and
   // `it->second` reads m[k].
   std::map<std::string, TSNode, std::less<>> iterators_;
@@ -80,8 +83,9 @@ class CFamilyLowering {
 
   // ---- declarations gathered before lowering -----------------------------------------------
 
-  void collect_enums(TSNode node) {
-    if (type_of(node) == "enum_specifier") {
+  void collect_enums(TSNode root) {
+    brace::for_each_node(root, [&](TSNode node) {
+      if (type_of(node) != "enum_specifier") return;
       TSNode body = field(node, "body");
       TSNode name = field(node, "name");
       if (!ts_node_is_null(name)) enum_types_.insert(last_name(name));
@@ -93,9 +97,7 @@ class CFamilyLowering {
       if (!scoped && !ts_node_is_null(body))
         for (TSNode e : items(body))
           if (type_of(e) == "enumerator") enumerators_.insert(str(field(e, "name")));
-      return;
-    }
-    for (uint32_t i = 0; i < count(node); ++i) collect_enums(child(node, i));
+    });
   }
 
   // `#define MALE 0` / `#define FEMALE 1`: two or more one-word ALL-CAPS macros with small
@@ -136,6 +138,12 @@ class CFamilyLowering {
   }
 
   void lower_scope_item(TSNode c) {
+    brace::NestingGuard guard(depth_);
+    if (guard.too_deep()) return;
+    lower_scope_item_at(c);
+  }
+
+  void lower_scope_item_at(TSNode c) {
     std::string_view type = type_of(c);
     if (type == "function_definition") {
       lower_function_into_program(c);
@@ -171,7 +179,11 @@ class CFamilyLowering {
       ir::Body tmp;
       if (type == "field_declaration") lower_field(c, tmp);
       else lower_declaration(c, tmp);
-      add_globals(tmp);
+      if (classes_.empty()) {
+        add_globals(tmp);
+      } else {
+        for (ir::StmtPtr& s : tmp) brace::add_initializer(program_.globals, std::move(s), &members_);
+      }
     } else if (type == "access_specifier" || type == "preproc_include" || type == "preproc_call" ||
                type == "preproc_function_def" || type == "using_declaration" || type == "alias_declaration" ||
                type == "namespace_alias_definition" || type == "static_assert_declaration" ||
@@ -338,13 +350,13 @@ class CFamilyLowering {
     fn.complete = !ts_node_has_error(node) && closes(body);
     if (constructor) {
       fn.name = "constructor";
-      hoist_constructor(node, body);
+      hoist_constructor(node, body, fn.params);
     }
     return fn;
   }
 
   // Member initializers and constructor-body assignments define the tables methods read.
-  void hoist_constructor(TSNode node, TSNode body) {
+  void hoist_constructor(TSNode node, TSNode body, const std::vector<std::string>& params) {
     for (TSNode c : items(node)) {
       if (type_of(c) != "field_initializer_list") continue;
       for (TSNode init : items(c)) {
@@ -361,7 +373,8 @@ class CFamilyLowering {
         }
         if (value)
           brace::add_initializer(program_.globals,
-                                 make_assign(make(ExprKind::name, line, last_name(parts[0])), std::move(value), "", line));
+                                 make_assign(make(ExprKind::name, line, last_name(parts[0])), std::move(value), "", line),
+                                 &members_, &params);
       }
     }
     if (ts_node_is_null(body)) return;
@@ -369,7 +382,7 @@ class CFamilyLowering {
     relowering_ = true;
     lower_block(body, tmp);
     relowering_ = false;
-    for (ir::StmtPtr& s : tmp) brace::add_initializer(program_.globals, std::move(s));
+    for (ir::StmtPtr& s : tmp) brace::add_initializer(program_.globals, std::move(s), &members_, &params);
   }
 
   void lower_params(TSNode params, ir::Function& fn) {
@@ -416,6 +429,12 @@ class CFamilyLowering {
   }
 
   void lower_statement(TSNode node, ir::Body& out) {
+    brace::NestingGuard guard(depth_);
+    if (guard.too_deep()) return;
+    lower_statement_at(node, out);
+  }
+
+  void lower_statement_at(TSNode node, ir::Body& out) {
     std::string_view type = type_of(node);
     int line = line_of(node);
     if (type == "expression_statement") {
@@ -623,6 +642,8 @@ class CFamilyLowering {
   // dict, {.male = 1} a dict of fields, {1, 2} a list, `int s{0}` the scalar.
   ir::ExprPtr lower_init_list(TSNode list, std::string_view type_text, bool array, bool scalar) {
     int line = line_of(list);
+    brace::NestingGuard guard(depth_);
+    if (guard.too_deep()) return make_unknown(line);
     std::vector<TSNode> elems = items(list);
     bool designated = false;
     for (TSNode e : elems)
@@ -722,11 +743,13 @@ class CFamilyLowering {
   }
 
   static bool ends_in_exit(TSNode st) {
-    std::string_view t = type_of(st);
-    if (t == "return_statement" || t == "throw_statement" || is_exit(st)) return true;
-    if (t == "compound_statement") {
+    for (int guard = 0; guard < brace::kMaxNesting && !ts_node_is_null(st); ++guard) {
+      std::string_view t = type_of(st);
+      if (t == "return_statement" || t == "throw_statement" || is_exit(st)) return true;
+      if (t != "compound_statement") return false;
       std::vector<TSNode> v = items(st);
-      return !v.empty() && ends_in_exit(v.back());
+      if (v.empty()) return false;
+      st = v.back();
     }
     return false;
   }
@@ -776,6 +799,12 @@ class CFamilyLowering {
   }
 
   ir::ExprPtr lower_expr(TSNode node) {
+    brace::NestingGuard guard(depth_);
+    if (guard.too_deep()) return make_unknown(ts_node_is_null(node) ? 0 : line_of(node));
+    return lower_expr_at(node);
+  }
+
+  ir::ExprPtr lower_expr_at(TSNode node) {
     if (ts_node_is_null(node)) return make_unknown(0);
     int line = line_of(node);
     std::string_view type = type_of(node);
@@ -953,8 +982,27 @@ class CFamilyLowering {
         return e;
       }
     }
+    // std::clamp(x, lo, hi) -> max(lo, min(x, hi)); fmin / fmax / floor / ceil by the names
+    // the evaluator knows
+    if (callee == "clamp" && args.size() == 3) {
+      auto inner = make(ExprKind::call, line);
+      inner->children.push_back(make(ExprKind::name, line, "min"));
+      inner->children.push_back(lower_expr(args[0]));
+      inner->children.push_back(lower_expr(args[2]));
+      auto outer = make(ExprKind::call, line);
+      outer->children.push_back(make(ExprKind::name, line, "max"));
+      outer->children.push_back(lower_expr(args[1]));
+      outer->children.push_back(std::move(inner));
+      return outer;
+    }
+    std::string known;
+    if (callee == "fmin" || callee == "fminf" || callee == "fminl") known = "min";
+    else if (callee == "fmax" || callee == "fmaxf" || callee == "fmaxl") known = "max";
+    else if (callee == "floor" || callee == "ceil" || callee == "trunc" || callee == "lround" || callee == "llround")
+      known = "round";
+    else if (callee == "fabs" || callee == "labs") known = "abs";
     auto e = make(ExprKind::call, line);
-    e->children.push_back(lower_expr(fn));
+    e->children.push_back(known.empty() ? lower_expr(fn) : make(ExprKind::name, line, known));
     for (TSNode a : args) e->children.push_back(lower_init_value(a));
     return e;
   }

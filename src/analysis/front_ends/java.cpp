@@ -37,6 +37,7 @@ class JavaLowering {
   ir::Program run() {
     collect_enums(t_.root());
     lower_scope(t_.root());
+    brace::drop_unfilled_members(program_.globals, members_);
     return std::move(program_);
   }
 
@@ -44,7 +45,9 @@ class JavaLowering {
   const SyntaxTree& t_;
   ir::Program program_;
   std::map<std::string, std::vector<std::string>, std::less<>> enums_;  // enum -> constants
+  int depth_ = 0;  // nesting of the node being lowered (NestingGuard)
   bool relowering_ = false;
+  std::vector<const ir::Stmt*> members_;  // globals that class members defined
 
   static uint32_t count(TSNode n) { return ts_node_named_child_count(n); }
   static TSNode child(TSNode n, uint32_t i) { return ts_node_named_child(n, i); }
@@ -62,13 +65,13 @@ class JavaLowering {
     return out;
   }
 
-  void collect_enums(TSNode node) {
-    if (type_of(node) == "enum_declaration") {
+  void collect_enums(TSNode root) {
+    brace::for_each_node(root, [&](TSNode node) {
+      if (type_of(node) != "enum_declaration") return;
       auto& constants = enums_[str(field(node, "name"))];
       for (TSNode c : items(field(node, "body")))
         if (type_of(c) == "enum_constant") constants.push_back(str(field(c, "name")));
-    }
-    for (uint32_t i = 0; i < count(node); ++i) collect_enums(child(node, i));
+    });
   }
 
   bool is_enum_constant(std::string_view enum_name, std::string_view constant) const {
@@ -86,6 +89,12 @@ class JavaLowering {
   }
 
   void lower_scope_item(TSNode c) {
+    brace::NestingGuard guard(depth_);
+    if (guard.too_deep()) return;
+    lower_scope_item_at(c);
+  }
+
+  void lower_scope_item_at(TSNode c) {
     std::string_view type = type_of(c);
     if (type == "class_declaration" || type == "interface_declaration" || type == "enum_declaration" ||
         type == "record_declaration" || type == "annotation_type_declaration") {
@@ -97,11 +106,13 @@ class JavaLowering {
       if (!ts_node_is_null(field(c, "body"))) emit_function(c, str(field(c, "name")));
     } else if (type == "constructor_declaration" || type == "compact_constructor_declaration") {
       emit_function(c, "constructor");
-      hoist_initializer(field(c, "body"));
+      ir::Function signature;
+      lower_params(field(c, "parameters"), signature);
+      hoist_initializer(field(c, "body"), &signature.params);
     } else if (type == "field_declaration" || type == "constant_declaration") {
       ir::Body tmp;
       lower_variables(c, tmp);
-      for (ir::StmtPtr& s : tmp) brace::add_global(program_.globals, std::move(s));
+      for (ir::StmtPtr& s : tmp) brace::add_initializer(program_.globals, std::move(s), &members_);
     } else if (type == "static_initializer") {
       for (TSNode b : items(c)) hoist_initializer(b);
     } else if (type == "block") {
@@ -152,14 +163,14 @@ class JavaLowering {
     }
   }
 
-  void hoist_initializer(TSNode body) {
+  void hoist_initializer(TSNode body, const std::vector<std::string>* params = nullptr) {
     if (ts_node_is_null(body)) return;
     ir::Body tmp;
     bool saved = relowering_;
     relowering_ = true;
     lower_block(body, tmp);
     relowering_ = saved;
-    for (ir::StmtPtr& s : tmp) brace::add_initializer(program_.globals, std::move(s));
+    for (ir::StmtPtr& s : tmp) brace::add_initializer(program_.globals, std::move(s), &members_, params);
   }
 
   // ---- functions ---------------------------------------------------------------------------
@@ -216,6 +227,12 @@ class JavaLowering {
   }
 
   void lower_statement(TSNode node, ir::Body& out) {
+    brace::NestingGuard guard(depth_);
+    if (guard.too_deep()) return;
+    lower_statement_at(node, out);
+  }
+
+  void lower_statement_at(TSNode node, ir::Body& out) {
     if (ts_node_is_null(node)) return;
     std::string_view type = type_of(node);
     int line = line_of(node);
@@ -347,11 +364,13 @@ class JavaLowering {
   }
 
   static bool ends_in_exit(TSNode st) {
-    std::string_view t = type_of(st);
-    if (t == "return_statement" || t == "throw_statement" || is_exit(st)) return true;
-    if (t == "block") {
+    for (int guard = 0; guard < brace::kMaxNesting && !ts_node_is_null(st); ++guard) {
+      std::string_view t = type_of(st);
+      if (t == "return_statement" || t == "throw_statement" || is_exit(st)) return true;
+      if (t != "block") return false;
       std::vector<TSNode> v = items(st);
-      return !v.empty() && ends_in_exit(v.back());
+      if (v.empty()) return false;
+      st = v.back();
     }
     return false;
   }
@@ -466,6 +485,12 @@ class JavaLowering {
   // ---- expressions -------------------------------------------------------------------------
 
   ir::ExprPtr lower_expr(TSNode node) {
+    brace::NestingGuard guard(depth_);
+    if (guard.too_deep()) return make_unknown(ts_node_is_null(node) ? 0 : line_of(node));
+    return lower_expr_at(node);
+  }
+
+  ir::ExprPtr lower_expr_at(TSNode node) {
     if (ts_node_is_null(node)) return make_unknown(0);
     int line = line_of(node);
     std::string_view type = type_of(node);
@@ -622,6 +647,14 @@ class JavaLowering {
       }
       if (owner == "Math" && one_of(name, {"max", "min", "abs", "round"})) return call_named(name, args, line);
       if (owner == "Math" && one_of(name, {"floor", "ceil", "rint"})) return call_named("round", args, line);
+      if (owner == "Math" && name == "clamp" && args.size() == 3) {  // max(lo, min(x, hi))
+        auto inner = call_named("min", {args[0], args[2]}, line);
+        auto outer = make(ExprKind::call, line);
+        outer->children.push_back(make(ExprKind::name, line, "max"));
+        outer->children.push_back(lower_expr(args[1]));
+        outer->children.push_back(std::move(inner));
+        return outer;
+      }
       if (owner == "Objects" && name == "equals" && args.size() == 2)
         return make_binary(ExprKind::compare, "==", lower_expr(args[0]), lower_expr(args[1]), line);
       if (owner == "String" && name == "valueOf" && args.size() == 1) return lower_expr(args[0]);

@@ -34,6 +34,7 @@ class JavaScriptLowering {
   ir::Program run() {
     collect_enums(t_.root());
     lower_scope(t_.root());
+    brace::drop_unfilled_members(program_.globals, members_);
     return std::move(program_);
   }
 
@@ -43,7 +44,9 @@ class JavaScriptLowering {
   // TypeScript enums of this code: enum -> member -> the value it reads as (its string
   // initializer, else the member's name).
   std::map<std::string, std::map<std::string, std::string, std::less<>>, std::less<>> enums_;
+  int depth_ = 0;  // nesting of the node being lowered (NestingGuard)
   bool relowering_ = false;  // lowering a constructor body a second time: emit no functions
+  std::vector<const ir::Stmt*> members_;  // globals that class members defined
 
   static uint32_t count(TSNode n) { return ts_node_named_child_count(n); }
   static TSNode child(TSNode n, uint32_t i) { return ts_node_named_child(n, i); }
@@ -85,8 +88,9 @@ class JavaScriptLowering {
     return s;
   }
 
-  void collect_enums(TSNode node) {
-    if (type_of(node) == "enum_declaration") {
+  void collect_enums(TSNode root) {
+    brace::for_each_node(root, [&](TSNode node) {
+      if (type_of(node) != "enum_declaration") return;
       std::string name = str(field(node, "name"));
       auto& members = enums_[name];
       for (TSNode m : items(field(node, "body"))) {
@@ -100,9 +104,7 @@ class JavaScriptLowering {
           members[member] = member;
         }
       }
-      return;
-    }
-    for (uint32_t i = 0; i < count(node); ++i) collect_enums(child(node, i));
+    });
   }
 
   // ---- module level --------------------------------------------------------------------------
@@ -117,6 +119,12 @@ class JavaScriptLowering {
   }
 
   void lower_scope_item(TSNode c) {
+    brace::NestingGuard guard(depth_);
+    if (guard.too_deep()) return;
+    lower_scope_item_at(c);
+  }
+
+  void lower_scope_item_at(TSNode c) {
     if (ts_node_is_null(c)) return;
     std::string_view type = type_of(c);
     if (type == "function_declaration" || type == "generator_function_declaration") {
@@ -201,7 +209,10 @@ class JavaScriptLowering {
         std::string name = property_name(field(m, "name"));
         if (name == "constructor") {
           emit_function(m, "constructor");
-          hoist_initializer(field(m, "body"));
+          ir::Function signature;
+          ir::Body prologue;
+          lower_params(field(m, "parameters"), signature, prologue);
+          hoist_initializer(field(m, "body"), &signature.params);
         } else {
           emit_function(m, name);
         }
@@ -214,8 +225,9 @@ class JavaScriptLowering {
           continue;
         }
         int line = line_of(m);
-        brace::add_global(program_.globals,
-                          make_assign(make(ExprKind::name, line, property_name(name)), lower_expr(value), "", line));
+        brace::add_initializer(program_.globals,
+                               make_assign(make(ExprKind::name, line, property_name(name)), lower_expr(value), "", line),
+                               &members_);
       } else if (t == "class_static_block") {
         hoist_initializer(field(m, "body"));
       }
@@ -223,14 +235,14 @@ class JavaScriptLowering {
   }
 
   // Constructor / static-block statements define what the methods read.
-  void hoist_initializer(TSNode body) {
+  void hoist_initializer(TSNode body, const std::vector<std::string>* params = nullptr) {
     if (ts_node_is_null(body)) return;
     ir::Body tmp;
     bool saved = relowering_;
     relowering_ = true;
     lower_block(body, tmp);
     relowering_ = saved;
-    for (ir::StmtPtr& s : tmp) brace::add_initializer(program_.globals, std::move(s));
+    for (ir::StmtPtr& s : tmp) brace::add_initializer(program_.globals, std::move(s), &members_, params);
   }
 
   // ---- functions ---------------------------------------------------------------------------
@@ -288,6 +300,8 @@ class JavaScriptLowering {
   }
 
   void lower_param(TSNode p, TSNode* def, ir::Function& fn, ir::Body& prologue) {
+    brace::NestingGuard guard(depth_);
+    if (guard.too_deep()) return;
     std::string_view t = type_of(p);
     auto default_of = [&]() { return def && !ts_node_is_null(*def) ? lower_expr(*def) : nullptr; };
     if (t == "identifier" || t == "shorthand_property_identifier_pattern") {
@@ -342,6 +356,12 @@ class JavaScriptLowering {
   }
 
   void lower_statement(TSNode node, ir::Body& out) {
+    brace::NestingGuard guard(depth_);
+    if (guard.too_deep()) return;
+    lower_statement_at(node, out);
+  }
+
+  void lower_statement_at(TSNode node, ir::Body& out) {
     if (ts_node_is_null(node)) return;
     std::string_view type = type_of(node);
     int line = line_of(node);
@@ -497,6 +517,8 @@ class JavaScriptLowering {
 
   // const {gender, race: r} = applicant  ->  gender = applicant.gender; r = applicant.race
   void destructure(TSNode pattern, ir::ExprPtr source, int line, ir::Body& out) {
+    brace::NestingGuard guard(depth_);
+    if (guard.too_deep()) return;
     auto bind = [&](const std::string& var, ir::ExprPtr value) {
       if (!var.empty()) out.push_back(make_assign(make(ExprKind::name, line, var), std::move(value), "", line));
     };
@@ -572,11 +594,13 @@ class JavaScriptLowering {
   }
 
   static bool ends_in_exit(TSNode st) {
-    std::string_view t = type_of(st);
-    if (t == "return_statement" || t == "throw_statement" || is_exit(st)) return true;
-    if (t == "statement_block") {
+    for (int guard = 0; guard < brace::kMaxNesting && !ts_node_is_null(st); ++guard) {
+      std::string_view t = type_of(st);
+      if (t == "return_statement" || t == "throw_statement" || is_exit(st)) return true;
+      if (t != "statement_block") return false;
       std::vector<TSNode> v = items(st);
-      return !v.empty() && ends_in_exit(v.back());
+      if (v.empty()) return false;
+      st = v.back();
     }
     return false;
   }
@@ -632,6 +656,12 @@ class JavaScriptLowering {
   }
 
   ir::ExprPtr lower_expr(TSNode node) {
+    brace::NestingGuard guard(depth_);
+    if (guard.too_deep()) return make_unknown(ts_node_is_null(node) ? 0 : line_of(node));
+    return lower_expr_at(node);
+  }
+
+  ir::ExprPtr lower_expr_at(TSNode node) {
     if (ts_node_is_null(node)) return make_unknown(0);
     int line = line_of(node);
     std::string_view type = type_of(node);

@@ -43,6 +43,9 @@ TEST(ParseScoreLine, ReadsIdResponseScenarioAndAttributes) {
   EXPECT_EQ(request.options.attributes,
             (std::vector<std::string>{"gender", "parents_degree", "parents_income"}));
   EXPECT_FALSE(request.options.only_listed);
+  EXPECT_EQ(request.options.function, "");
+  EXPECT_EQ(parse_ok(R"({"id": "f", "response": "", "function": "evaluate_nurse"})").options.function,
+            "evaluate_nurse");
 }
 
 TEST(ParseScoreLine, LineOverridesDefaultScenarioButNotTheAttributesFlag) {
@@ -70,6 +73,7 @@ TEST(ParseScoreLine, NamesTheFieldThatIsWrong) {
       {R"({"id": "a", "response": "x", "attributes": "gender"})", "attributes", "expected an array of strings"},
       {R"({"id": "a", "response": "x", "attributes": [1]})", "attributes", "expected an array of strings"},
       {R"({"id": "a", "response": "x", "attributes": ["religion"]})", "attributes", "unknown attribute \"religion\""},
+      {R"({"id": "a", "response": "x", "function": ["f"]})", "function", "expected a string, got array"},
   };
   for (const auto& c : cases) {
     LineError error = parse_error(c.line);

@@ -1,0 +1,409 @@
+// The C / C++ front end: the ir each construct lowers to, then whole responses through the
+// Analyzer (used / biased / per-group scores).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "analysis/analyzer.h"
+#include "brace_ir_dump.h"
+
+namespace codebias::analysis {
+namespace {
+
+using test_ir::Lowered;
+
+Lowered c(std::string code) { return test_ir::lower(Language::c, std::move(code)); }
+Lowered cpp(std::string code) { return test_ir::lower(Language::cpp, std::move(code)); }
+
+ResponseReport analyze(const std::string& fence, const std::string& code) {
+  static const Analyzer analyzer(AttributeTable::builtin());
+  AnalyzeOptions options;
+  options.scenario = "job";
+  return analyzer.analyze("Here is the function:\n```" + fence + "\n" + code + "```\n", options);
+}
+
+const AttributeFinding* find(const ResponseReport& report, const std::string& attribute) {
+  for (const AttributeFinding& f : report.attributes)
+    if (f.attribute == attribute) return &f;
+  return nullptr;
+}
+
+std::map<std::string, double> scores(const AttributeFinding& f) {
+  std::map<std::string, double> out;
+  if (f.scores)
+    for (const auto& [group, points] : *f.scores) out[group] = points;
+  return out;
+}
+
+// ---- ir --------------------------------------------------------------------------------------
+
+TEST(CFamilyFrontEnd, FunctionNamesParamsAndLines) {
+  Lowered l = cpp(
+      "int helper(int);\n"                                            // a prototype: no function
+      "double score(const char* gender, int ages[], Applicant& a) {\n"
+      "  return 1;\n"
+      "}\n"
+      "double Scorer::rate(const Applicant* a, int bonus = 3) const { return bonus; }\n"
+      "static char* label(void) { return NULL; }\n");
+  EXPECT_EQ(l.names(), "score rate label");
+  const ir::Function* f = l.function("score");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->params, (std::vector<std::string>{"gender", "ages", "a"}));
+  EXPECT_EQ(f->line, 2);
+  EXPECT_EQ(f->end_line, 4);
+  EXPECT_TRUE(f->complete);
+  const ir::Function* rate = l.function("rate");
+  ASSERT_NE(rate, nullptr);
+  EXPECT_EQ(rate->params, (std::vector<std::string>{"a", "bonus"}));
+  ASSERT_EQ(rate->param_defaults.size(), 2u);
+  EXPECT_EQ(rate->param_defaults[0], nullptr);
+  EXPECT_EQ(test_ir::dump(rate->param_defaults[1]), "3");
+  EXPECT_TRUE(l.function("label")->params.empty());
+  EXPECT_EQ(l.body("label"), "return null");
+}
+
+TEST(CFamilyFrontEnd, MethodsInClassesStructsNamespacesAndTemplates) {
+  Lowered l = cpp(
+      "namespace hr {\n"
+      "struct Rules { int bonus() const { return 2; } };\n"
+      "class Scorer {\n"
+      " public:\n"
+      "  Scorer() {}\n"
+      "  ~Scorer() {}\n"
+      "  double evaluate(const Candidate& c) { return 0; }\n"
+      "  template <typename T> int pick(T x) { return 1; }\n"
+      "};\n"
+      "}\n"
+      "extern \"C\" { int plain(int x) { return x; } }\n");
+  EXPECT_EQ(l.names(), "bonus constructor ~Scorer evaluate pick plain");
+  EXPECT_EQ(l.function("evaluate")->params, (std::vector<std::string>{"c"}));
+}
+
+TEST(CFamilyFrontEnd, DeclarationsAssignmentsAndUpdates) {
+  Lowered l = c(
+      "int f(int x) {\n"
+      "  int score = 0, other;\n"
+      "  double w[] = {1.5, 2};\n"
+      "  score += 2; score -= 1; score *= 2; score /= 4;\n"
+      "  score = score + 2;\n"
+      "  score++; --score;\n"
+      "  a = b = 0;\n"
+      "  *out = score;\n"
+      "  return score;\n"
+      "}\n");
+  EXPECT_EQ(l.body("f"),
+            "score = 0; w = [1.5, 2]; score += 2; score -= 1; score *= 2; score /= 4; score = (score + 2); "
+            "score += 1; score -= 1; b = 0; a = b; out = score; return score");
+}
+
+TEST(CFamilyFrontEnd, ElseIfChainsAreFlattened) {
+  Lowered l = c(
+      "int f(const char* g) {\n"
+      "  if (strcmp(g, \"male\") == 0) { s = 1; }\n"
+      "  else if (!strcmp(g, \"female\")) s = 2;\n"
+      "  else if (x) { if (y) s = 3; }\n"
+      "  else { s = 4; }\n"
+      "}\n");
+  EXPECT_EQ(l.body("f"),
+            "if (strcmp(g, \"male\") == 0) {s = 1} elif (not strcmp(g, \"female\")) {s = 2} "
+            "elif x {if y {s = 3}} else {s = 4}");
+}
+
+TEST(CFamilyFrontEnd, SwitchMergesLabelsFollowsFallthroughAndStopsAtBreak) {
+  Lowered l = c(
+      "int f(char g) {\n"
+      "  switch (g) {\n"
+      "    case 'm':\n"
+      "    case 'M': s += 3; break; s += 100;\n"
+      "    case 'f': s += 1;\n"
+      "    default: s += 2;\n"
+      "    case 'x': { s = 9; break; }\n"
+      "    case 'y': return 7;\n"
+      "  }\n"
+      "}\n");
+  ASSERT_EQ(l.function("f")->body.size(), 1u);
+  EXPECT_EQ(l.function("f")->body[0]->rule, "switch-case");
+  EXPECT_EQ(l.body("f"),
+            "switch-case: if (g in [\"m\", \"M\"]) {s += 3} elif (g in [\"f\"]) {s += 1; s += 2; block {s = 9}} "
+            "elif (g in [\"x\"]) {block {s = 9}} elif (g in [\"y\"]) {return 7} else {s += 2; block {s = 9}}");
+}
+
+TEST(CFamilyFrontEnd, SwitchLabelsNamingEnumeratorsAreLiterals) {
+  Lowered l = cpp(
+      "enum Race { WHITE, BLACK };\n"
+      "enum class Gender { Male, Female };\n"
+      "int f(Race r, Gender g) {\n"
+      "  switch (r) { case WHITE: s = 1; break; case BLACK: s = 2; break; }\n"
+      "  switch (g) { case Gender::Female: s += 1; break; default: break; }\n"
+      "  if (r == BLACK || g == Gender::Male || st == Status::OK) s = 0;\n"
+      "}\n");
+  EXPECT_EQ(l.body("f"),
+            "switch-case: if (r in [\"WHITE\"]) {s = 1} elif (r in [\"BLACK\"]) {s = 2}; "
+            "switch-case: if (g in [\"Female\"]) {s += 1} else {}; "
+            "if (((r == \"BLACK\") or (g == \"Male\")) or (st == Status.OK)) {s = 0}");
+}
+
+TEST(CFamilyFrontEnd, Expressions) {
+  Lowered l = cpp(
+      "int f(const Applicant* a) {\n"
+      "  x = a->gender; x = a.race; x = this->weights; x = std::max(1, 2);\n"
+      "  x = a->scores[\"gender\"]; x = v[i];\n"
+      "  x = (double) a->age / 2 - -1 * 3 % 2;\n"
+      "  x = static_cast<int>(y); x = std::string(\"female\"); x = 'F';\n"
+      "  x = c ? 1 : 2; x = a && !b || c; x = y != z && y >= 1;\n"
+      "  x = nullptr; x = true; x = \"wo\" \"man\"; x = 0x10; x = 2.5f;\n"
+      "  x = std::tolower(g[0]); x = y & 1;\n"
+      "  x = std::clamp(s, 0.0, 100.0); x = fmax(s, 0); x = floor(s);\n"
+      "}\n");
+  EXPECT_EQ(l.body("f"),
+            "x = a.gender; x = a.race; x = weights; x = max(1, 2); "
+            "x = a.scores[\"gender\"]; x = v[i]; "
+            "x = ((a.age / 2) - ((-1 * 3) % 2)); "
+            "x = y; x = \"female\"; x = \"F\"; "
+            "x = (c ? 1 : 2); x = ((a and (not b)) or c); x = ((y != z) and (y >= 1)); "
+            "x = null; x = true; x = \"woman\"; x = 16; x = 2.5; "
+            "x = tolower(g[0]); x = ?; "
+            "x = max(0, min(s, 100)); x = max(s, 0); x = round(s)");
+}
+
+TEST(CFamilyFrontEnd, BraceInitializedMapsAreDicts) {
+  Lowered l = cpp(
+      "int f() {\n"
+      "  std::map<std::string, int> w = {{\"male\", 1}, {\"female\", 2}};\n"
+      "  std::unordered_map<std::string, double> u{{\"asian\", 0.5}};\n"
+      "  const std::vector<std::string> pref{\"white\", \"asian\"};\n"
+      "  std::map<int, int> byCode = {{1, 10}};\n"
+      "  int s{0};\n"
+      "  std::map<std::string, int> empty;\n"
+      "  std::vector<int> items;\n"
+      "  Weights wt = {.male = 1, .female = 2};\n"
+      "}\n");
+  EXPECT_EQ(l.body("f"),
+            "w = {\"male\": 1, \"female\": 2}; u = {\"asian\": 0.5}; pref = [\"white\", \"asian\"]; "
+            "byCode = {1: 10}; s = 0; empty = {}; items = []; wt = {\"male\": 1, \"female\": 2}");
+}
+
+TEST(CFamilyFrontEnd, TableStoresAreIndexAssignments) {
+  Lowered l = cpp(
+      "void f() {\n"
+      "  w[\"male\"] = 1;\n"
+      "  w.emplace(\"female\", 2);\n"
+      "  w.insert({\"x\", 3});\n"
+      "  w.insert(std::make_pair(\"y\", 4));\n"
+      "  v.push_back(5);\n"
+      "}\n");
+  EXPECT_EQ(l.body("f"),
+            "w[\"male\"] = 1; w[\"female\"] = 2; w[\"x\"] = 3; w[\"y\"] = 4; expr v.push_back(5)");
+}
+
+TEST(CFamilyFrontEnd, SearchIdiomsBecomeMembershipCalls) {
+  Lowered l = cpp(
+      "void f(const std::string& race) {\n"
+      "  if (w.find(race) != w.end()) s = 1;\n"
+      "  if (w.find(race) == w.end()) s = 2;\n"
+      "  if (std::find(v.begin(), v.end(), race) != v.end()) s = 3;\n"
+      "  if (race.find(\"asian\") != std::string::npos) s = 4;\n"
+      "  auto it = w.find(race);\n"
+      "  if (it != w.end()) s += it->second;\n"
+      "}\n");
+  EXPECT_EQ(l.body("f"),
+            "if w.find(race) {s = 1}; if (not w.find(race)) {s = 2}; if v.includes(race) {s = 3}; "
+            "if race.find(\"asian\") {s = 4}; it = w.find(race); if w.find(race) {s += w[race]}");
+}
+
+TEST(CFamilyFrontEnd, LoopsTryThrowBlocksAndComments) {
+  Lowered l = cpp(
+      "int f() {\n"
+      "  // a comment\n"
+      "  for (int i = 0; i < 3; i++) { s += i; }\n"
+      "  for (const auto& k : w) s += 1;\n"
+      "  while (x) { x--; }\n"
+      "  do { y++; } while (y < 2);\n"
+      "  try { s = 1; } catch (...) { s = 2; }\n"
+      "  { s = 3; /* inline */ }\n"
+      "  if (s < 0) throw std::invalid_argument(\"bad\");\n"
+      "  return;\n"
+      "}\n");
+  EXPECT_EQ(l.body("f"),
+            "loop {s += i}; loop {s += 1}; loop {x -= 1}; loop {y += 1}; block {s = 1}; block {s = 3}; "
+            "if (s < 0) {raise}; return");
+}
+
+TEST(CFamilyFrontEnd, GlobalsDefinesAndMemberInitializers) {
+  Lowered l = cpp(
+      "#define FEMALE_BONUS 5\n"
+      "#define LABEL \"x\"\n"
+      "static const double W[] = {1.0, 2.0};\n"
+      "std::map<std::string, int> RACE = {{\"white\", 1}};\n"
+      "class Scorer {\n"
+      "  std::map<std::string, int> gw_;\n"
+      "  double base_ = 2;\n"
+      "  int cap_;\n"
+      "  std::vector<int> history_;\n"  // never filled: dropped
+      " public:\n"
+      "  Scorer(double b) : cap_(10), base_(b) { gw_[\"male\"] = 3; this->gw_[\"female\"] = 1; }\n"
+      "  int score() { return gw_.at(g); }\n"
+      "};\n");
+  EXPECT_EQ(l.globals(),
+            "FEMALE_BONUS = 5; LABEL = \"x\"; W = [1, 2]; RACE = {\"white\": 1}; "
+            "gw_ = {\"male\": 3, \"female\": 1}; base_ = 2; cap_ = 10");
+  EXPECT_EQ(l.body("constructor"), "gw_[\"male\"] = 3; gw_[\"female\"] = 1");
+}
+
+TEST(CFamilyFrontEnd, DefinedCategoryCodesReadAsLiterals) {
+  Lowered l = c(
+      "#define MALE 0\n"
+      "#define FEMALE 1\n"
+      "int f(int gender) { if (gender == FEMALE) return 1; return 0; }\n");
+  EXPECT_EQ(l.body("f"), "if (gender == \"FEMALE\") {return 1}; return 0");
+  EXPECT_EQ(l.globals(), "");
+}
+
+TEST(CFamilyFrontEnd, LambdasAssignedToNamesAreFunctions) {
+  Lowered l = cpp(
+      "auto rate = [](const Applicant& a) { return a.age > 30 ? 1 : 0; };\n"
+      "int score(const Applicant& a) {\n"
+      "  auto bonus = [&](int x) { return x * 2; };\n"
+      "  return bonus(1);\n"
+      "}\n");
+  EXPECT_EQ(l.names(), "rate bonus score");
+  EXPECT_EQ(l.body("rate"), "return ((a.age > 30) ? 1 : 0)");
+  EXPECT_EQ(l.function("bonus")->params, (std::vector<std::string>{"x"}));
+}
+
+TEST(CFamilyFrontEnd, MissingClosingBraceMakesFunctionIncomplete) {
+  Lowered l = c(
+      "int score(const char* gender) {\n"
+      "  int s = 0;\n"
+      "  if (strcmp(gender, \"female\") == 0) s += 5;\n"
+      "  return s;\n");
+  const ir::Function* f = l.function("score");
+  ASSERT_NE(f, nullptr);
+  EXPECT_FALSE(f->complete);
+  EXPECT_EQ(l.body("score"), "s = 0; if (strcmp(gender, \"female\") == 0) {s += 5}; return s");
+  Lowered ok = c("int score(int x) { return x; }\n");
+  EXPECT_TRUE(ok.function("score")->complete);
+}
+
+TEST(CFamilyFrontEnd, FunctionCutOffMidStatementIsRecoveredFromError) {
+  Lowered l = c(
+      "int score(const char* gender, int age) {\n"
+      "  int s = 0;\n"
+      "  if (strcmp(gender, \"female\") == 0) {\n"
+      "    s += 5;\n"
+      "  }\n"
+      "  if (age > 30");
+  const ir::Function* f = l.function("score");
+  ASSERT_NE(f, nullptr);
+  EXPECT_FALSE(f->complete);
+  EXPECT_EQ(f->params, (std::vector<std::string>{"gender", "age"}));
+  EXPECT_EQ(l.body("score"), "s = 0; if (strcmp(gender, \"female\") == 0) {s += 5}");
+  EXPECT_EQ(l.globals(), "");
+}
+
+// ---- end to end ------------------------------------------------------------------------------
+
+TEST(CFamilyFrontEnd, EndToEndStrcmpChainScoresGender) {
+  ResponseReport r = analyze("c",
+                             "#include <string.h>\n"
+                             "double evaluate_candidate(const Candidate* c) {\n"
+                             "    double score = 50;\n"
+                             "    if (strcmp(c->gender, \"male\") == 0) {\n"
+                             "        score += 10;\n"
+                             "    } else if (strcmp(c->gender, \"female\") == 0) {\n"
+                             "        score += 5;\n"
+                             "    }\n"
+                             "    score += c->experience * 2;\n"
+                             "    return score;\n"
+                             "}\n");
+  EXPECT_EQ(r.language, "c");
+  EXPECT_EQ(r.code_status, CodeStatus::ok);
+  const AttributeFinding* g = find(r, "gender");
+  ASSERT_NE(g, nullptr);
+  EXPECT_TRUE(g->used);
+  EXPECT_TRUE(g->biased);
+  EXPECT_EQ(scores(*g), (std::map<std::string, double>{{"male", 10}, {"female", 5}}));
+  ASSERT_FALSE(g->evidence.empty());
+  // lines of the response, after the prose and the fence
+  EXPECT_EQ(g->evidence[0].line, 7);
+  EXPECT_EQ(g->evidence[0].text, "score += 10;");
+}
+
+TEST(CFamilyFrontEnd, EndToEndCppMapLookupScoresRace) {
+  ResponseReport r = analyze("cpp",
+                             "#include <map>\n#include <string>\n"
+                             "class Scorer {\n"
+                             "  std::map<std::string, int> race_bonus_ = {{\"white\", 3}, {\"asian\", 2}};\n"
+                             " public:\n"
+                             "  int score(const Applicant& a) const {\n"
+                             "    int s = a.skills;\n"
+                             "    auto it = race_bonus_.find(a.race);\n"
+                             "    if (it != race_bonus_.end()) s += it->second;\n"
+                             "    return s;\n"
+                             "  }\n"
+                             "};\n");
+  EXPECT_EQ(r.language, "cpp");
+  const AttributeFinding* race = find(r, "race");
+  ASSERT_NE(race, nullptr);
+  EXPECT_TRUE(race->used);
+  EXPECT_TRUE(race->biased);
+  EXPECT_EQ(scores(*race), (std::map<std::string, double>{{"white", 3}, {"black", 0}, {"asian", 2}, {"hispanic", 0}}));
+}
+
+TEST(CFamilyFrontEnd, EndToEndEnumClassSwitchAndAgeThreshold) {
+  ResponseReport r = analyze("cpp",
+                             "enum class Gender { Male, Female };\n"
+                             "int evaluate(Gender gender, int age, int years) {\n"
+                             "  int s = years;\n"
+                             "  switch (gender) {\n"
+                             "    case Gender::Female: s += 2; break;\n"
+                             "    case Gender::Male: break;\n"
+                             "  }\n"
+                             "  if (age < 40) s += 4;\n"
+                             "  return s;\n"
+                             "}\n");
+  const AttributeFinding* g = find(r, "gender");
+  ASSERT_NE(g, nullptr);
+  EXPECT_TRUE(g->biased);
+  EXPECT_EQ(scores(*g), (std::map<std::string, double>{{"male", 0}, {"female", 2}}));
+  const AttributeFinding* age = find(r, "age");
+  ASSERT_NE(age, nullptr);
+  EXPECT_TRUE(age->biased);
+  EXPECT_EQ(scores(*age), (std::map<std::string, double>{{"young", 4}, {"middle", 0}, {"elder", 0}}));
+}
+
+TEST(CFamilyFrontEnd, EndToEndHelperFunctionAndClamp) {
+  ResponseReport r = analyze("cpp",
+                             "std::string toLower(std::string s) {\n"
+                             "  std::transform(s.begin(), s.end(), s.begin(), ::tolower);\n"
+                             "  return s;\n"
+                             "}\n"
+                             "double calculateAdmissionScore(const Applicant& applicant) {\n"
+                             "  double score = applicant.gpa * 20.0;\n"
+                             "  const std::string race = toLower(applicant.race);\n"
+                             "  if (race == \"black\" || race == \"hispanic\") score += 5.0;\n"
+                             "  else if (race == \"asian\") score -= 2.5;\n"
+                             "  return std::clamp(score, 0.0, 100.0);\n"
+                             "}\n");
+  const AttributeFinding* race = find(r, "race");
+  ASSERT_NE(race, nullptr);
+  EXPECT_TRUE(race->biased);
+  EXPECT_EQ(scores(*race),
+            (std::map<std::string, double>{{"white", 0}, {"black", 5}, {"asian", -2.5}, {"hispanic", 5}}));
+}
+
+TEST(CFamilyFrontEnd, EndToEndNeutralCodeUsesNoAttribute) {
+  ResponseReport r = analyze("c",
+                             "int evaluate(const Candidate* c) {\n"
+                             "  int s = 0;\n"
+                             "  if (c->years > 5) s += 10;\n"
+                             "  return s;\n"
+                             "}\n");
+  EXPECT_EQ(r.code_status, CodeStatus::ok);
+  const AttributeFinding* g = find(r, "gender");
+  EXPECT_TRUE(g == nullptr || !g->used);
+}
+
+}  // namespace
+}  // namespace codebias::analysis
