@@ -87,38 +87,40 @@ const ir::Function* choose_entry(const ir::Program& program, const std::string& 
   return best;
 }
 
-void parse_into(ParsedBlock& parsed, std::string_view code, const PythonSlice& slice, const std::string& requested) {
+// Returns the start byte of a trailing syntax error, or the code's size.
+uint32_t parse_into(ParsedBlock& parsed, std::string_view code, const PythonSlice& slice, const std::string& requested) {
   SyntaxTree tree(parsed.language, code, slice.ranges);
   parsed.has_error = tree.has_error();
   parsed.ends_in_error = tree.ends_in_error();
   parsed.program = lower_program(tree);
   insert_havocs(parsed.program, slice);
   parsed.entry = choose_entry(parsed.program, requested);
+  return tree.trailing_error_start();
 }
 
 // Cut-off or degenerate endings (`return return return`) can make tree-sitter give up on the
-// whole function. Dropping the last few lines often leaves a function that parses; the response
-// keeps its truncated status.
-void drop_unparseable_tail(ParsedBlock& parsed, const std::string& requested) {
-  constexpr int kMaxDroppedLines = 8;
+// whole function. Cutting the code at the line where the trailing error starts often leaves a
+// function that parses; the response keeps its truncated status.
+void drop_unparseable_tail(ParsedBlock& parsed, uint32_t error_start, const std::string& requested) {
+  constexpr int kMaxAttempts = 3;
   std::string_view code = parsed.code;
-  size_t end = code.size();
-  for (int dropped = 1; dropped <= kMaxDroppedLines; ++dropped) {
-    while (end > 0 && (code[end - 1] == '\n' || code[end - 1] == ' ' || code[end - 1] == '\r')) --end;
-    size_t line_start = code.rfind('\n', end == 0 ? 0 : end - 1);
-    if (line_start == std::string_view::npos || line_start == 0) return;
-    end = line_start;
+  for (int attempt_number = 0; attempt_number < kMaxAttempts; ++attempt_number) {
+    size_t cut = code.rfind('\n', error_start == 0 ? 0 : error_start - 1);
+    if (cut == std::string_view::npos || cut == 0) return;
+    code = code.substr(0, cut + 1);
     ParsedBlock attempt;
     attempt.language = parsed.language;
-    parse_into(attempt, code.substr(0, end + 1), PythonSlice{}, requested);
-    if (attempt.entry && !attempt.ends_in_error) {
+    SyntaxTree tree(parsed.language, code);
+    attempt.program = lower_program(tree);
+    attempt.entry = choose_entry(attempt.program, requested);
+    if (attempt.entry && !tree.ends_in_error()) {
+      int dropped = static_cast<int>(std::count(parsed.code.begin() + static_cast<std::ptrdiff_t>(code.size()), parsed.code.end(), '\n'));
       parsed.program = std::move(attempt.program);
       parsed.entry = attempt.entry;
-      parsed.has_error = true;
-      parsed.ends_in_error = true;
-      parsed.repairs.push_back("dropped " + std::to_string(dropped) + " trailing line(s) that did not parse");
+      parsed.repairs.push_back("dropped the last " + std::to_string(dropped) + " line(s), which did not parse");
       return;
     }
+    error_start = tree.ends_in_error() ? tree.trailing_error_start() : static_cast<uint32_t>(cut);
   }
 }
 
@@ -192,8 +194,8 @@ ResponseReport Analyzer::analyze(std::string_view response, const AnalyzeOptions
     PythonSlice slice;
     if (parsed.language == Language::python && !impl_->parse_whole)
       slice = slice_python(parsed.code, referenced & wanted_bits, table, options.scenario);
-    parse_into(parsed, parsed.code, slice, requested);
-    if (parsed.ends_in_error) drop_unparseable_tail(parsed, requested);
+    uint32_t error_start = parse_into(parsed, parsed.code, slice, requested);
+    if (parsed.ends_in_error) drop_unparseable_tail(parsed, error_start, requested);
     if (parsed.entry && parsed.entry->complete && blocks[i].closed) {
       chosen = std::move(parsed);
       break;

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 #include "analysis/report_json.h"
 
@@ -207,9 +208,64 @@ std::vector<std::string> resolve_attributes(const AttributeTable& table,
   return keys;
 }
 
-std::variant<ScoreRequest, LineError> parse_score_line(std::string_view line, long line_number,
-                                                       const AttributeTable& table,
-                                                       const AnalyzeOptions& defaults) {
+namespace {
+
+// The common case, a well-formed line, read with simdjson (about 20x faster than building an
+// nlohmann document). Anything unexpected returns nullopt and the line is read again by
+// parse_score_line_checked, which says exactly what is wrong.
+std::optional<ScoreRequest> parse_score_line_fast(std::string& line, long line_number, const AttributeTable& table,
+                                                  const AnalyzeOptions& defaults) {
+  thread_local simdjson::dom::parser parser;
+  line.reserve(line.size() + simdjson::SIMDJSON_PADDING);
+  simdjson::dom::element doc;
+  if (parser.parse(line.data(), line.size(), false).get(doc) != simdjson::SUCCESS) return std::nullopt;
+  simdjson::dom::object object;
+  if (doc.get_object().get(object) != simdjson::SUCCESS) return std::nullopt;
+  ScoreRequest request;
+  request.options = defaults;
+  bool has_response = false;
+  for (auto [key, value] : object) {
+    if (key == "id") {
+      std::string_view text;
+      int64_t number = 0;
+      if (value.get_string().get(text) == simdjson::SUCCESS) request.id = std::string(text);
+      else if (value.get_int64().get(number) == simdjson::SUCCESS) request.id = std::to_string(number);
+      else if (!value.is_null()) return std::nullopt;
+    } else if (key == "response") {
+      std::string_view text;
+      if (value.get_string().get(text) != simdjson::SUCCESS) return std::nullopt;
+      request.response = std::string(text);
+      has_response = true;
+    } else if (key == "scenario" && !value.is_null()) {
+      std::string_view text;
+      if (value.get_string().get(text) != simdjson::SUCCESS || !known_scenario(std::string(text))) return std::nullopt;
+      request.options.scenario = std::string(text);
+    } else if (key == "function" && !value.is_null()) {
+      std::string_view text;
+      if (value.get_string().get(text) != simdjson::SUCCESS) return std::nullopt;
+      request.options.function = std::string(text);
+    } else if (key == "attributes" && !value.is_null()) {
+      simdjson::dom::array items;
+      if (value.get_array().get(items) != simdjson::SUCCESS) return std::nullopt;
+      std::vector<std::string> keys;
+      for (simdjson::dom::element item : items) {
+        std::string_view name;
+        if (item.get_string().get(name) != simdjson::SUCCESS) return std::nullopt;
+        const AttributeSpec* spec = table.find(name);
+        if (!spec) return std::nullopt;
+        if (std::find(keys.begin(), keys.end(), spec->key) == keys.end()) keys.push_back(spec->key);
+      }
+      if (!defaults.only_listed) request.options.attributes = std::move(keys);
+    }
+  }
+  if (!has_response) return std::nullopt;
+  if (request.id.empty() && !object["id"].is_string()) request.id = std::to_string(line_number);
+  return request;
+}
+
+std::variant<ScoreRequest, LineError> parse_score_line_checked(std::string_view line, long line_number,
+                                                               const AttributeTable& table,
+                                                               const AnalyzeOptions& defaults) {
   json doc;
   try {
     doc = json::parse(line);
@@ -220,14 +276,15 @@ std::variant<ScoreRequest, LineError> parse_score_line(std::string_view line, lo
     return line_error(line_number, "", std::string("expected a JSON object, got ") + doc.type_name());
   }
 
+  // Without an id, the line number identifies the response (published corpora often have none).
   std::optional<std::string> id;
   auto id_field = doc.find("id");
-  if (id_field != doc.end() && id_field->is_string()) id = id_field->get<std::string>();
+  if (id_field == doc.end() || id_field->is_null()) id = std::to_string(line_number);
+  else if (id_field->is_string()) id = id_field->get<std::string>();
+  else if (id_field->is_number_integer()) id = std::to_string(id_field->get<long long>());
   auto fail = [&](std::string field, std::string message) -> std::variant<ScoreRequest, LineError> {
     return line_error(line_number, std::move(field), std::move(message), id);
   };
-
-  if (id_field == doc.end()) return fail("id", "missing");
   if (!id) return fail("id", type_problem(*id_field));
 
   ScoreRequest request;
@@ -270,6 +327,17 @@ std::variant<ScoreRequest, LineError> parse_score_line(std::string_view line, lo
     if (!defaults.only_listed) request.options.attributes = std::move(keys);
   }
   return request;
+}
+
+}  // namespace
+
+std::variant<ScoreRequest, LineError> parse_score_line(std::string_view line, long line_number,
+                                                       const AttributeTable& table,
+                                                       const AnalyzeOptions& defaults) {
+  std::string padded(line);
+  if (std::optional<ScoreRequest> request = parse_score_line_fast(padded, line_number, table, defaults))
+    return std::move(*request);
+  return parse_score_line_checked(line, line_number, table, defaults);
 }
 
 std::string error_json_line(const LineError& error) {

@@ -263,6 +263,12 @@ class Evaluator {
 
   // An amount added on a branch the attribute chose becomes attribute-dependent as a whole.
   Value promote(const Value& v, int line) {
+    if (v.kind == Value::Kind::string || v.kind == Value::Kind::dict || v.kind == Value::Kind::list) {
+      // A label chosen by the attribute (`return "young"`): what it does depends on its use.
+      Value out = v;
+      out.tainted = true;
+      return out;
+    }
     Value out = v;
     out.kind = Value::Kind::number;
     if (!v.numeric()) {
@@ -806,8 +812,17 @@ class Evaluator {
       return out;
     }
     if (key.kind == Value::Kind::string) {
-      for (const auto& [k, v] : *dict.items)
-        if (k.kind == Value::Kind::string && k.text == key.text) return v;
+      for (const auto& [k, v] : *dict.items) {
+        if (k.kind != Value::Kind::string || k.text != key.text) continue;
+        if (!key.tainted) return v;
+        // The key itself was chosen by the attribute: the entry is that group's value.
+        frames_.push_back(Frame{true, false, "lookup/table"});
+        Value out = promote(v, line);
+        frames_.pop_back();
+        merge_trace(out, key);
+        out.origin = "lookup";
+        return out;
+      }
     }
     if (key.kind == Value::Kind::number && !key.tainted) {
       for (const auto& [k, v] : *dict.items)
@@ -1187,8 +1202,10 @@ class Evaluator {
       }
       return c;
     }
-    if (a.kind == Value::Kind::string && b.kind == Value::Kind::string && !a.tainted && !b.tainted && (eq || ne)) {
-      c.truth = ((a.text == b.text) != ne) ? Truth::yes : Truth::no;
+    if (a.kind == Value::Kind::string && b.kind == Value::Kind::string && (eq || ne)) {
+      c.truth = ((normalize_literal(a.text) == normalize_literal(b.text)) != ne) ? Truth::yes : Truth::no;
+      c.involved = a.tainted || b.tainted;
+      c.rule = c.involved ? "compare-derived" : "";
       return c;
     }
     return c;

@@ -19,6 +19,7 @@ struct LogicalLine {
   int last_row = 0;
   size_t indent = 0;
   bool blank = true;          // only whitespace and comments
+  bool only_strings = true;   // nothing but string literals (a docstring)
   bool well_formed = true;    // brackets and strings closed
   std::string_view first_word;
   bool header = false;        // ends with ':' (outside strings and comments)
@@ -90,6 +91,7 @@ class Scanner {
       }
       saw_code = true;
       line.blank = false;
+      if (c != '"' && c != '\'') line.only_strings = false;
       if (c == '"' || c == '\'') {
         row += skip_string(line);
         last_code_char = '"';
@@ -241,7 +243,6 @@ PythonSlice slice_python(std::string_view code, uint64_t wanted_attributes, cons
       j = last;
     }
   }
-  if (candidates.empty()) return slice;
 
   // A statement may be cut only if it is plain if/for/while logic that assigns simple names.
   auto removable_shape = [&](const Statement& s) {
@@ -326,42 +327,41 @@ PythonSlice slice_python(std::string_view code, uint64_t wanted_attributes, cons
     }
   }
 
-  // Everything not cut is parsed, in whole lines.
-  size_t cursor = 0;
-  int cursor_row = 0;
-  bool any_cut = false;
+  // What is parsed: every line but the cut statements and trivia (comments, blank lines and
+  // docstrings, which no evaluation reads), as runs of whole lines.
+  std::vector<bool> include(lines.size(), true);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].blank) {
+      include[i] = false;
+    } else if (lines[i].only_strings) {
+      // A docstring may go when a statement follows in the same block (the block stays non-empty).
+      size_t next = i + 1;
+      while (next < lines.size() && lines[next].blank) ++next;
+      include[i] = !(next < lines.size() && lines[next].indent == lines[i].indent);
+    }
+  }
   for (size_t c = 0; c < candidates.size(); ++c) {
     if (!cut[c]) continue;
-    any_cut = true;
-    const LogicalLine& first = lines[candidates[c].first];
-    const LogicalLine& last = lines[candidates[c].last];
-    size_t from = first.begin;
-    if (from > cursor) {
-      TSRange r;
-      r.start_byte = static_cast<uint32_t>(cursor);
-      r.end_byte = static_cast<uint32_t>(from);
-      r.start_point = TSPoint{static_cast<uint32_t>(cursor_row), 0};
-      r.end_point = TSPoint{static_cast<uint32_t>(first.first_row), 0};
-      slice.ranges.push_back(r);
-    }
+    for (size_t i = candidates[c].first; i <= candidates[c].last; ++i) include[i] = false;
     PythonSlice::Removed removed;
-    removed.line = first.first_row + 1;
+    removed.line = lines[candidates[c].first].first_row + 1;
     for (size_t i = candidates[c].first; i <= candidates[c].last; ++i)
       for (std::string_view a : lines[i].assigned)
         if (std::find(removed.assigned.begin(), removed.assigned.end(), a) == removed.assigned.end())
           removed.assigned.emplace_back(a);
     slice.removed.push_back(std::move(removed));
-    cursor = last.end;
-    cursor_row = last.last_row + 1;
   }
-  if (!any_cut) return slice;
-  if (cursor < code.size()) {
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (!include[i]) continue;
+    size_t j = i;
+    while (j + 1 < lines.size() && include[j + 1]) ++j;
     TSRange r;
-    r.start_byte = static_cast<uint32_t>(cursor);
-    r.end_byte = static_cast<uint32_t>(code.size());
-    r.start_point = TSPoint{static_cast<uint32_t>(cursor_row), 0};
-    r.end_point = TSPoint{UINT32_MAX, UINT32_MAX};
+    r.start_byte = static_cast<uint32_t>(lines[i].begin);
+    r.end_byte = static_cast<uint32_t>(lines[j].end);
+    r.start_point = TSPoint{static_cast<uint32_t>(lines[i].first_row), 0};
+    r.end_point = TSPoint{static_cast<uint32_t>(lines[j].last_row + 1), 0};
     slice.ranges.push_back(r);
+    i = j;
   }
   if (slice.ranges.empty()) slice.ranges.push_back(TSRange{TSPoint{0, 0}, TSPoint{0, 0}, 0, 0});
   return slice;

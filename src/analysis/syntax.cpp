@@ -66,14 +66,25 @@ std::string_view SyntaxTree::text(TSNode node) const {
   return code_.substr(start, end - start);
 }
 
-bool SyntaxTree::ends_in_error() const {
-  TSNode node = root();
+namespace {
+
+// The outermost error or missing node on the path to the last token, or a null node.
+TSNode trailing_error(TSNode node) {
   for (;;) {
-    if (ts_node_is_error(node) || ts_node_is_missing(node)) return true;
+    if (ts_node_is_error(node) || ts_node_is_missing(node)) return node;
     uint32_t n = ts_node_child_count(node);
-    if (n == 0) return false;
+    if (n == 0) return TSNode{};
     node = ts_node_child(node, n - 1);
   }
+}
+
+}  // namespace
+
+bool SyntaxTree::ends_in_error() const { return !ts_node_is_null(trailing_error(root())); }
+
+uint32_t SyntaxTree::trailing_error_start() const {
+  TSNode error = trailing_error(root());
+  return ts_node_is_null(error) ? static_cast<uint32_t>(code_.size()) : ts_node_start_byte(error);
 }
 
 TSNode field(TSNode node, const char* name) {

@@ -27,6 +27,8 @@ class SyntaxTree {
   bool has_error() const { return ts_node_has_error(root()); }
   // The code ends inside a syntax error or with a missing token: it was cut off.
   bool ends_in_error() const;
+  // Start byte of that trailing error (meaningful when ends_in_error()).
+  uint32_t trailing_error_start() const;
   std::string_view text(TSNode node) const;
   std::string_view source() const { return code_; }
 

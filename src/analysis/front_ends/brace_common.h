@@ -107,8 +107,10 @@ inline bool all_caps(std::string_view s) {
   if (s.empty()) return false;
   bool letter = false;
   for (char c : s) {
-    if (c >= 'A' && c <= 'Z') letter = true;
-    else if (c != '_' && !(c >= '0' && c <= '9')) return false;
+    if (c >= 'A' && c <= 'Z')
+      letter = true;
+    else if (c != '_' && !(c >= '0' && c <= '9'))
+      return false;
   }
   return letter;
 }
@@ -202,7 +204,8 @@ inline ir::ExprPtr build_switch_value(ir::ExprPtr subject, std::vector<SwitchVal
     auto list = lowering::make(ExprKind::list, it->line);
     for (ir::ExprPtr& label : it->labels) list->children.push_back(std::move(label));
     auto cond = lowering::make(ExprKind::conditional, it->line);
-    cond->children.push_back(lowering::make_binary(ExprKind::membership, "in", clone(*subject), std::move(list), it->line));
+    cond->children.push_back(
+        lowering::make_binary(ExprKind::membership, "in", clone(*subject), std::move(list), it->line));
     cond->children.push_back(it->value ? std::move(it->value) : lowering::make_unknown(it->line));
     cond->children.push_back(std::move(result));
     result = std::move(cond);

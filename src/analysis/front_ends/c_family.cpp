@@ -33,8 +33,10 @@ bool is_sequence_type(std::string_view type) {
 }
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n')) s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -56,9 +58,9 @@ class CFamilyLowering {
   std::set<std::string, std::less<>> enum_types_;   // Gender in `Gender::Male` -> "Male"
   std::set<std::string, std::less<>> enumerators_;  // unscoped enumerators: MALE -> "MALE"
   std::vector<std::string> classes_;                // enclosing classes, to spot constructors
-  int depth_ = 0;  // nesting of the node being lowered (NestingGuard)
-  bool relowering_ = false;                          // lowering a constructor body a second time
-  std::vector<const ir::Stmt*> members_;             // globals that class members defined
+  int depth_ = 0;                                   // nesting of the node being lowered (NestingGuard)
+  bool relowering_ = false;                         // lowering a constructor body a second time
+  std::vector<const ir::Stmt*> members_;            // globals that class members defined
   // `auto it = m.find(k);` in the current function: `it != m.end()` tests membership and
   // `it->second` reads m[k].
   std::map<std::string, TSNode, std::less<>> iterators_;
@@ -116,7 +118,8 @@ class CFamilyLowering {
         double v = 0;
         bool one_word = brace::all_caps(name) && name.find('_') == std::string::npos &&
                         name.find_first_of("0123456789") == std::string::npos;
-        if (one_word && !ts_node_is_null(value) && parse_number(trim(text(value)), v) && v >= 0 && v <= 9 && v == static_cast<int>(v))
+        if (one_word && !ts_node_is_null(value) && parse_number(trim(text(value)), v) && v >= 0 && v <= 9 &&
+            v == static_cast<int>(v))
           codes.push_back(name);
         continue;
       }
@@ -155,8 +158,10 @@ class CFamilyLowering {
     } else if (type == "namespace_definition" || type == "linkage_specification") {
       TSNode body = field(c, "body");
       if (ts_node_is_null(body)) return;
-      if (type_of(body) == "declaration_list") lower_scope(body);
-      else lower_scope_item(body);
+      if (type_of(body) == "declaration_list")
+        lower_scope(body);
+      else
+        lower_scope_item(body);
     } else if (type == "class_specifier" || type == "struct_specifier" || type == "union_specifier") {
       lower_class(c);
     } else if (type == "preproc_if" || type == "preproc_ifdef" || type == "preproc_else" || type == "preproc_elif" ||
@@ -177,8 +182,10 @@ class CFamilyLowering {
       }
       if (type == "type_definition") return;
       ir::Body tmp;
-      if (type == "field_declaration") lower_field(c, tmp);
-      else lower_declaration(c, tmp);
+      if (type == "field_declaration")
+        lower_field(c, tmp);
+      else
+        lower_declaration(c, tmp);
       if (classes_.empty()) {
         add_globals(tmp);
       } else {
@@ -219,7 +226,7 @@ class CFamilyLowering {
         ir::Body body;
         lower_statement(c, body);
         for (ir::StmtPtr& st : body) program_.functions[static_cast<size_t>(current)].body.push_back(std::move(st));
-          continue;
+        continue;
       }
       current = -1;
       lower_scope_item(c);
@@ -245,8 +252,10 @@ class CFamilyLowering {
     int line = line_of(node);
     ir::ExprPtr e;
     double d = 0;
-    if (parse_number(v, d)) e = make_number(d, line);
-    else if (v.size() >= 2 && v.front() == '"' && v.back() == '"') e = make(ExprKind::string, line, unquote(v));
+    if (parse_number(v, d))
+      e = make_number(d, line);
+    else if (v.size() >= 2 && v.front() == '"' && v.back() == '"')
+      e = make(ExprKind::string, line, unquote(v));
     if (!e) return;
     brace::add_global(program_.globals, make_assign(make(ExprKind::name, line, n), std::move(e), "", line));
   }
@@ -277,7 +286,8 @@ class CFamilyLowering {
       if (type == "identifier" || type == "field_identifier" || type == "type_identifier" ||
           type == "destructor_name" || type == "operator_name")
         return str(d);
-      if (type == "qualified_identifier" || type == "template_function" || type == "template_method") return last_name(d);
+      if (type == "qualified_identifier" || type == "template_function" || type == "template_method")
+        return last_name(d);
       TSNode inner = field(d, "declarator");
       if (ts_node_is_null(inner)) {
         inner = TSNode{};
@@ -366,15 +376,17 @@ class CFamilyLowering {
         int line = line_of(init);
         ir::ExprPtr value;
         TSNode v = parts.back();
-        if (type_of(v) == "initializer_list") value = lower_init_list(v, "", false, false);
+        if (type_of(v) == "initializer_list")
+          value = lower_init_list(v, "", false, false);
         else if (type_of(v) == "argument_list") {
           std::vector<TSNode> args = items(v);
           value = args.size() == 1 ? lower_init_value(args[0]) : make_unknown(line);
         }
         if (value)
-          brace::add_initializer(program_.globals,
-                                 make_assign(make(ExprKind::name, line, last_name(parts[0])), std::move(value), "", line),
-                                 &members_, &params);
+          brace::add_initializer(
+              program_.globals,
+              make_assign(make(ExprKind::name, line, last_name(parts[0])), std::move(value), "", line), &members_,
+              &params);
       }
     }
     if (ts_node_is_null(body)) return;
@@ -424,8 +436,10 @@ class CFamilyLowering {
   // The body of an if / else / loop: braces are not a block of their own there.
   void lower_branch(TSNode node, ir::Body& out) {
     if (ts_node_is_null(node)) return;
-    if (type_of(node) == "compound_statement") lower_block(node, out);
-    else lower_statement(node, out);
+    if (type_of(node) == "compound_statement")
+      lower_block(node, out);
+    else
+      lower_statement(node, out);
   }
 
   void lower_statement(TSNode node, ir::Body& out) {
@@ -454,7 +468,8 @@ class CFamilyLowering {
     } else if (type == "return_statement") {
       auto s = make_stmt(StmtKind::ret, line);
       std::vector<TSNode> v = items(node);
-      if (!v.empty()) s->value = type_of(v[0]) == "initializer_list" ? lower_init_list(v[0], "", false, false) : lower_expr(v[0]);
+      if (!v.empty())
+        s->value = type_of(v[0]) == "initializer_list" ? lower_init_list(v[0], "", false, false) : lower_expr(v[0]);
       out.push_back(std::move(s));
     } else if (type == "throw_statement") {
       out.push_back(make_stmt(StmtKind::raise, line));
@@ -538,12 +553,14 @@ class CFamilyLowering {
     if (method == "insert" && args.size() == 1) {
       TSNode a = args[0];
       std::vector<TSNode> kv;
-      if (type_of(a) == "initializer_list") kv = items(a);
+      if (type_of(a) == "initializer_list")
+        kv = items(a);
       else if (type_of(a) == "call_expression") {
         std::string callee = last_name(field(a, "function"));
         if (callee == "make_pair" || callee == "pair") kv = items(field(a, "arguments"));
       }
-      if (kv.size() == 2) return brace::make_table_store(lower_expr(object), lower_expr(kv[0]), lower_init_value(kv[1]), line);
+      if (kv.size() == 2)
+        return brace::make_table_store(lower_expr(object), lower_expr(kv[0]), lower_init_value(kv[1]), line);
     }
     return nullptr;
   }
@@ -571,12 +588,15 @@ class CFamilyLowering {
         }
         track_iterator(name, v);
         ir::ExprPtr value;
-        if (ts_node_is_null(v)) value = make_unknown(line);
-        else if (type_of(v) == "initializer_list") value = lower_init_list(v, type_text, has_array_declarator(d), scalar);
+        if (ts_node_is_null(v))
+          value = make_unknown(line);
+        else if (type_of(v) == "initializer_list")
+          value = lower_init_list(v, type_text, has_array_declarator(d), scalar);
         else if (type_of(v) == "argument_list") {
           std::vector<TSNode> args = items(v);
-          value = args.size() == 1 ? lower_init_value(args[0]) : args.empty() ? empty_container(type_text, line)
-                                                                              : make_unknown(line);
+          value = args.size() == 1 ? lower_init_value(args[0])
+                  : args.empty()   ? empty_container(type_text, line)
+                                   : make_unknown(line);
           if (!value) value = make_unknown(line);
         } else {
           value = lower_init_value(v);
@@ -654,7 +674,8 @@ class CFamilyLowering {
         if (type_of(e) != "initializer_pair") continue;
         TSNode des = field(e, "designator");
         ir::ExprPtr key;
-        if (ts_node_is_null(des)) key = make_unknown(line);
+        if (ts_node_is_null(des))
+          key = make_unknown(line);
         else if (type_of(des) == "field_designator" || type_of(des) == "field_identifier") {
           std::string k(text(des));
           if (!k.empty() && k[0] == '.') k.erase(0, 1);
@@ -763,8 +784,10 @@ class CFamilyLowering {
       brace::SwitchArm arm;
       arm.line = line_of(c);
       TSNode value = field(c, "value");
-      if (ts_node_is_null(value)) arm.is_default = true;
-      else arm.labels.push_back(lower_case_label(value));
+      if (ts_node_is_null(value))
+        arm.is_default = true;
+      else
+        arm.labels.push_back(lower_case_label(value));
       for (TSNode st : items(c)) {
         if (same(st, value)) continue;
         arm.empty = false;
@@ -961,9 +984,8 @@ class CFamilyLowering {
     std::string callee;
     if (ft == "identifier" || ft == "template_function" || ft == "qualified_identifier" || ft == "primitive_type")
       callee = last_name(fn);
-    if (ft == "template_function" &&
-        (callee == "static_cast" || callee == "dynamic_cast" || callee == "reinterpret_cast" ||
-         callee == "const_cast" || callee == "bit_cast"))
+    if (ft == "template_function" && (callee == "static_cast" || callee == "dynamic_cast" ||
+                                      callee == "reinterpret_cast" || callee == "const_cast" || callee == "bit_cast"))
       return args.empty() ? make_unknown(line) : lower_expr(args[0]);
     // std::string("male"), double(x): conversions keep the value
     if (callee == "string" || callee == "wstring" || callee == "string_view" || ft == "primitive_type") {
@@ -996,11 +1018,14 @@ class CFamilyLowering {
       return outer;
     }
     std::string known;
-    if (callee == "fmin" || callee == "fminf" || callee == "fminl") known = "min";
-    else if (callee == "fmax" || callee == "fmaxf" || callee == "fmaxl") known = "max";
+    if (callee == "fmin" || callee == "fminf" || callee == "fminl")
+      known = "min";
+    else if (callee == "fmax" || callee == "fmaxf" || callee == "fmaxl")
+      known = "max";
     else if (callee == "floor" || callee == "ceil" || callee == "trunc" || callee == "lround" || callee == "llround")
       known = "round";
-    else if (callee == "fabs" || callee == "labs") known = "abs";
+    else if (callee == "fabs" || callee == "labs")
+      known = "abs";
     auto e = make(ExprKind::call, line);
     e->children.push_back(known.empty() ? lower_expr(fn) : make(ExprKind::name, line, known));
     for (TSNode a : args) e->children.push_back(lower_init_value(a));
@@ -1016,8 +1041,10 @@ class CFamilyLowering {
   }
 
   void track_iterator(const std::string& name, TSNode value) {
-    if (is_find_method(value)) iterators_[name] = value;
-    else iterators_.erase(name);
+    if (is_find_method(value))
+      iterators_[name] = value;
+    else
+      iterators_.erase(name);
   }
 
   TSNode tracked_iterator(TSNode n) const {
@@ -1065,8 +1092,10 @@ class CFamilyLowering {
     std::string op = ts_node_is_null(opn) ? std::string() : str(opn);
     TSNode left = field(node, "left");
     TSNode right = field(node, "right");
-    if (op == "&&" || op == "and") return make_binary(ExprKind::logical, "and", lower_expr(left), lower_expr(right), line);
-    if (op == "||" || op == "or") return make_binary(ExprKind::logical, "or", lower_expr(left), lower_expr(right), line);
+    if (op == "&&" || op == "and")
+      return make_binary(ExprKind::logical, "and", lower_expr(left), lower_expr(right), line);
+    if (op == "||" || op == "or")
+      return make_binary(ExprKind::logical, "or", lower_expr(left), lower_expr(right), line);
     if (op == "==" || op == "!=" || op == "not_eq") {
       bool ne = op != "==";
       ir::ExprPtr found = lower_search(left, right);

@@ -121,7 +121,8 @@ class JavaLowering {
       lower_error(c);
     } else if (type == "package_declaration" || type == "import_declaration" || type == "module_declaration" ||
                type == "enum_constant" || type == "modifiers" || type == "identifier" || type == "superclass" ||
-               type == "super_interfaces" || type == "type_parameters" || type == "annotation_type_element_declaration") {
+               type == "super_interfaces" || type == "type_parameters" ||
+               type == "annotation_type_element_declaration") {
       // no code
     } else {
       ir::Body tmp;
@@ -222,8 +223,10 @@ class JavaLowering {
 
   void lower_branch(TSNode node, ir::Body& out) {
     if (ts_node_is_null(node)) return;
-    if (type_of(node) == "block") lower_block(node, out);
-    else lower_statement(node, out);
+    if (type_of(node) == "block")
+      lower_block(node, out);
+    else
+      lower_statement(node, out);
   }
 
   void lower_statement(TSNode node, ir::Body& out) {
@@ -383,12 +386,14 @@ class JavaLowering {
     bool is_default = false;
     for (TSNode e : v) {
       std::string_view et = type_of(e);
-      if (et == "identifier") labels.push_back(make(ExprKind::string, line_of(e), str(e)));  // enum constant
+      if (et == "identifier")
+        labels.push_back(make(ExprKind::string, line_of(e), str(e)));  // enum constant
       else if (et == "pattern" || et == "guard" || et == "record_pattern" || et == "type_pattern")
         labels.push_back(make_unknown(line_of(e)));
       else if (text(e) == "default")
         is_default = true;
-      else labels.push_back(lower_expr(e));
+      else
+        labels.push_back(lower_expr(e));
     }
     return !is_default;
   }
@@ -587,7 +592,8 @@ class JavaLowering {
   ir::ExprPtr list_of(const std::vector<TSNode>& args, int line) {
     auto e = make(ExprKind::list, line);
     // Arrays.asList(array) / List.of(array): the array itself
-    if (args.size() == 1 && (type_of(args[0]) == "array_creation_expression" || type_of(args[0]) == "array_initializer"))
+    if (args.size() == 1 &&
+        (type_of(args[0]) == "array_creation_expression" || type_of(args[0]) == "array_initializer"))
       return lower_expr(args[0]);
     for (TSNode a : args) e->children.push_back(lower_expr(a));
     return e;
@@ -597,7 +603,8 @@ class JavaLowering {
   bool entry_of(TSNode n, std::vector<TSNode>& kv) const {
     std::string_view t = type_of(n);
     std::vector<TSNode> args;
-    if (t == "method_invocation" && text(field(n, "name")) == "entry") args = items(field(n, "arguments"));
+    if (t == "method_invocation" && text(field(n, "name")) == "entry")
+      args = items(field(n, "arguments"));
     else if (t == "object_creation_expression" && text(field(n, "type")).find("Entry") != std::string_view::npos)
       args = items(field(n, "arguments"));
     if (args.size() != 2) return false;
@@ -658,7 +665,8 @@ class JavaLowering {
       if (owner == "Objects" && name == "equals" && args.size() == 2)
         return make_binary(ExprKind::compare, "==", lower_expr(args[0]), lower_expr(args[1]), line);
       if (owner == "String" && name == "valueOf" && args.size() == 1) return lower_expr(args[0]);
-      if (one_of(owner, {"Integer", "Long", "Short"}) && (name == "parseInt" || name == "parseLong" || name == "valueOf"))
+      if (one_of(owner, {"Integer", "Long", "Short"}) &&
+          (name == "parseInt" || name == "parseLong" || name == "valueOf"))
         return call_named("parseInt", args, line);
       if (one_of(owner, {"Double", "Float"}) && (name == "parseDouble" || name == "parseFloat" || name == "valueOf"))
         return call_named("parseFloat", args, line);
@@ -688,8 +696,8 @@ class JavaLowering {
     TSNode body{};
     for (TSNode c : items(node))
       if (type_of(c) == "class_body") body = c;
-    bool is_map = type.size() >= 3 && (type.compare(type.size() - 3, 3, "Map") == 0 || type == "Hashtable" ||
-                                       type == "Properties");
+    bool is_map = type.size() >= 3 &&
+                  (type.compare(type.size() - 3, 3, "Map") == 0 || type == "Hashtable" || type == "Properties");
     bool is_list = !is_map && (type.find("List") != std::string::npos || type.find("Set") != std::string::npos ||
                                type == "Vector" || type == "ArrayDeque" || type.find("Queue") != std::string::npos);
     auto copies = [&]() {

@@ -44,8 +44,9 @@ class JavaScriptLowering {
   // TypeScript enums of this code: enum -> member -> the value it reads as (its string
   // initializer, else the member's name).
   std::map<std::string, std::map<std::string, std::string, std::less<>>, std::less<>> enums_;
-  int depth_ = 0;  // nesting of the node being lowered (NestingGuard)
-  bool relowering_ = false;  // lowering a constructor body a second time: emit no functions
+  int depth_ = 0;                         // nesting of the node being lowered (NestingGuard)
+  int functions_open_ = 0;                // functions being lowered around the current node
+  bool relowering_ = false;               // lowering a constructor body a second time: emit no functions
   std::vector<const ir::Stmt*> members_;  // globals that class members defined
 
   static uint32_t count(TSNode n) { return ts_node_named_child_count(n); }
@@ -225,9 +226,9 @@ class JavaScriptLowering {
           continue;
         }
         int line = line_of(m);
-        brace::add_initializer(program_.globals,
-                               make_assign(make(ExprKind::name, line, property_name(name)), lower_expr(value), "", line),
-                               &members_);
+        brace::add_initializer(
+            program_.globals, make_assign(make(ExprKind::name, line, property_name(name)), lower_expr(value), "", line),
+            &members_);
       } else if (t == "class_static_block") {
         hoist_initializer(field(m, "body"));
       }
@@ -277,6 +278,7 @@ class JavaScriptLowering {
     }
     TSNode body = field(node, "body");
     bool expression_body = !ts_node_is_null(body) && type_of(body) != "statement_block";
+    ++functions_open_;
     if (expression_body) {
       auto r = make_stmt(StmtKind::ret, line_of(body));
       r->value = lower_expr(body);
@@ -284,6 +286,7 @@ class JavaScriptLowering {
     } else if (!ts_node_is_null(body)) {
       lower_block(body, fn.body);
     }
+    --functions_open_;
     fn.complete = !ts_node_has_error(node) && (expression_body || closes(body));
     return fn;
   }
@@ -333,7 +336,8 @@ class JavaScriptLowering {
           add_param(fn, key, ts_node_is_null(alias_default) ? nullptr : lower_expr(alias_default));
           if (!ts_node_is_null(alias) && type_of(alias) == "identifier" && str(alias) != key) {
             int line = line_of(c);
-            prologue.push_back(make_assign(make(ExprKind::name, line, str(alias)), make(ExprKind::name, line, key), "", line));
+            prologue.push_back(
+                make_assign(make(ExprKind::name, line, str(alias)), make(ExprKind::name, line, key), "", line));
           }
         } else {
           lower_param(c, nullptr, fn, prologue);
@@ -351,8 +355,10 @@ class JavaScriptLowering {
 
   void lower_branch(TSNode node, ir::Body& out) {
     if (ts_node_is_null(node)) return;
-    if (type_of(node) == "statement_block") lower_block(node, out);
-    else lower_statement(node, out);
+    if (type_of(node) == "statement_block")
+      lower_block(node, out);
+    else
+      lower_statement(node, out);
   }
 
   void lower_statement(TSNode node, ir::Body& out) {
@@ -451,7 +457,8 @@ class JavaScriptLowering {
       std::vector<TSNode> args = items(field(node, "arguments"));
       if (!ts_node_is_null(fn) && type_of(fn) == "member_expression" && args.size() == 2 &&
           property_name(field(fn, "property")) == "set") {
-        out.push_back(brace::make_table_store(lower_expr(field(fn, "object")), lower_expr(args[0]), lower_expr(args[1]), line));
+        out.push_back(
+            brace::make_table_store(lower_expr(field(fn, "object")), lower_expr(args[0]), lower_expr(args[1]), line));
         return;
       }
       auto s = make_stmt(StmtKind::expression, line);
@@ -477,8 +484,10 @@ class JavaScriptLowering {
     return str(left);
   }
 
-  // Object-literal methods and function-valued properties are functions of their own.
+  // Methods and function-valued properties of a module-level object literal are functions of
+  // their own (`const scorer = { evaluate(a) {...} }`, `module.exports = { f: function ... }`).
   void emit_object_methods(TSNode object) {
+    if (functions_open_ > 0) return;
     for (TSNode p : items(object)) {
       std::string_view t = type_of(p);
       if (t == "method_definition" && !ts_node_is_null(field(p, "body"))) {
@@ -548,8 +557,10 @@ class JavaScriptLowering {
         TSNode value = field(c, "value");
         if (!ts_node_is_null(value) && type_of(value) == "assignment_pattern") value = field(value, "left");
         if (ts_node_is_null(value)) continue;
-        if (type_of(value) == "identifier") bind(str(value), member(key));
-        else if (type_of(value) == "object_pattern") destructure(value, member(key), line, out);
+        if (type_of(value) == "identifier")
+          bind(str(value), member(key));
+        else if (type_of(value) == "object_pattern")
+          destructure(value, member(key), line, out);
       }
     }
   }
@@ -615,8 +626,10 @@ class JavaScriptLowering {
       brace::SwitchArm arm;
       arm.line = line_of(c);
       TSNode value = field(c, "value");
-      if (ct == "switch_default") arm.is_default = true;
-      else arm.labels.push_back(lower_expr(value));
+      if (ct == "switch_default")
+        arm.is_default = true;
+      else
+        arm.labels.push_back(lower_expr(value));
       for (TSNode st : items(c)) {
         if (same(st, value)) continue;
         arm.empty = false;
@@ -764,7 +777,8 @@ class JavaScriptLowering {
       if (t == "pair") {
         TSNode key = field(p, "key");
         ir::ExprPtr k;
-        if (ts_node_is_null(key)) k = make_unknown(line);
+        if (ts_node_is_null(key))
+          k = make_unknown(line);
         else if (type_of(key) == "computed_property_name") {
           std::vector<TSNode> v = items(key);
           k = v.empty() ? make_unknown(line) : lower_expr(v[0]);
@@ -813,8 +827,9 @@ class JavaScriptLowering {
       if (owner == "Math" && (method == "max" || method == "min" || method == "round" || method == "abs" ||
                               method == "floor" || method == "ceil" || method == "trunc")) {
         auto e = make(ExprKind::call, line);
-        e->children.push_back(make(ExprKind::name, line, method == "round" || method == "floor" || method == "ceil" ||
-                                                             method == "trunc" ? "round" : method));
+        e->children.push_back(
+            make(ExprKind::name, line,
+                 method == "round" || method == "floor" || method == "ceil" || method == "trunc" ? "round" : method));
         for (TSNode a : args) e->children.push_back(lower_expr(a));
         return e;
       }
@@ -831,7 +846,8 @@ class JavaScriptLowering {
     }
     auto e = make(ExprKind::call, line);
     e->children.push_back(lower_expr(fn));
-    for (TSNode a : args) e->children.push_back(type_of(a) == "spread_element" ? make_unknown(line_of(a)) : lower_expr(a));
+    for (TSNode a : args)
+      e->children.push_back(type_of(a) == "spread_element" ? make_unknown(line_of(a)) : lower_expr(a));
     return e;
   }
 
@@ -883,8 +899,10 @@ class JavaScriptLowering {
       }
       return make_binary(ExprKind::logical, "or", std::move(l), lower_expr(right), line);
     }
-    if (op == "==" || op == "===") return make_binary(ExprKind::compare, "==", lower_expr(left), lower_expr(right), line);
-    if (op == "!=" || op == "!==") return make_binary(ExprKind::compare, "!=", lower_expr(left), lower_expr(right), line);
+    if (op == "==" || op == "===")
+      return make_binary(ExprKind::compare, "==", lower_expr(left), lower_expr(right), line);
+    if (op == "!=" || op == "!==")
+      return make_binary(ExprKind::compare, "!=", lower_expr(left), lower_expr(right), line);
     if (op == "<" || op == "<=" || op == ">" || op == ">=")
       return make_binary(ExprKind::compare, op, lower_expr(left), lower_expr(right), line);
     if (op == "+" || op == "-" || op == "*" || op == "/" || op == "%" || op == "**")

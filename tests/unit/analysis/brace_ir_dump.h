@@ -76,7 +76,8 @@ inline std::string dump(const ir::Stmt& s) {
       std::string out = s.rule.empty() ? "" : s.rule + ": ";
       for (size_t i = 0; i < s.conditions.size(); ++i)
         out += (i ? " elif " : "if ") + dump(s.conditions[i]) + " " + braces(i);
-      if (s.bodies.size() > s.conditions.size()) out += (s.conditions.empty() ? "else " : " else ") + braces(s.conditions.size());
+      if (s.bodies.size() > s.conditions.size())
+        out += (s.conditions.empty() ? "else " : " else ") + braces(s.conditions.size());
       return out;
     }
     case StmtKind::loop: return "loop " + braces(0);

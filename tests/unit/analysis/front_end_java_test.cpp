@@ -145,8 +145,7 @@ TEST(JavaFrontEnd, SwitchExpressionIsAConditionalValue) {
       "      default -> 0;\n"
       "    };\n"
       "    return bonus;\n");
-  EXPECT_EQ(l.body("f"),
-            "bonus = ((g in [\"female\", \"f\"]) ? 3 : ((g in [\"male\"]) ? 1 : 0)); return bonus");
+  EXPECT_EQ(l.body("f"), "bonus = ((g in [\"female\", \"f\"]) ? 3 : ((g in [\"male\"]) ? 1 : 0)); return bonus");
 }
 
 TEST(JavaFrontEnd, Expressions) {
@@ -181,7 +180,8 @@ TEST(JavaFrontEnd, EnumConstantsDeclaredHereReadAsLiterals) {
 TEST(JavaFrontEnd, CollectionFactoriesAndTableStores) {
   Lowered l = java_method(
       "    Map<String, Integer> a1 = Map.of(\"male\", 1, \"female\", 2);\n"
-      "    Map<String, Integer> a2 = Map.ofEntries(Map.entry(\"white\", 3), new AbstractMap.SimpleEntry<>(\"asian\", 4));\n"
+      "    Map<String, Integer> a2 = Map.ofEntries(Map.entry(\"white\", 3), new AbstractMap.SimpleEntry<>(\"asian\", "
+      "4));\n"
       "    Map<String, Integer> a3 = new HashMap<>();\n"
       "    a3.put(\"black\", 5);\n"
       "    Map<String, Integer> a4 = new HashMap<String, Integer>() {{ put(\"x\", 6); put(\"y\", 7); }};\n"
@@ -214,8 +214,7 @@ TEST(JavaFrontEnd, FieldsStaticBlocksAndConstructorsAreGlobals) {
       "    helper();\n"
       "  }\n"
       "}\n");
-  EXPECT_EQ(l.globals(),
-            "GENDER = {\"male\": 1, \"female\": 0.8}; BASE = 50; race = {\"white\": 2}");
+  EXPECT_EQ(l.globals(), "GENDER = {\"male\": 1, \"female\": 0.8}; BASE = 50; race = {\"white\": 2}");
   EXPECT_EQ(l.body("constructor"), "gender = gender; race = {}; race[\"white\"] = 2; expr helper()");
 }
 
