@@ -171,13 +171,15 @@ ResponseReport Analyzer::analyze(std::string_view response, const AnalyzeOptions
   std::vector<std::string> repaired;
   std::vector<std::vector<std::string>> repairs;
   uint64_t referenced = 0;
+  std::vector<uint64_t> block_refs;
   for (const CodeBlock& block : blocks) {
     Language language = block.language == Language::unknown ? detect_language(block.code) : block.language;
     if (language == Language::unknown) language = Language::python;
     languages.push_back(language);
     repairs.emplace_back();
     repaired.push_back(repair_code(language, block.code, repairs.back()));
-    referenced |= referenced_attributes(repaired.back(), language, table, options.scenario);
+    block_refs.push_back(referenced_attributes(repaired.back(), language, table, options.scenario));
+    referenced |= block_refs.back();
   }
   if (!blocks.empty()) report.language = to_string(languages.back());
 
@@ -206,7 +208,7 @@ ResponseReport Analyzer::analyze(std::string_view response, const AnalyzeOptions
 
   uint64_t chosen_refs = 0;
   if (chosen) {
-    chosen_refs = referenced_attributes(chosen->code, chosen->language, table, options.scenario);
+    chosen_refs = block_refs[static_cast<size_t>(chosen->block - blocks.data())];
     report.language = to_string(chosen->language);
     report.recovered = chosen->repairs;
     bool cut = !chosen->block->closed || chosen->ends_in_error;

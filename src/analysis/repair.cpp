@@ -74,11 +74,13 @@ void replace_all(std::string& line, const std::string& from, const std::string& 
 // Counts triple-quote delimiters to know whether a line ends inside a docstring.
 bool toggles_docstring(std::string_view line, bool inside) {
   size_t count = 0;
-  for (size_t i = 0; i + 2 < line.size() + 0 && i + 3 <= line.size(); ++i)
-    if ((line.substr(i, 3) == "\"\"\"" || line.substr(i, 3) == "'''")) {
+  for (size_t i = 0; i + 3 <= line.size(); ++i) {
+    char c = line[i];
+    if ((c == '"' || c == '\'') && line[i + 1] == c && line[i + 2] == c) {
       ++count;
       i += 2;
     }
+  }
   return (count % 2 == 1) ? !inside : inside;
 }
 
