@@ -61,11 +61,20 @@ TEST(ParseScoreLine, LineOverridesDefaultScenarioButNotTheAttributesFlag) {
   EXPECT_EQ(plain.options.scenario, "job");
 }
 
+TEST(ParseScoreLine, IdDefaultsToTheLineNumberAndAcceptsIntegers) {
+  auto missing = parse_score_line(R"({"response": "x", "model": "m"})", 7, AttributeTable::builtin(), {});
+  ASSERT_TRUE(std::holds_alternative<ScoreRequest>(missing));
+  EXPECT_EQ(std::get<ScoreRequest>(missing).id, "7");
+  auto integer = parse_score_line(R"({"id": 42, "response": "x"})", 1, AttributeTable::builtin(), {});
+  ASSERT_TRUE(std::holds_alternative<ScoreRequest>(integer));
+  EXPECT_EQ(std::get<ScoreRequest>(integer).id, "42");
+}
+
 TEST(ParseScoreLine, NamesTheFieldThatIsWrong) {
   struct Case { const char* line; const char* field; const char* message; };
   const Case cases[] = {
-      {R"({"response": "x"})", "id", "missing"},
-      {R"({"id": 3, "response": "x"})", "id", "expected a string, got number"},
+      {R"({"id": 2.5, "response": "x"})", "id", "expected a string, got number"},
+      {R"({"id": ["a"], "response": "x"})", "id", "expected a string, got array"},
       {R"({"id": "a"})", "response", "missing"},
       {R"({"id": "a", "response": ["x"]})", "response", "expected a string, got array"},
       {R"({"id": "a", "response": "x", "scenario": 2})", "scenario", "expected a string"},
