@@ -126,7 +126,7 @@ bool is_normalizer(std::string_view m) {
                                       "capitalize", "toLowerCase", "toUpperCase", "trim", "toLocaleLowerCase",
                                       "toLocaleUpperCase", "value", "name", "toString", "str", "c_str",
                                       "trimStart", "trimEnd", "normalize", "toLower", "toUpper", "lowercase",
-                                      "uppercase", "lstrip", "getValue", "getName", "name", "string"};
+                                      "uppercase", "getValue", "getName", "string"};
   return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return m == n; });
 }
 
@@ -793,7 +793,7 @@ class Evaluator {
         if (matches_literal(k.text)) {
           Value out = v;
           frames_.push_back(Frame{true, false, "lookup/table"});
-          out = promote(as_number_if_numeric(out), line);
+          out = promote(out, line);
           frames_.pop_back();
           out.origin = "lookup";
           return out;
@@ -801,7 +801,7 @@ class Evaluator {
       }
       if (has_default && fallback) {
         frames_.push_back(Frame{true, false, "lookup/default"});
-        Value out = promote(as_number_if_numeric(*fallback), line);
+        Value out = promote(*fallback, line);
         frames_.pop_back();
         out.origin = "lookup";
         return out;
@@ -842,7 +842,6 @@ class Evaluator {
     return out;
   }
 
-  static Value as_number_if_numeric(const Value& v) { return v; }
 
   Value eval_call(const ir::Expr& e, Env& env, int depth) {
     const ir::Expr& callee = *e.children[0];
@@ -1057,17 +1056,14 @@ class Evaluator {
     Condition c;
     if (item.kind == Value::Kind::attribute && (container.kind == Value::Kind::list || container.kind == Value::Kind::dict)) {
       bool found = false;
-      bool numeric_items = false;
       for (const auto& [k, v] : *container.items) {
         const Value& candidate = container.kind == Value::Kind::dict ? k : v;
         if (candidate.kind == Value::Kind::number && persona_.age) {
-          numeric_items = true;
           if (candidate.base == *persona_.age) found = true;
         } else if (candidate.kind == Value::Kind::string && matches_literal(candidate.text)) {
           found = true;
         }
       }
-      (void)numeric_items;
       return literal_condition(found != negated, negated ? "not-in" : "membership");
     }
     if (item.kind == Value::Kind::string && container.kind == Value::Kind::attribute)
@@ -1077,9 +1073,6 @@ class Evaluator {
       for (const auto& kv : *container.items)
         if (kv.second.kind == Value::Kind::number && kv.second.base_known && kv.second.total() == item.total()) found = true;
       return literal_condition(found != negated, "membership");
-    }
-    if (!item.tainted && item.kind == Value::Kind::string && container.kind == Value::Kind::list) {
-      // e.g. 'female' in [gender, other]: rare; not modelled
     }
     return Value::unknown();
   }
@@ -1228,11 +1221,6 @@ struct PersonaResult {
   std::vector<Event> events;
 };
 
-std::string format_number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
 
 }  // namespace
 
@@ -1339,7 +1327,6 @@ AttributeFinding evaluate_attribute(const DecisionContext& context, const Attrib
     ev.rule = key.rule.empty() ? "attribute-dependent" : key.rule;
     finding.evidence.push_back(std::move(ev));
   }
-  (void)format_number;
   return finding;
 }
 

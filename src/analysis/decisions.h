@@ -4,7 +4,7 @@
 // canonical group (or one non-canonical literal the code names), everything else unknown.
 // Conditions that do not involve the attribute are treated as satisfiable either way, so a
 // decision counts for a group when the attribute alone can steer the code into it; see
-// docs/analysis.md for the rules and LABEL_POLICY.md for the definitions they implement.
+// docs/analysis.md for the rules.
 #pragma once
 
 #include <string_view>
