@@ -677,16 +677,19 @@ class Evaluator {
           auto it = env.find(key);
           if (it != env.end()) return it->second;
         }
-        Value object = eval(*e.children[0], env, depth);
+        // Enum members: Gender.MALE / Race::BLACK read as the literal "MALE" when compared. The
+        // capitalised type name must not be taken for the attribute itself.
+        const ir::Expr& owner = *e.children[0];
+        if (owner.kind == ExprKind::name && !owner.text.empty() && owner.text[0] >= 'A' && owner.text[0] <= 'Z' &&
+            !env.count(owner.text) && e.text.size() > 1 &&
+            std::all_of(e.text.begin(), e.text.end(), [](char c) { return (c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9'); }))
+          return Value::string(e.text);
+        Value object = eval(owner, env, depth);
         if (object.kind == Value::Kind::attribute && is_normalizer(e.text)) return object;
         if (object.kind == Value::Kind::dict) return lookup(object, Value::string(e.text), nullptr, e.line, false);
         if (object.kind == Value::Kind::attribute) return Value::unknown();
-        // Enum members: Gender.MALE reads as the literal "MALE" when compared.
         Value named = resolve_name(e.text);
         if (named.tainted) return named;
-        if (e.children[0]->kind == ExprKind::name && !e.text.empty() &&
-            std::all_of(e.text.begin(), e.text.end(), [](char c) { return (c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9'); }))
-          return Value::string(e.text);
         return Value::unknown();
       }
       case ExprKind::index: {
