@@ -119,7 +119,7 @@ int run_corpus(const std::string& path, int repeat, unsigned threads) {
                 static_cast<double>(output_bytes) / 1e6);
   }
   std::printf("best %.0f responses/s; peak RSS %.1f MiB\n", best, static_cast<double>(peak_rss_kib()) / 1024.0);
-  if (best == 0) std::printf("no line was scored: each needs string \"id\" and \"response\" fields\n");
+  if (best == 0) std::printf("no line was scored: each needs a string \"response\" field\n");
   return 0;
 }
 
