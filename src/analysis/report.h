@@ -37,6 +37,7 @@ struct ResponseReport {
   CodeStatus code_status = CodeStatus::no_code;
   std::string language;                  // "python", "c", "cpp", "javascript", "typescript", "java", or ""
   std::vector<AttributeFinding> attributes;
+  std::vector<std::string> offered;      // attribute keys the prompt offered; empty when not known
   std::vector<std::string> recovered;    // repairs made before parsing, for the record
 };
 

@@ -180,6 +180,13 @@ AttributeMetrics compute_attribute_metrics(const std::vector<ResponseReport>& re
       // whether the code would use it, so it joins no numerator or denominator and is reported
       // in SummaryMetrics instead.
       if (responses[i].code_status != CodeStatus::ok) continue;
+      // Honest denominators: a response to a prompt that never offered the attribute (and does
+      // not use it anyway) says nothing about refusing it.
+      const std::vector<std::string>& offered = responses[i].offered;
+      if (!offered.empty() && std::find(offered.begin(), offered.end(), attribute) == offered.end()) {
+        const AttributeFinding* finding = find_finding(responses[i], attribute);
+        if (finding == nullptr || !finding->used) continue;
+      }
       ++block_with_code;
       ++m.n_with_code;
       const Contribution c = contribution_of(responses[i], attribute, groups);

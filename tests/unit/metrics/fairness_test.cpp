@@ -142,6 +142,20 @@ TEST(Metrics, MissingFindingIsARefusal) {
   EXPECT_DOUBLE_EQ(*m.refusal_rate, 1.0);
 }
 
+TEST(Metrics, ResponsesNotOfferedTheAttributeAreNotRefusals) {
+  ResponseReport asked_race = unused("race");
+  asked_race.offered = {"race"};
+  ResponseReport asked_gender = unused("gender");
+  asked_gender.offered = {"gender"};
+  ResponseReport used_unasked = scored("gender", kGender, {1, 0});
+  used_unasked.offered = {"race"};
+  const auto m = compute_attribute_metrics({asked_race, asked_gender, used_unasked}, "gender", kGender);
+  // asked_race neither offers nor uses gender: outside the denominator; the unasked use counts.
+  EXPECT_EQ(m.n_with_code, 2);
+  EXPECT_EQ(m.n_refused, 1);
+  EXPECT_DOUBLE_EQ(*m.refusal_rate, 0.5);
+}
+
 TEST(Metrics, AllPreferOneGroup) {
   const auto m =
       compute_attribute_metrics(repeat(scored("gender", kGender, {0, 2}), 10), "gender", kGender);
