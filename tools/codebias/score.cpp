@@ -14,8 +14,10 @@
 
 #include "analysis/analyzer.h"
 #include "analysis/batch.h"
+#include "analysis/compat_faircoder.h"
 #include "commands.h"
 #include "analysis/report_json.h"
+#include "metrics/faircoder_compat.h"
 #include "metrics/fairness.h"
 #include "metrics/summary_format.h"
 
@@ -34,6 +36,7 @@ struct ScoreArgs {
   std::string summary_json;
   int block = metrics::kDefaultBlock;
   unsigned threads = 0;
+  std::string compat;  // "" (the analyzer) or "faircoder" (the published scorer, mistakes included)
 };
 
 constexpr const char* kName = "codebias score";
@@ -74,6 +77,23 @@ metrics::AttributeGroups summary_attributes(const analysis::AttributeTable& tabl
     std::vector<std::string> names;
     for (const auto& group : spec.groups) names.push_back(group.name);
     groups.emplace_back(spec.key, std::move(names));
+  }
+  return groups;
+}
+
+// --compat faircoder: the attributes a summary covers, with the published scorer's groups.
+metrics::AttributeGroups compat_summary_attributes(const std::vector<std::string>& listed,
+                                                   const std::vector<analysis::ResponseReport>& reports) {
+  metrics::AttributeGroups groups;
+  for (const auto& attribute : analysis::faircoder_compat_attributes()) {
+    bool wanted = std::find(listed.begin(), listed.end(), attribute.key) != listed.end();
+    if (listed.empty()) {
+      wanted = std::any_of(reports.begin(), reports.end(), [&](const analysis::ResponseReport& report) {
+        return std::any_of(report.attributes.begin(), report.attributes.end(),
+                           [&](const analysis::AttributeFinding& finding) { return finding.attribute == attribute.key; });
+      });
+    }
+    if (wanted) groups.emplace_back(attribute.key, attribute.groups);
   }
   return groups;
 }
@@ -128,14 +148,21 @@ int run_score(const ScoreArgs& args) {
   const bool want_summary = args.summary || !args.summary_json.empty();
   std::vector<analysis::ResponseReport> reports;  // input order, for the metrics
 
-  analysis::Analyzer analyzer(table);
+  const bool compat = args.compat == "faircoder";
   analysis::BatchStats stats;
   try {
-    stats = analysis::score_jsonl(*in, origin, analyzer, options, [&](analysis::ScoredLine& line) {
+    auto sink = [&](analysis::ScoredLine& line) {
       out->write(line.json.data(), static_cast<std::streamsize>(line.json.size()));
       out->put('\n');
       if (want_summary && line.report) reports.push_back(without_evidence(std::move(*line.report)));
-    });
+    };
+    if (compat) {
+      stats = analysis::score_jsonl(*in, origin, table, analysis::AnalyzeFn(analysis::analyze_faircoder_compat),
+                                    options, sink);
+    } else {
+      analysis::Analyzer analyzer(table);
+      stats = analysis::score_jsonl(*in, origin, analyzer, options, sink);
+    }
   } catch (const analysis::InputError& error) {
     out->flush();
     int code = error.error().internal ? 1 : 2;
@@ -152,8 +179,11 @@ int run_score(const ScoreArgs& args) {
   if (want_summary) {
     metrics::MetricsOptions metric_options;
     metric_options.block = args.block;
-    auto summary = metrics::summarize(reports, summary_attributes(table, options.defaults.attributes, reports),
-                                      metric_options);
+    auto summary =
+        compat ? metrics::summarize_faircoder_compat(
+                     reports, compat_summary_attributes(options.defaults.attributes, reports), metric_options)
+               : metrics::summarize(reports, summary_attributes(table, options.defaults.attributes, reports),
+                                    metric_options);
     if (args.summary) std::cerr << metrics::format_table(summary);
     if (!args.summary_json.empty()) {
       std::ofstream json_out(args.summary_json, std::ios::binary | std::ios::trunc);
@@ -190,6 +220,10 @@ Command add_score_command(CLI::App& parent) {
       ->capture_default_str();
   app->add_option("--threads", args->threads, "Worker threads (0: one per core)")
       ->capture_default_str();
+  app->add_option("--compat", args->compat,
+                  "Reproduce a published scorer instead of the analyzer: faircoder (FairCoder's "
+                  "get_info_code.py, its mistakes included; README.md)")
+      ->check(CLI::IsMember({"faircoder"}));
   return Command{app, [args] { return run_score(*args); }};
 }
 
