@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 
 #include "analysis/prefilter.h"
 
@@ -209,13 +210,25 @@ PythonSlice slice_python(std::string_view code, uint64_t wanted_attributes, cons
                        names_attribute.begin() + static_cast<std::ptrdiff_t>(last) + 1, [](bool b) { return b; });
   };
 
-  // Names the code defines as functions or assigns anywhere: conditions that read them might be
-  // decidable, and calls to them run code we must see.
-  std::set<std::string_view> functions, locals;
-  for (const LogicalLine& l : lines) {
+  // Functions the code defines (calls to them run code we must see), and names that may hold a
+  // value the evaluation knows: assigned from literals, or from other such names. A condition
+  // reading one might be decided, so its statement is kept; anything computed from the inputs
+  // (`matches = [s for s in applicant.skills ...]`) is unknown to the evaluation anyway.
+  std::set<std::string_view> functions, known;
+  for (const LogicalLine& l : lines)
     if (l.first_word == "def" && l.reads.size() > 1) functions.insert(l.reads[1]);
-    if (l.first_word == "for" && l.reads.size() > 1) locals.insert(root(l.reads[1]));
-    for (std::string_view a : l.assigned) locals.insert(root(a));
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const LogicalLine& l : lines) {
+      if (l.assigned.empty() || l.first_word == "for") continue;
+      bool from_known = std::all_of(l.reads.begin(), l.reads.end(), [&](std::string_view r) {
+        return known.count(root(r)) ||
+               (!functions.count(root(r)) && is_one_of(r, {"True", "False", "None", "not", "and", "or", "if", "else", "in", "is"}));
+      });
+      if (!from_known) continue;
+      for (std::string_view a : l.assigned)
+        if (known.insert(root(a)).second) changed = true;
+    }
   }
 
   // Top-level statements of each function body: a compound statement with its clauses.
@@ -223,16 +236,32 @@ PythonSlice slice_python(std::string_view code, uint64_t wanted_attributes, cons
     size_t first, last;  // indices into lines
   };
   std::vector<Statement> candidates;
+  // Plain `name = expression` statements of function bodies, and how many statements each body keeps.
+  struct Assignment {
+    size_t line;
+    size_t body;  // index into body_statements
+  };
+  std::vector<Assignment> assignments;
+  std::vector<std::vector<size_t>> body_statements;
   for (size_t i = 0; i < lines.size(); ++i) {
     if (lines[i].first_word != "def" || !lines[i].header) continue;
     size_t def_indent = lines[i].indent;
     size_t body_indent = std::string::npos;
+    body_statements.emplace_back();
     size_t j = i + 1;
     for (; j < lines.size(); ++j) {
       if (lines[j].blank) continue;
       if (lines[j].indent <= def_indent) break;
       if (body_indent == std::string::npos) body_indent = lines[j].indent;
-      if (lines[j].indent != body_indent || !is_compound(lines[j].first_word)) continue;
+      if (lines[j].indent != body_indent) continue;
+      body_statements.back().push_back(j);
+      if (!is_compound(lines[j].first_word)) {
+        const LogicalLine& l = lines[j];
+        if (l.plain_assignment && !l.augmented && l.well_formed && l.assigned.size() == 1 &&
+            l.assigned[0].find('.') == std::string_view::npos)
+          assignments.push_back(Assignment{j, body_statements.size() - 1});
+        continue;
+      }
       size_t k = j + 1;
       while (k < lines.size() && (lines[k].blank || lines[k].indent > body_indent ||
                                   (lines[k].indent == body_indent && is_clause(lines[k].first_word))))
@@ -257,7 +286,7 @@ PythonSlice slice_python(std::string_view code, uint64_t wanted_attributes, cons
         for (std::string_view r : l.reads) {
           if (is_one_of(r, {"True", "False", "None"})) return false;
           if (functions.count(root(r))) return false;
-          if (locals.count(root(r))) return false;
+          if (known.count(root(r))) return false;
           if (!is_one_of(r, {"if", "elif", "else", "for", "while", "in", "not", "and", "or", "is", "len", "isinstance", "hasattr", "str", "int", "float"})) reads_input = true;
         }
         if (!reads_input && l.first_word != "else") return false;
@@ -350,6 +379,38 @@ PythonSlice slice_python(std::string_view code, uint64_t wanted_attributes, cons
         if (std::find(removed.assigned.begin(), removed.assigned.end(), a) == removed.assigned.end())
           removed.assigned.emplace_back(a);
     slice.removed.push_back(std::move(removed));
+  }
+  // An assignment nothing parsed reads or writes again cannot matter: `required = [...]` whose
+  // only readers were cut. Its body must keep at least one statement.
+  std::unordered_map<std::string_view, int> mentions;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (!include[i]) continue;
+    for (std::string_view r : lines[i].reads) ++mentions[root(r)];
+    for (std::string_view a : lines[i].assigned) ++mentions[root(a)];
+  }
+  std::vector<int> kept_in_body(body_statements.size(), 0);
+  for (size_t b = 0; b < body_statements.size(); ++b)
+    for (size_t line : body_statements[b]) kept_in_body[b] += include[line] ? 1 : 0;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const Assignment& a : assignments) {
+      const LogicalLine& l = lines[a.line];
+      if (!include[a.line] || names_attribute[a.line] || kept_in_body[a.body] <= 1) continue;
+      std::string_view target = l.assigned[0];
+      if (carriers.count(target)) continue;
+      int own = 1;
+      bool calls_code = false;
+      for (std::string_view r : l.reads) {
+        own += root(r) == target ? 1 : 0;
+        calls_code = calls_code || functions.count(root(r)) || carriers.count(root(r));
+      }
+      if (calls_code || mentions[target] > own) continue;
+      include[a.line] = false;
+      --kept_in_body[a.body];
+      for (std::string_view r : l.reads) --mentions[root(r)];
+      --mentions[target];
+      changed = true;
+    }
   }
   for (size_t i = 0; i < lines.size(); ++i) {
     if (!include[i]) continue;
