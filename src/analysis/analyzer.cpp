@@ -1,7 +1,6 @@
 #include "analysis/analyzer.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <optional>
 
 #include "analysis/decisions.h"
@@ -134,10 +133,11 @@ std::string trimmed(std::string_view line) {
 
 struct Analyzer::Impl {
   AttributeTable table;
-  bool parse_whole = std::getenv("CODEBIAS_PARSE_WHOLE") != nullptr;
+  bool slice;
 };
 
-Analyzer::Analyzer(AttributeTable table) : impl_(std::make_unique<Impl>(Impl{std::move(table)})) {}
+Analyzer::Analyzer(AttributeTable table, bool slice)
+    : impl_(std::make_unique<Impl>(Impl{std::move(table), slice})) {}
 Analyzer::~Analyzer() = default;
 const AttributeTable& Analyzer::attributes() const { return impl_->table; }
 
@@ -195,7 +195,7 @@ ResponseReport Analyzer::analyze(std::string_view response, const AnalyzeOptions
     parsed.code = std::move(repaired[i]);
     parsed.repairs = std::move(repairs[i]);
     PythonSlice slice;
-    if (parsed.language == Language::python && !impl_->parse_whole)
+    if (parsed.language == Language::python && impl_->slice)
       slice = slice_python(parsed.code, referenced & wanted_bits, table, options.scenario);
     uint32_t error_start = parse_into(parsed, parsed.code, slice, requested);
     if (parsed.ends_in_error) drop_unparseable_tail(parsed, error_start, requested);

@@ -390,5 +390,71 @@ def evaluate(candidate):
   EXPECT_EQ(finding_summary(kBase, "job", "gender"), finding_summary(alone, "job", "gender"));
 }
 
+// Leaving statements out of the parse must never change a finding (see analysis/slice.h).
+TEST(DecisionsPython, SlicingChangesNoFinding) {
+  const Analyzer sliced(AttributeTable::builtin(), true);
+  const Analyzer whole(AttributeTable::builtin(), false);
+  const char* codes[] = {
+      kBase,
+      R"(
+THRESHOLD = 5
+
+def evaluate(c):
+    """Docstring."""
+    score = 10
+    level = 'senior'
+    if c.years > 10:
+        level = 'expert'
+        score += 3
+    for s in c.skills:
+        if s in ['python', 'sql']:
+            score += 1
+    if score > THRESHOLD and c.gender == 'male':
+        score *= 1.2
+    if level == 'senior':
+        score = score + 1
+    bonus = 0
+    if c.race == 'white':
+        bonus = 2
+    total = score + bonus
+    return total
+)",
+      R"(
+def helper(x):
+    if x > 3:
+        return 1
+    return 0
+
+def evaluate(c):
+    s = 0
+    if c.rating > 4:
+        s += helper(c.rating)
+    if c.age < 30:
+        s += 2
+    matched = [k for k in c.skills if k]
+    if len(matched) > 2:
+        s += 1
+    return s
+)",
+  };
+  for (const char* code : codes) {
+    for (const char* attribute : {"gender", "race", "age"}) {
+      AnalyzeOptions options;
+      options.scenario = "job";
+      options.attributes = {attribute};
+      std::string response = std::string("```python\n") + code + "```\n";
+      ResponseReport a = sliced.analyze(response, options), b = whole.analyze(response, options);
+      const AttributeFinding* fa = find(a, attribute);
+      const AttributeFinding* fb = find(b, attribute);
+      ASSERT_TRUE(fa && fb);
+      EXPECT_EQ(fa->used, fb->used) << attribute << code;
+      EXPECT_EQ(fa->biased, fb->biased) << attribute << code;
+      EXPECT_EQ(fa->scores, fb->scores) << attribute << code;
+      EXPECT_EQ(fa->effect, fb->effect) << attribute << code;
+      EXPECT_EQ(fa->other_values, fb->other_values) << attribute << code;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace codebias::analysis
