@@ -309,10 +309,11 @@ PythonSlice slice_python(std::string_view code, uint64_t wanted_attributes, cons
   // Names that can carry the attribute: assigned on lines the attribute reaches. A statement
   // reading one of them is kept. Repeat until nothing changes.
   std::set<std::string_view> carriers;
+  std::vector<int> candidate_of(lines.size(), -1);
+  for (size_t c = 0; c < candidates.size(); ++c)
+    for (size_t i = candidates[c].first; i <= candidates[c].last; ++i) candidate_of[i] = static_cast<int>(c);
   auto in_cut = [&](size_t line_index) {
-    for (size_t c = 0; c < candidates.size(); ++c)
-      if (cut[c] && line_index >= candidates[c].first && line_index <= candidates[c].last) return true;
-    return false;
+    return candidate_of[line_index] >= 0 && cut[static_cast<size_t>(candidate_of[line_index])];
   };
   for (bool changed = true; changed;) {
     changed = false;
