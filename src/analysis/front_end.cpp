@@ -44,6 +44,23 @@ ir::ExprPtr make_binary(ir::ExprKind kind, std::string op, ir::ExprPtr left, ir:
   return e;
 }
 
+ir::ExprPtr make_boolean(bool value, int line) {
+  auto e = make(ir::ExprKind::boolean, line);
+  e->value = value ? 1 : 0;
+  return e;
+}
+
+ir::ExprPtr make_member(ir::ExprPtr object, std::string name, int line) {
+  auto e = make(ir::ExprKind::member, line, std::move(name));
+  e->children.push_back(std::move(object));
+  return e;
+}
+
+ir::ExprPtr make_number_literal(std::string_view text, int line) {
+  double value = 0;
+  return parse_number(text, value) ? make_number(value, line) : make_unknown(line);
+}
+
 bool parse_number(std::string_view text, double& value) {
   std::string clean;
   for (char c : text)

@@ -21,6 +21,11 @@ ir::ExprPtr make(ir::ExprKind kind, int line, std::string text = {});
 ir::ExprPtr make_unknown(int line);
 ir::ExprPtr make_number(double value, int line);
 ir::ExprPtr make_binary(ir::ExprKind kind, std::string op, ir::ExprPtr left, ir::ExprPtr right, int line);
+ir::ExprPtr make_boolean(bool value, int line);
+// object.name
+ir::ExprPtr make_member(ir::ExprPtr object, std::string name, int line);
+// A number literal's value (parse_number); unknown when it is not one.
+ir::ExprPtr make_number_literal(std::string_view text, int line);
 // Parses "1_000", "0x1F", "2.5f", "10L"; false when it is not a number.
 bool parse_number(std::string_view text, double& value);
 // The value of a quoted literal: strips prefixes (r, b, f, u, L, @), quotes (', ", `, triple) and

@@ -6,6 +6,7 @@
 // initializers become program.globals; constructor bodies and member-initializer lists too, so
 // that tables a constructor fills are visible to the methods.
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -17,11 +18,7 @@
 namespace codebias::analysis::front_ends {
 namespace {
 
-using namespace lowering;
-using brace::make_assign;
-using brace::make_stmt;
-using ir::ExprKind;
-using ir::StmtKind;
+using namespace brace;  // and the lowering helpers, ExprKind, StmtKind
 
 bool contains(std::string_view hay, std::string_view needle) { return hay.find(needle) != std::string_view::npos; }
 
@@ -40,50 +37,30 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-class CFamilyLowering {
+class CFamilyLowering : public brace::Lowering<CFamilyLowering> {
  public:
-  explicit CFamilyLowering(const SyntaxTree& tree) : t_(tree) {}
-
-  ir::Program run() {
-    collect_enums(t_.root());
-    collect_defines(t_.root());
-    lower_scope(t_.root());
-    brace::drop_unfilled_members(program_.globals, members_);
-    return std::move(program_);
-  }
+  using Lowering::Lowering;
 
  private:
-  const SyntaxTree& t_;
-  ir::Program program_;
+  friend class brace::Lowering<CFamilyLowering>;
+  static constexpr std::string_view kBlock = "compound_statement";
+  static constexpr std::string_view kForEach = "for_range_loop";
+
   std::set<std::string, std::less<>> enum_types_;   // Gender in `Gender::Male` -> "Male"
   std::set<std::string, std::less<>> enumerators_;  // unscoped enumerators: MALE -> "MALE"
   std::vector<std::string> classes_;                // enclosing classes, to spot constructors
-  int depth_ = 0;                                   // nesting of the node being lowered (NestingGuard)
-  bool relowering_ = false;                         // lowering a constructor body a second time
-  std::vector<const ir::Stmt*> members_;            // globals that class members defined
   // `auto it = m.find(k);` in the current function: `it != m.end()` tests membership and
   // `it->second` reads m[k].
   std::map<std::string, TSNode, std::less<>> iterators_;
 
-  static uint32_t count(TSNode n) { return ts_node_named_child_count(n); }
-  static TSNode child(TSNode n, uint32_t i) { return ts_node_named_child(n, i); }
-  std::string_view text(TSNode n) const { return t_.text(n); }
-  std::string str(TSNode n) const { return std::string(t_.text(n)); }
-
-  // Named children without comments.
-  static std::vector<TSNode> items(TSNode n) {
-    std::vector<TSNode> out;
-    if (ts_node_is_null(n)) return out;
-    for (uint32_t i = 0; i < count(n); ++i) {
-      TSNode c = child(n, i);
-      if (type_of(c) != "comment") out.push_back(c);
-    }
-    return out;
-  }
-
-  static bool same(TSNode a, TSNode b) { return !ts_node_is_null(a) && !ts_node_is_null(b) && ts_node_eq(a, b); }
+  static bool is_comment(std::string_view type) { return type == "comment"; }
 
   // ---- declarations gathered before lowering -----------------------------------------------
+
+  void collect_declarations(TSNode root) {
+    collect_enums(root);
+    collect_defines(root);
+  }
 
   void collect_enums(TSNode root) {
     brace::for_each_node(root, [&](TSNode node) {
@@ -131,21 +108,6 @@ class CFamilyLowering {
 
   // ---- module level --------------------------------------------------------------------------
 
-  void lower_scope(TSNode node) {
-    for (TSNode c : items(node)) lower_scope_item(c);
-  }
-
-  void add_globals(ir::Body& body) {
-    for (ir::StmtPtr& s : body) brace::add_global(program_.globals, std::move(s));
-    body.clear();
-  }
-
-  void lower_scope_item(TSNode c) {
-    brace::NestingGuard guard(depth_);
-    if (guard.too_deep()) return;
-    lower_scope_item_at(c);
-  }
-
   void lower_scope_item_at(TSNode c) {
     std::string_view type = type_of(c);
     if (type == "function_definition") {
@@ -189,7 +151,7 @@ class CFamilyLowering {
       if (classes_.empty()) {
         add_globals(tmp);
       } else {
-        for (ir::StmtPtr& s : tmp) brace::add_initializer(program_.globals, std::move(s), &members_);
+        for (ir::StmtPtr& s : tmp) add_member(std::move(s));
       }
     } else if (type == "access_specifier" || type == "preproc_include" || type == "preproc_call" ||
                type == "preproc_function_def" || type == "using_declaration" || type == "alias_declaration" ||
@@ -203,34 +165,22 @@ class CFamilyLowering {
     }
   }
 
-  // A definition cut off before its closing brace often comes back as an ERROR holding the
-  // function_declarator followed by the body's statements: recovered as an incomplete function.
-  void lower_error(TSNode node) {
-    int current = -1;
-    for (TSNode c : items(node)) {
-      if (type_of(c) == "function_declarator") {
-        ir::Function fn;
-        fn.line = line_of(c);
-        fn.end_line = static_cast<int>(ts_node_end_point(node).row) + 1;
-        fn.name = declarator_name(field(c, "declarator"));
-        lower_params(field(c, "parameters"), fn);
-        fn.complete = false;
-        iterators_.clear();
-        program_.functions.push_back(std::move(fn));
-        current = static_cast<int>(program_.functions.size()) - 1;
-        continue;
-      }
-      std::string_view type = type_of(c);
-      if (current >= 0 && type != "function_definition" && type != "class_specifier" && type != "struct_specifier" &&
-          type != "namespace_definition" && type != "template_declaration") {
-        ir::Body body;
-        lower_statement(c, body);
-        for (ir::StmtPtr& st : body) program_.functions[static_cast<size_t>(current)].body.push_back(std::move(st));
-        continue;
-      }
-      current = -1;
-      lower_scope_item(c);
-    }
+  // A definition cut off (lower_error): its header is the function_declarator.
+  std::optional<ir::Function> recover_function(const std::vector<TSNode>& v, size_t i, TSNode error) {
+    TSNode c = v[i];
+    if (type_of(c) != "function_declarator") return std::nullopt;
+    ir::Function fn = new_function(declarator_name(field(c, "declarator")), c, error);
+    lower_params(field(c, "parameters"), fn);
+    fn.complete = false;
+    iterators_.clear();
+    return fn;
+  }
+
+  // Definitions after a cut-off one are not part of its body.
+  static bool ends_recovery(TSNode c) {
+    std::string_view type = type_of(c);
+    return type == "function_definition" || type == "class_specifier" || type == "struct_specifier" ||
+           type == "namespace_definition" || type == "template_declaration";
   }
 
   void lower_class(TSNode node) {
@@ -257,7 +207,7 @@ class CFamilyLowering {
     else if (v.size() >= 2 && v.front() == '"' && v.back() == '"')
       e = make(ExprKind::string, line, unquote(v));
     if (!e) return;
-    brace::add_global(program_.globals, make_assign(make(ExprKind::name, line, n), std::move(e), "", line));
+    brace::add_global(program_.globals, assign_name(n, std::move(e), line));
   }
 
   // ---- functions ---------------------------------------------------------------------------
@@ -328,19 +278,9 @@ class CFamilyLowering {
     return ts_node_is_null(n) ? std::string() : str(n);
   }
 
-  static bool closes(TSNode body) {
-    if (ts_node_is_null(body)) return false;
-    uint32_t n = ts_node_child_count(body);
-    if (n == 0) return false;
-    TSNode last = ts_node_child(body, n - 1);
-    return type_of(last) == "}" && !ts_node_is_missing(last);
-  }
-
   ir::Function lower_function(TSNode node) {
     iterators_.clear();
-    ir::Function fn;
-    fn.line = line_of(node);
-    fn.end_line = static_cast<int>(ts_node_end_point(node).row) + 1;
+    ir::Function fn = new_function({}, node, node);
     TSNode fd = function_declarator_of(field(node, "declarator"));
     TSNode name_node = ts_node_is_null(fd) ? TSNode{} : field(fd, "declarator");
     fn.name = declarator_name(name_node);
@@ -356,17 +296,17 @@ class CFamilyLowering {
     }
     TSNode body = field(node, "body");
     if (!ts_node_is_null(body) && type_of(body) == "try_statement") body = field(body, "body");
-    if (!ts_node_is_null(body)) lower_block(body, fn.body);
-    fn.complete = !ts_node_has_error(node) && closes(body);
+    lower_function_body(node, body, fn);
     if (constructor) {
       fn.name = "constructor";
-      hoist_constructor(node, body, fn.params);
+      hoist_member_initializers(node, fn.params);
+      hoist_initializer(body, &fn.params);
     }
     return fn;
   }
 
-  // Member initializers and constructor-body assignments define the tables methods read.
-  void hoist_constructor(TSNode node, TSNode body, const std::vector<std::string>& params) {
+  // Member initializers (and the constructor's body) define the tables methods read.
+  void hoist_member_initializers(TSNode node, const std::vector<std::string>& params) {
     for (TSNode c : items(node)) {
       if (type_of(c) != "field_initializer_list") continue;
       for (TSNode init : items(c)) {
@@ -383,18 +323,10 @@ class CFamilyLowering {
           value = args.size() == 1 ? lower_init_value(args[0]) : make_unknown(line);
         }
         if (value)
-          brace::add_initializer(
-              program_.globals,
-              make_assign(make(ExprKind::name, line, last_name(parts[0])), std::move(value), "", line), &members_,
-              &params);
+          brace::add_initializer(program_.globals, assign_name(last_name(parts[0]), std::move(value), line), &members_,
+                                 &params);
       }
     }
-    if (ts_node_is_null(body)) return;
-    ir::Body tmp;
-    relowering_ = true;
-    lower_block(body, tmp);
-    relowering_ = false;
-    for (ir::StmtPtr& s : tmp) brace::add_initializer(program_.globals, std::move(s), &members_, &params);
   }
 
   void lower_params(TSNode params, ir::Function& fn) {
@@ -414,75 +346,25 @@ class CFamilyLowering {
   ir::Function lower_lambda(TSNode node, const std::string& name) {
     auto saved_iterators = iterators_;
     iterators_.clear();
-    ir::Function fn;
-    fn.name = name;
-    fn.line = line_of(node);
-    fn.end_line = static_cast<int>(ts_node_end_point(node).row) + 1;
+    ir::Function fn = new_function(name, node, node);
     TSNode decl = field(node, "declarator");
     if (!ts_node_is_null(decl)) lower_params(field(decl, "parameters"), fn);
-    TSNode body = field(node, "body");
-    if (!ts_node_is_null(body)) lower_block(body, fn.body);
-    fn.complete = !ts_node_has_error(node) && closes(body);
+    lower_function_body(node, field(node, "body"), fn);
     iterators_ = std::move(saved_iterators);
     return fn;
   }
 
   // ---- statements --------------------------------------------------------------------------
 
-  void lower_block(TSNode node, ir::Body& out) {
-    for (TSNode c : items(node)) lower_statement(c, out);
-  }
-
-  // The body of an if / else / loop: braces are not a block of their own there.
-  void lower_branch(TSNode node, ir::Body& out) {
-    if (ts_node_is_null(node)) return;
-    if (type_of(node) == "compound_statement")
-      lower_block(node, out);
-    else
-      lower_statement(node, out);
-  }
-
-  void lower_statement(TSNode node, ir::Body& out) {
-    brace::NestingGuard guard(depth_);
-    if (guard.too_deep()) return;
-    lower_statement_at(node, out);
-  }
-
-  void lower_statement_at(TSNode node, ir::Body& out) {
-    std::string_view type = type_of(node);
-    int line = line_of(node);
-    if (type == "expression_statement") {
-      for (TSNode c : items(node)) lower_expression_statement(c, out);
-    } else if (type == "declaration") {
+  // The statements Lowering::lower_statement_at leaves to C and C++.
+  void lower_language_statement(TSNode node, std::string_view type, int /*line*/, ir::Body& out) {
+    if (type == "declaration") {
       lower_declaration(node, out);
-    } else if (type == "if_statement") {
-      out.push_back(lower_if(node));
     } else if (type == "switch_statement") {
       out.push_back(lower_switch(node));
-    } else if (type == "for_statement" || type == "for_range_loop" || type == "while_statement" ||
-               type == "do_statement") {
-      auto s = make_stmt(StmtKind::loop, line);
-      s->bodies.emplace_back();
-      lower_branch(field(node, "body"), s->bodies.back());
-      out.push_back(std::move(s));
-    } else if (type == "return_statement") {
-      auto s = make_stmt(StmtKind::ret, line);
-      std::vector<TSNode> v = items(node);
-      if (!v.empty())
-        s->value = type_of(v[0]) == "initializer_list" ? lower_init_list(v[0], "", false, false) : lower_expr(v[0]);
-      out.push_back(std::move(s));
-    } else if (type == "throw_statement") {
-      out.push_back(make_stmt(StmtKind::raise, line));
-    } else if (type == "try_statement" || type == "compound_statement") {
-      auto s = make_stmt(StmtKind::block, line);
-      s->bodies.emplace_back();
-      lower_block(type == "try_statement" ? field(node, "body") : node, s->bodies.back());
-      out.push_back(std::move(s));
     } else if (type == "labeled_statement") {
       for (TSNode c : items(node))
         if (type_of(c) != "statement_identifier") lower_statement(c, out);
-    } else if (type == "ERROR") {
-      lower_block(node, out);
     } else if (type == "preproc_if" || type == "preproc_ifdef" || type == "preproc_else" || type == "preproc_elif" ||
                type == "preproc_elifdef") {
       TSNode cond = field(node, "condition");
@@ -504,21 +386,9 @@ class CFamilyLowering {
     std::string_view type = type_of(node);
     int line = line_of(node);
     if (type == "assignment_expression") {
-      TSNode left = field(node, "left");
-      TSNode right = field(node, "right");
-      TSNode op = field(node, "operator");
-      std::string o = ts_node_is_null(op) ? std::string() : assignment_operator(text(op));
-      if (o.empty() && !ts_node_is_null(right) && type_of(right) == "assignment_expression") {
-        lower_expression_statement(right, out);  // a = b = 0
-        out.push_back(make_assign(lower_expr(left), lower_expr(field(right, "left")), "", line));
-        return;
-      }
-      if (!ts_node_is_null(left) && type_of(left) == "identifier") track_iterator(str(left), right);
-      out.push_back(make_assign(lower_expr(left), lower_init_value(right), o, line));
+      lower_assignment(node, line, out);
     } else if (type == "update_expression") {
-      TSNode op = field(node, "operator");
-      std::string o = !ts_node_is_null(op) && text(op) == "--" ? "-" : "+";
-      out.push_back(make_assign(lower_expr(field(node, "argument")), make_number(1, line), o, line));
+      lower_update(node, line, out);
     } else if (type == "comma_expression") {
       lower_expression_statement(field(node, "left"), out);
       lower_expression_statement(field(node, "right"), out);
@@ -529,15 +399,19 @@ class CFamilyLowering {
         out.push_back(std::move(store));
         return;
       }
-      auto s = make_stmt(StmtKind::expression, line);
-      s->value = lower_expr(node);
-      out.push_back(std::move(s));
+      push_expression(node, line, out);
     } else if (!ts_node_is_null(node)) {
-      auto s = make_stmt(StmtKind::expression, line);
-      s->value = lower_expr(node);
-      out.push_back(std::move(s));
+      push_expression(node, line, out);
     }
   }
+
+  // The value of `x = value` (an iterator of `it = m.find(k)` is tracked) and of `return value;`:
+  // brace initializers included.
+  ir::ExprPtr lower_assigned(TSNode target, TSNode value) {
+    if (!ts_node_is_null(target) && type_of(target) == "identifier") track_iterator(str(target), value);
+    return lower_init_value(value);
+  }
+  ir::ExprPtr lower_returned(TSNode value) { return lower_init_value(value); }
 
   // m.emplace("male", 1) / m.insert({"male", 1}) / m.insert(std::make_pair("male", 1)) /
   // m.insert_or_assign("male", 1): a store into the table.
@@ -601,13 +475,13 @@ class CFamilyLowering {
         } else {
           value = lower_init_value(v);
         }
-        out.push_back(make_assign(make(ExprKind::name, line, name), std::move(value), "", line));
+        out.push_back(assign_name(name, std::move(value), line));
       } else if (ct == "identifier" || ct == "array_declarator" || ct == "pointer_declarator" ||
                  ct == "reference_declarator") {
         // A container declared empty is filled later: m["male"] = 1; v.push_back(...)
         if (ir::ExprPtr empty = empty_container(type_text, line)) {
           std::string name = declarator_name(c);
-          if (!name.empty()) out.push_back(make_assign(make(ExprKind::name, line, name), std::move(empty), "", line));
+          if (!name.empty()) out.push_back(assign_name(name, std::move(empty), line));
         }
       }
     }
@@ -626,13 +500,13 @@ class CFamilyLowering {
     if (ts_node_is_null(def)) {
       // a table member the constructor fills
       if (ir::ExprPtr empty = empty_container(type_text, line))
-        out.push_back(make_assign(make(ExprKind::name, line, name), std::move(empty), "", line));
+        out.push_back(assign_name(name, std::move(empty), line));
       return;
     }
     ir::ExprPtr value = type_of(def) == "initializer_list"
                             ? lower_init_list(def, type_text, has_array_declarator(d), is_scalar_type(type))
                             : lower_init_value(def);
-    out.push_back(make_assign(make(ExprKind::name, line, name), std::move(value), "", line));
+    out.push_back(assign_name(name, std::move(value), line));
   }
 
   static bool is_scalar_type(TSNode type) {
@@ -733,77 +607,21 @@ class CFamilyLowering {
     return lower_expr(cond);
   }
 
-  ir::StmtPtr lower_if(TSNode node) {
-    auto s = make_stmt(StmtKind::if_chain, line_of(node));
-    TSNode cur = node;
-    for (int guard = 0; guard < 10000; ++guard) {
-      s->conditions.push_back(lower_condition(field(cur, "condition")));
-      s->bodies.emplace_back();
-      lower_branch(field(cur, "consequence"), s->bodies.back());
-      TSNode alt = field(cur, "alternative");
-      if (ts_node_is_null(alt)) break;
-      TSNode inner = alt;
-      if (type_of(alt) == "else_clause") {
-        std::vector<TSNode> v = items(alt);
-        inner = v.empty() ? TSNode{} : v[0];
-      }
-      if (!ts_node_is_null(inner) && type_of(inner) == "if_statement") {
-        cur = inner;  // else if: same chain
-        continue;
-      }
-      s->bodies.emplace_back();
-      lower_branch(inner, s->bodies.back());
-      break;
-    }
-    return s;
-  }
-
   static bool is_exit(TSNode st) {
     std::string_view t = type_of(st);
     return t == "break_statement" || t == "continue_statement" || t == "goto_statement";
   }
 
-  static bool ends_in_exit(TSNode st) {
-    for (int guard = 0; guard < brace::kMaxNesting && !ts_node_is_null(st); ++guard) {
-      std::string_view t = type_of(st);
-      if (t == "return_statement" || t == "throw_statement" || is_exit(st)) return true;
-      if (t != "compound_statement") return false;
-      std::vector<TSNode> v = items(st);
-      if (v.empty()) return false;
-      st = v.back();
-    }
-    return false;
-  }
+  ir::StmtPtr lower_switch(TSNode node) { return lower_case_switch(node, lower_condition(field(node, "condition"))); }
 
-  ir::StmtPtr lower_switch(TSNode node) {
-    int line = line_of(node);
-    ir::ExprPtr subject = lower_condition(field(node, "condition"));
-    std::vector<brace::SwitchArm> arms;
-    for (TSNode c : items(field(node, "body"))) {
-      if (type_of(c) != "case_statement") continue;
-      brace::SwitchArm arm;
-      arm.line = line_of(c);
-      TSNode value = field(c, "value");
-      if (ts_node_is_null(value))
-        arm.is_default = true;
-      else
-        arm.labels.push_back(lower_case_label(value));
-      for (TSNode st : items(c)) {
-        if (same(st, value)) continue;
-        arm.empty = false;
-        if (is_exit(st)) {
-          arm.exits = true;
-          break;
-        }
-        lower_statement(st, arm.body);
-        if (ends_in_exit(st)) {
-          arm.exits = true;
-          break;
-        }
-      }
-      arms.push_back(std::move(arm));
-    }
-    return brace::build_switch(std::move(subject), arms, line);
+  // An arm of lower_case_switch: `case value:` / `default:`.
+  bool read_case(TSNode c, TSNode value, brace::SwitchArm& arm) {
+    if (type_of(c) != "case_statement") return false;
+    if (ts_node_is_null(value))
+      arm.is_default = true;
+    else
+      arm.labels.push_back(lower_case_label(value));
+    return true;
   }
 
   // Case labels are constants: a bare identifier is an enumerator or a macro, read by its name.
@@ -821,12 +639,6 @@ class CFamilyLowering {
     return unquote(s.substr(q));
   }
 
-  ir::ExprPtr lower_expr(TSNode node) {
-    brace::NestingGuard guard(depth_);
-    if (guard.too_deep()) return make_unknown(ts_node_is_null(node) ? 0 : line_of(node));
-    return lower_expr_at(node);
-  }
-
   ir::ExprPtr lower_expr_at(TSNode node) {
     if (ts_node_is_null(node)) return make_unknown(0);
     int line = line_of(node);
@@ -839,10 +651,7 @@ class CFamilyLowering {
     }
     if (type == "field_identifier" || type == "this" || type == "type_identifier" || type == "namespace_identifier")
       return make(ExprKind::name, line, str(node));
-    if (type == "number_literal") {
-      double v = 0;
-      return parse_number(text(node), v) ? make_number(v, line) : make_unknown(line);
-    }
+    if (type == "number_literal") return make_number_literal(text(node), line);
     if (type == "string_literal") return make(ExprKind::string, line, string_value(node));
     if (type == "raw_string_literal") {
       for (TSNode c : items(node))
@@ -858,20 +667,10 @@ class CFamilyLowering {
       }
       return make(ExprKind::string, line, out);
     }
-    if (type == "user_defined_literal") {
-      std::vector<TSNode> v = items(node);
-      return v.empty() ? make_unknown(line) : lower_expr(v[0]);
-    }
-    if (type == "true" || type == "false") {
-      auto e = make(ExprKind::boolean, line);
-      e->value = type == "true" ? 1 : 0;
-      return e;
-    }
+    if (type == "user_defined_literal") return lower_first(node, line);
+    if (type == "true" || type == "false") return make_boolean(type == "true", line);
     if (type == "null" || type == "nullptr") return make(ExprKind::null, line);
-    if (type == "parenthesized_expression") {
-      std::vector<TSNode> v = items(node);
-      return v.empty() ? make_unknown(line) : lower_expr(v.back());
-    }
+    if (type == "parenthesized_expression") return lower_last(node, line);
     if (type == "comma_expression") return lower_expr(field(node, "right"));
     if (type == "field_expression") {
       TSNode object = field(node, "argument");
@@ -885,9 +684,7 @@ class CFamilyLowering {
         TSNode table = field(field(search, "function"), "argument");
         return make_binary(ExprKind::index, "", lower_expr(table), lower_expr(key), line);
       }
-      auto e = make(ExprKind::member, line, name);
-      e->children.push_back(lower_expr(object));
-      return e;
+      return make_member(lower_expr(object), name, line);
     }
     if (type == "qualified_identifier") return lower_qualified(node);
     if (type == "template_function") return make(ExprKind::name, line, last_name(node));
@@ -901,27 +698,9 @@ class CFamilyLowering {
     }
     if (type == "call_expression") return lower_call(node);
     if (type == "binary_expression") return lower_binary(node);
-    if (type == "unary_expression") {
-      TSNode op = field(node, "operator");
-      std::string o = ts_node_is_null(op) ? "-" : str(op);
-      if (o == "!" || o == "not") {
-        return brace::make_not(lower_expr(field(node, "argument")), line);
-      }
-      if (o == "-" || o == "+") {
-        auto e = make(ExprKind::unary, line, o);
-        e->children.push_back(lower_expr(field(node, "argument")));
-        return e;
-      }
-      return make_unknown(line);
-    }
+    if (type == "unary_expression") return lower_unary(node, "argument", line);
     if (type == "update_expression" || type == "pointer_expression") return lower_expr(field(node, "argument"));
-    if (type == "conditional_expression") {
-      auto e = make(ExprKind::conditional, line);
-      e->children.push_back(lower_expr(field(node, "condition")));
-      e->children.push_back(lower_expr(field(node, "consequence")));
-      e->children.push_back(lower_expr(field(node, "alternative")));
-      return e;
-    }
+    if (type == "conditional_expression") return lower_conditional(node, line);
     if (type == "cast_expression") return lower_expr(field(node, "value"));
     if (type == "compound_literal_expression") {
       TSNode t = field(node, "type");
@@ -952,11 +731,7 @@ class CFamilyLowering {
     if (parts.size() >= 2 && enum_types_.count(parts[parts.size() - 2]))
       return make(ExprKind::string, line, parts.back());
     ir::ExprPtr e = make(ExprKind::name, line, parts[0]);
-    for (size_t i = 1; i < parts.size(); ++i) {
-      auto m = make(ExprKind::member, line, parts[i]);
-      m->children.push_back(std::move(e));
-      e = std::move(m);
-    }
+    for (size_t i = 1; i < parts.size(); ++i) e = make_member(std::move(e), parts[i], line);
     return e;
   }
 
@@ -997,26 +772,14 @@ class CFamilyLowering {
       TSNode container = range_container(args[0]);
       if (!ts_node_is_null(container)) {
         auto e = make(ExprKind::call, line);
-        auto m = make(ExprKind::member, line, callee == "find" ? "includes" : "count");
-        m->children.push_back(lower_expr(container));
-        e->children.push_back(std::move(m));
+        e->children.push_back(make_member(lower_expr(container), callee == "find" ? "includes" : "count", line));
         e->children.push_back(lower_expr(args[2]));
         return e;
       }
     }
     // std::clamp(x, lo, hi) -> max(lo, min(x, hi)); fmin / fmax / floor / ceil by the names
     // the evaluator knows
-    if (callee == "clamp" && args.size() == 3) {
-      auto inner = make(ExprKind::call, line);
-      inner->children.push_back(make(ExprKind::name, line, "min"));
-      inner->children.push_back(lower_expr(args[0]));
-      inner->children.push_back(lower_expr(args[2]));
-      auto outer = make(ExprKind::call, line);
-      outer->children.push_back(make(ExprKind::name, line, "max"));
-      outer->children.push_back(lower_expr(args[1]));
-      outer->children.push_back(std::move(inner));
-      return outer;
-    }
+    if (callee == "clamp" && args.size() == 3) return clamp_call(args[0], args[1], args[2], line);
     std::string known;
     if (callee == "fmin" || callee == "fminf" || callee == "fminl")
       known = "min";
@@ -1086,28 +849,16 @@ class CFamilyLowering {
     return nullptr;
   }
 
-  ir::ExprPtr lower_binary(TSNode node) {
-    int line = line_of(node);
-    TSNode opn = field(node, "operator");
-    std::string op = ts_node_is_null(opn) ? std::string() : str(opn);
-    TSNode left = field(node, "left");
-    TSNode right = field(node, "right");
-    if (op == "&&" || op == "and")
-      return make_binary(ExprKind::logical, "and", lower_expr(left), lower_expr(right), line);
-    if (op == "||" || op == "or")
-      return make_binary(ExprKind::logical, "or", lower_expr(left), lower_expr(right), line);
+  // (In)equality, which may be a search's membership test; the rest are Lowering::lower_operator's.
+  ir::ExprPtr lower_operator(const std::string& op, TSNode left, TSNode right, int line) {
     if (op == "==" || op == "!=" || op == "not_eq") {
       bool ne = op != "==";
       ir::ExprPtr found = lower_search(left, right);
       if (!found) found = lower_search(right, left);
       if (found) return ne ? std::move(found) : brace::make_not(std::move(found), line);
-      return make_binary(ExprKind::compare, ne ? "!=" : "==", lower_expr(left), lower_expr(right), line);
+      return operands(ExprKind::compare, ne ? "!=" : "==", left, right, line);
     }
-    if (op == "<" || op == "<=" || op == ">" || op == ">=")
-      return make_binary(ExprKind::compare, op, lower_expr(left), lower_expr(right), line);
-    if (op == "+" || op == "-" || op == "*" || op == "/" || op == "%")
-      return make_binary(ExprKind::binary, op, lower_expr(left), lower_expr(right), line);
-    return make_unknown(line);
+    return Lowering::lower_operator(op, left, right, line);
   }
 };
 

@@ -18,11 +18,7 @@
 namespace codebias::analysis::front_ends {
 namespace {
 
-using namespace lowering;
-using brace::make_assign;
-using brace::make_stmt;
-using ir::ExprKind;
-using ir::StmtKind;
+using namespace brace;  // and the lowering helpers, ExprKind, StmtKind
 
 bool one_of(std::string_view s, std::initializer_list<std::string_view> names) {
   for (std::string_view n : names)
@@ -30,42 +26,21 @@ bool one_of(std::string_view s, std::initializer_list<std::string_view> names) {
   return false;
 }
 
-class JavaLowering {
+class JavaLowering : public brace::Lowering<JavaLowering> {
  public:
-  explicit JavaLowering(const SyntaxTree& tree) : t_(tree) {}
-
-  ir::Program run() {
-    collect_enums(t_.root());
-    lower_scope(t_.root());
-    brace::drop_unfilled_members(program_.globals, members_);
-    return std::move(program_);
-  }
+  using Lowering::Lowering;
 
  private:
-  const SyntaxTree& t_;
-  ir::Program program_;
+  friend class brace::Lowering<JavaLowering>;
+  static constexpr std::string_view kBlock = "block";
+  static constexpr std::string_view kForEach = "enhanced_for_statement";
+
   std::map<std::string, std::vector<std::string>, std::less<>> enums_;  // enum -> constants
-  int depth_ = 0;  // nesting of the node being lowered (NestingGuard)
-  bool relowering_ = false;
-  std::vector<const ir::Stmt*> members_;  // globals that class members defined
 
-  static uint32_t count(TSNode n) { return ts_node_named_child_count(n); }
-  static TSNode child(TSNode n, uint32_t i) { return ts_node_named_child(n, i); }
-  std::string_view text(TSNode n) const { return t_.text(n); }
-  std::string str(TSNode n) const { return std::string(t_.text(n)); }
+  static bool is_comment(std::string_view t) { return t == "line_comment" || t == "block_comment" || t == "comment"; }
 
-  static std::vector<TSNode> items(TSNode n) {
-    std::vector<TSNode> out;
-    if (ts_node_is_null(n)) return out;
-    for (uint32_t i = 0; i < count(n); ++i) {
-      TSNode c = child(n, i);
-      std::string_view t = type_of(c);
-      if (t != "line_comment" && t != "block_comment" && t != "comment") out.push_back(c);
-    }
-    return out;
-  }
-
-  void collect_enums(TSNode root) {
+  // The enums of this code (enums_).
+  void collect_declarations(TSNode root) {
     brace::for_each_node(root, [&](TSNode node) {
       if (type_of(node) != "enum_declaration") return;
       auto& constants = enums_[str(field(node, "name"))];
@@ -84,16 +59,6 @@ class JavaLowering {
 
   // ---- module / class level ------------------------------------------------------------------
 
-  void lower_scope(TSNode node) {
-    for (TSNode c : items(node)) lower_scope_item(c);
-  }
-
-  void lower_scope_item(TSNode c) {
-    brace::NestingGuard guard(depth_);
-    if (guard.too_deep()) return;
-    lower_scope_item_at(c);
-  }
-
   void lower_scope_item_at(TSNode c) {
     std::string_view type = type_of(c);
     if (type == "class_declaration" || type == "interface_declaration" || type == "enum_declaration" ||
@@ -106,13 +71,11 @@ class JavaLowering {
       if (!ts_node_is_null(field(c, "body"))) emit_function(c, str(field(c, "name")));
     } else if (type == "constructor_declaration" || type == "compact_constructor_declaration") {
       emit_function(c, "constructor");
-      ir::Function signature;
-      lower_params(field(c, "parameters"), signature);
-      hoist_initializer(field(c, "body"), &signature.params);
+      hoist_constructor(c);
     } else if (type == "field_declaration" || type == "constant_declaration") {
       ir::Body tmp;
       lower_variables(c, tmp);
-      for (ir::StmtPtr& s : tmp) brace::add_initializer(program_.globals, std::move(s), &members_);
+      for (ir::StmtPtr& s : tmp) add_member(std::move(s));
     } else if (type == "static_initializer") {
       for (TSNode b : items(c)) hoist_initializer(b);
     } else if (type == "block") {
@@ -127,74 +90,26 @@ class JavaLowering {
     } else {
       ir::Body tmp;
       lower_statement(c, tmp);
-      for (ir::StmtPtr& s : tmp) brace::add_global(program_.globals, std::move(s));
+      add_globals(tmp);
     }
   }
 
-  // A method cut off before its closing brace comes back as an ERROR holding its name, the
-  // parameters and then the body's statements: recovered as an incomplete function.
-  void lower_error(TSNode node) {
-    std::vector<TSNode> v = items(node);
-    int current = -1;
-    for (size_t i = 0; i < v.size(); ++i) {
-      TSNode c = v[i];
-      std::string_view type = type_of(c);
-      if (type == "formal_parameters" && i > 0 && type_of(v[i - 1]) == "identifier") {
-        ir::Function fn;
-        fn.name = str(v[i - 1]);
-        fn.line = line_of(v[i - 1]);
-        fn.end_line = static_cast<int>(ts_node_end_point(node).row) + 1;
-        fn.complete = false;
-        lower_params(c, fn);
-        program_.functions.push_back(std::move(fn));
-        current = static_cast<int>(program_.functions.size()) - 1;
-        continue;
-      }
-      if (type == "identifier" || type == "modifiers" || type == "integral_type" || type == "floating_point_type" ||
-          type == "boolean_type" || type == "void_type" || type == "type_identifier" || type == "generic_type" ||
-          type == "array_type" || type == "scoped_type_identifier")
-        continue;  // parts of a declaration header
-      if (current >= 0) {
-        ir::Body body;
-        lower_statement(c, body);
-        for (ir::StmtPtr& st : body) program_.functions[static_cast<size_t>(current)].body.push_back(std::move(st));
-        continue;
-      }
-      lower_scope_item(c);
-    }
-  }
-
-  void hoist_initializer(TSNode body, const std::vector<std::string>* params = nullptr) {
-    if (ts_node_is_null(body)) return;
-    ir::Body tmp;
-    bool saved = relowering_;
-    relowering_ = true;
-    lower_block(body, tmp);
-    relowering_ = saved;
-    for (ir::StmtPtr& s : tmp) brace::add_initializer(program_.globals, std::move(s), &members_, params);
+  // A method cut off (lower_error): the parts of its declaration header.
+  static bool is_header_part(const std::vector<TSNode>& v, size_t i) {
+    std::string_view type = type_of(v[i]);
+    return type == "identifier" || type == "modifiers" || type == "integral_type" || type == "floating_point_type" ||
+           type == "boolean_type" || type == "void_type" || type == "type_identifier" || type == "generic_type" ||
+           type == "array_type" || type == "scoped_type_identifier";
   }
 
   // ---- functions ---------------------------------------------------------------------------
 
   void emit_function(TSNode node, std::string name) {
     if (relowering_) return;
-    ir::Function fn;
-    fn.name = std::move(name);
-    fn.line = line_of(node);
-    fn.end_line = static_cast<int>(ts_node_end_point(node).row) + 1;
+    ir::Function fn = new_function(std::move(name), node, node);
     lower_params(field(node, "parameters"), fn);
-    TSNode body = field(node, "body");
-    if (!ts_node_is_null(body)) lower_block(body, fn.body);
-    fn.complete = !ts_node_has_error(node) && closes(body);
+    lower_function_body(node, field(node, "body"), fn);
     program_.functions.push_back(std::move(fn));
-  }
-
-  static bool closes(TSNode body) {
-    if (ts_node_is_null(body)) return false;
-    uint32_t n = ts_node_child_count(body);
-    if (n == 0) return false;
-    TSNode last = ts_node_child(body, n - 1);
-    return type_of(last) == "}" && !ts_node_is_missing(last);
   }
 
   void lower_params(TSNode params, ir::Function& fn) {
@@ -217,64 +132,22 @@ class JavaLowering {
 
   // ---- statements --------------------------------------------------------------------------
 
-  void lower_block(TSNode node, ir::Body& out) {
-    for (TSNode c : items(node)) lower_statement(c, out);
-  }
-
-  void lower_branch(TSNode node, ir::Body& out) {
-    if (ts_node_is_null(node)) return;
-    if (type_of(node) == "block")
-      lower_block(node, out);
-    else
-      lower_statement(node, out);
-  }
-
-  void lower_statement(TSNode node, ir::Body& out) {
-    brace::NestingGuard guard(depth_);
-    if (guard.too_deep()) return;
-    lower_statement_at(node, out);
-  }
-
-  void lower_statement_at(TSNode node, ir::Body& out) {
-    if (ts_node_is_null(node)) return;
-    std::string_view type = type_of(node);
-    int line = line_of(node);
-    if (type == "expression_statement") {
-      for (TSNode c : items(node)) lower_expression_statement(c, out);
-    } else if (type == "local_variable_declaration") {
+  // The statements Lowering::lower_statement_at leaves to Java.
+  void lower_language_statement(TSNode node, std::string_view type, int line, ir::Body& out) {
+    if (type == "local_variable_declaration") {
       lower_variables(node, out);
-    } else if (type == "if_statement") {
-      out.push_back(lower_if(node));
     } else if (type == "switch_expression" || type == "switch_statement") {
       out.push_back(lower_switch(node));
-    } else if (type == "for_statement" || type == "enhanced_for_statement" || type == "while_statement" ||
-               type == "do_statement") {
-      auto s = make_stmt(StmtKind::loop, line);
-      s->bodies.emplace_back();
-      lower_branch(field(node, "body"), s->bodies.back());
-      out.push_back(std::move(s));
-    } else if (type == "return_statement") {
-      auto s = make_stmt(StmtKind::ret, line);
-      std::vector<TSNode> v = items(node);
-      if (!v.empty()) s->value = lower_expr(v[0]);
-      out.push_back(std::move(s));
-    } else if (type == "throw_statement") {
-      out.push_back(make_stmt(StmtKind::raise, line));
-    } else if (type == "try_statement" || type == "try_with_resources_statement" || type == "block" ||
-               type == "synchronized_statement" || type == "constructor_body") {
-      TSNode body = type == "block" || type == "constructor_body" ? node : field(node, "body");
+    } else if (type == "try_with_resources_statement" || type == "synchronized_statement" ||
+               type == "constructor_body") {
+      TSNode body = type == "constructor_body" ? node : field(node, "body");
       if (type == "synchronized_statement")
         for (TSNode c : items(node))
           if (type_of(c) == "block") body = c;
-      auto s = make_stmt(StmtKind::block, line);
-      s->bodies.emplace_back();
-      lower_block(body, s->bodies.back());
-      out.push_back(std::move(s));
+      out.push_back(lower_block_statement(body, line));
     } else if (type == "labeled_statement") {
       for (TSNode c : items(node))
         if (type_of(c) != "identifier") lower_statement(c, out);
-    } else if (type == "ERROR") {
-      lower_block(node, out);
     } else if (type == "assignment_expression" || type == "update_expression" || type == "method_invocation") {
       lower_expression_statement(node, out);  // recovered without its `;`
     }
@@ -285,16 +158,7 @@ class JavaLowering {
     std::string_view type = type_of(node);
     int line = line_of(node);
     if (type == "assignment_expression") {
-      TSNode left = field(node, "left");
-      TSNode right = field(node, "right");
-      TSNode op = field(node, "operator");
-      std::string o = ts_node_is_null(op) ? std::string() : assignment_operator(text(op));
-      if (o.empty() && !ts_node_is_null(right) && type_of(right) == "assignment_expression") {
-        lower_expression_statement(right, out);  // a = b = 0
-        out.push_back(make_assign(lower_expr(left), lower_expr(field(right, "left")), "", line));
-        return;
-      }
-      out.push_back(make_assign(lower_expr(left), lower_expr(right), o, line));
+      lower_assignment(node, line, out);
     } else if (type == "update_expression") {
       std::string o = "+";
       for (uint32_t i = 0; i < ts_node_child_count(node); ++i)
@@ -309,73 +173,23 @@ class JavaLowering {
         out.push_back(brace::make_table_store(lower_expr(object), lower_expr(args[0]), lower_expr(args[1]), line));
         return;
       }
-      auto s = make_stmt(StmtKind::expression, line);
-      s->value = lower_expr(node);
-      out.push_back(std::move(s));
+      push_expression(node, line, out);
     } else if (type == "parenthesized_expression") {
       for (TSNode c : items(node)) lower_expression_statement(c, out);
     } else {
-      auto s = make_stmt(StmtKind::expression, line);
-      s->value = lower_expr(node);
-      out.push_back(std::move(s));
+      push_expression(node, line, out);
     }
   }
 
   void lower_variables(TSNode node, ir::Body& out) {
-    for (TSNode d : items(node)) {
-      if (type_of(d) != "variable_declarator") continue;
-      TSNode name = field(d, "name");
-      TSNode value = field(d, "value");
-      if (ts_node_is_null(name) || ts_node_is_null(value)) continue;
-      int line = line_of(d);
-      out.push_back(make_assign(make(ExprKind::name, line, str(name)), lower_expr(value), "", line));
-    }
-  }
-
-  ir::ExprPtr lower_condition(TSNode cond) {
-    if (ts_node_is_null(cond)) return make_unknown(0);
-    if (type_of(cond) == "parenthesized_expression") {
-      std::vector<TSNode> v = items(cond);
-      return v.empty() ? make_unknown(line_of(cond)) : lower_expr(v.back());
-    }
-    return lower_expr(cond);
-  }
-
-  ir::StmtPtr lower_if(TSNode node) {
-    auto s = make_stmt(StmtKind::if_chain, line_of(node));
-    TSNode cur = node;
-    for (int guard = 0; guard < 10000; ++guard) {
-      s->conditions.push_back(lower_condition(field(cur, "condition")));
-      s->bodies.emplace_back();
-      lower_branch(field(cur, "consequence"), s->bodies.back());
-      TSNode alt = field(cur, "alternative");
-      if (ts_node_is_null(alt)) break;
-      if (type_of(alt) == "if_statement") {
-        cur = alt;  // else if: same chain
-        continue;
-      }
-      s->bodies.emplace_back();
-      lower_branch(alt, s->bodies.back());
-      break;
-    }
-    return s;
+    for_each_declarator(node, [&](TSNode name, TSNode value, int line) {
+      out.push_back(assign_name(str(name), lower_expr(value), line));
+    });
   }
 
   static bool is_exit(TSNode st) {
     std::string_view t = type_of(st);
     return t == "break_statement" || t == "continue_statement" || t == "yield_statement";
-  }
-
-  static bool ends_in_exit(TSNode st) {
-    for (int guard = 0; guard < brace::kMaxNesting && !ts_node_is_null(st); ++guard) {
-      std::string_view t = type_of(st);
-      if (t == "return_statement" || t == "throw_statement" || is_exit(st)) return true;
-      if (t != "block") return false;
-      std::vector<TSNode> v = items(st);
-      if (v.empty()) return false;
-      st = v.back();
-    }
-    return false;
   }
 
   // `case "a", "b":` / `case MALE ->` / `default:`; false for `default`.
@@ -458,13 +272,8 @@ class JavaLowering {
           continue;
         }
         if (has_value) continue;
-        if (ct == "expression_statement" && gt == "switch_rule") {
-          std::vector<TSNode> v = items(c);
-          arm.value = v.empty() ? make_unknown(line_of(c)) : lower_expr(v[0]);
-          has_value = true;
-        } else if (ct == "yield_statement") {
-          std::vector<TSNode> v = items(c);
-          arm.value = v.empty() ? make_unknown(line_of(c)) : lower_expr(v[0]);
+        if ((ct == "expression_statement" && gt == "switch_rule") || ct == "yield_statement") {
+          arm.value = lower_first(c, line_of(c));
           has_value = true;
         } else if (ct == "block") {
           std::vector<TSNode> v = items(c);
@@ -489,12 +298,6 @@ class JavaLowering {
 
   // ---- expressions -------------------------------------------------------------------------
 
-  ir::ExprPtr lower_expr(TSNode node) {
-    brace::NestingGuard guard(depth_);
-    if (guard.too_deep()) return make_unknown(ts_node_is_null(node) ? 0 : line_of(node));
-    return lower_expr_at(node);
-  }
-
   ir::ExprPtr lower_expr_at(TSNode node) {
     if (ts_node_is_null(node)) return make_unknown(0);
     int line = line_of(node);
@@ -503,26 +306,17 @@ class JavaLowering {
       return make(ExprKind::name, line, str(node));
     if (type == "decimal_integer_literal" || type == "hex_integer_literal" || type == "octal_integer_literal" ||
         type == "binary_integer_literal" || type == "decimal_floating_point_literal" ||
-        type == "hex_floating_point_literal") {
-      double v = 0;
-      return parse_number(text(node), v) ? make_number(v, line) : make_unknown(line);
-    }
+        type == "hex_floating_point_literal")
+      return make_number_literal(text(node), line);
     if (type == "string_literal") {
       for (TSNode c : items(node))
         if (type_of(c) == "string_interpolation") return make_unknown(line);
       return make(ExprKind::string, line, unquote(text(node)));
     }
     if (type == "character_literal") return make(ExprKind::string, line, unquote(text(node)));
-    if (type == "true" || type == "false") {
-      auto e = make(ExprKind::boolean, line);
-      e->value = type == "true" ? 1 : 0;
-      return e;
-    }
+    if (type == "true" || type == "false") return make_boolean(type == "true", line);
     if (type == "null_literal") return make(ExprKind::null, line);
-    if (type == "parenthesized_expression") {
-      std::vector<TSNode> v = items(node);
-      return v.empty() ? make_unknown(line) : lower_expr(v.back());
-    }
+    if (type == "parenthesized_expression") return lower_last(node, line);
     if (type == "field_access") {
       TSNode object = field(node, "object");
       std::string name = str(field(node, "field"));
@@ -532,15 +326,10 @@ class JavaLowering {
       // declared elsewhere stay member accesses (the evaluator reads ALL-CAPS members as literals)
       if (!ts_node_is_null(object) && type_of(object) == "identifier" && is_enum_constant(text(object), name))
         return make(ExprKind::string, line, name);
-      auto e = make(ExprKind::member, line, name);
-      e->children.push_back(lower_expr(object));
-      return e;
+      return make_member(lower_expr(object), name, line);
     }
-    if (type == "scoped_identifier") {  // java.util.Map in an expression position
-      auto e = make(ExprKind::member, line, str(field(node, "name")));
-      e->children.push_back(lower_expr(field(node, "scope")));
-      return e;
-    }
+    if (type == "scoped_identifier")  // java.util.Map in an expression position
+      return make_member(lower_expr(field(node, "scope")), str(field(node, "name")), line);
     if (type == "array_access")
       return make_binary(ExprKind::index, "", lower_expr(field(node, "array")), lower_expr(field(node, "index")), line);
     if (type == "method_invocation") return lower_invocation(node);
@@ -549,44 +338,14 @@ class JavaLowering {
       TSNode value = field(node, "value");
       return ts_node_is_null(value) ? make_unknown(line) : lower_expr(value);
     }
-    if (type == "array_initializer") {
-      auto e = make(ExprKind::list, line);
-      for (TSNode c : items(node)) e->children.push_back(lower_expr(c));
-      return e;
-    }
+    if (type == "array_initializer") return lower_list(node, line);
     if (type == "binary_expression") return lower_binary(node);
-    if (type == "unary_expression") {
-      TSNode op = field(node, "operator");
-      std::string o = ts_node_is_null(op) ? "-" : str(op);
-      if (o == "!") return brace::make_not(lower_expr(field(node, "operand")), line);
-      if (o == "-" || o == "+") {
-        auto e = make(ExprKind::unary, line, o);
-        e->children.push_back(lower_expr(field(node, "operand")));
-        return e;
-      }
-      return make_unknown(line);
-    }
-    if (type == "update_expression") {
-      std::vector<TSNode> v = items(node);
-      return v.empty() ? make_unknown(line) : lower_expr(v[0]);
-    }
-    if (type == "ternary_expression") {
-      auto e = make(ExprKind::conditional, line);
-      e->children.push_back(lower_expr(field(node, "condition")));
-      e->children.push_back(lower_expr(field(node, "consequence")));
-      e->children.push_back(lower_expr(field(node, "alternative")));
-      return e;
-    }
+    if (type == "unary_expression") return lower_unary(node, "operand", line);
+    if (type == "update_expression") return lower_first(node, line);
+    if (type == "ternary_expression") return lower_conditional(node, line);
     if (type == "cast_expression") return lower_expr(field(node, "value"));
     if (type == "switch_expression") return lower_switch_value(node);
     return make_unknown(line);
-  }
-
-  ir::ExprPtr call_named(const std::string& name, const std::vector<TSNode>& args, int line) {
-    auto e = make(ExprKind::call, line);
-    e->children.push_back(make(ExprKind::name, line, name));
-    for (TSNode a : args) e->children.push_back(lower_expr(a));
-    return e;
   }
 
   ir::ExprPtr list_of(const std::vector<TSNode>& args, int line) {
@@ -654,14 +413,7 @@ class JavaLowering {
       }
       if (owner == "Math" && one_of(name, {"max", "min", "abs", "round"})) return call_named(name, args, line);
       if (owner == "Math" && one_of(name, {"floor", "ceil", "rint"})) return call_named("round", args, line);
-      if (owner == "Math" && name == "clamp" && args.size() == 3) {  // max(lo, min(x, hi))
-        auto inner = call_named("min", {args[0], args[2]}, line);
-        auto outer = make(ExprKind::call, line);
-        outer->children.push_back(make(ExprKind::name, line, "max"));
-        outer->children.push_back(lower_expr(args[1]));
-        outer->children.push_back(std::move(inner));
-        return outer;
-      }
+      if (owner == "Math" && name == "clamp" && args.size() == 3) return clamp_call(args[0], args[1], args[2], line);
       if (owner == "Objects" && name == "equals" && args.size() == 2)
         return make_binary(ExprKind::compare, "==", lower_expr(args[0]), lower_expr(args[1]), line);
       if (owner == "String" && name == "valueOf" && args.size() == 1) return lower_expr(args[0]);
@@ -675,9 +427,7 @@ class JavaLowering {
     if (ts_node_is_null(object)) {
       e->children.push_back(make(ExprKind::name, line, name));
     } else {
-      auto callee = make(ExprKind::member, line, name);
-      callee->children.push_back(lower_expr(object));
-      e->children.push_back(std::move(callee));
+      e->children.push_back(make_member(lower_expr(object), name, line));
     }
     for (TSNode a : args) e->children.push_back(lower_expr(a));
     return e;
@@ -731,21 +481,6 @@ class JavaLowering {
     if (one_of(type, {"String", "Integer", "Double", "Long", "Float", "BigDecimal", "Boolean"}) && args.size() == 1)
       return lower_expr(args[0]);
     if (type == "String" && args.empty()) return make(ExprKind::string, line, "");
-    return make_unknown(line);
-  }
-
-  ir::ExprPtr lower_binary(TSNode node) {
-    int line = line_of(node);
-    TSNode opn = field(node, "operator");
-    std::string op = ts_node_is_null(opn) ? std::string() : str(opn);
-    TSNode left = field(node, "left");
-    TSNode right = field(node, "right");
-    if (op == "&&") return make_binary(ExprKind::logical, "and", lower_expr(left), lower_expr(right), line);
-    if (op == "||") return make_binary(ExprKind::logical, "or", lower_expr(left), lower_expr(right), line);
-    if (op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=")
-      return make_binary(ExprKind::compare, op, lower_expr(left), lower_expr(right), line);
-    if (op == "+" || op == "-" || op == "*" || op == "/" || op == "%")
-      return make_binary(ExprKind::binary, op, lower_expr(left), lower_expr(right), line);
     return make_unknown(line);
   }
 };

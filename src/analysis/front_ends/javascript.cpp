@@ -21,50 +21,23 @@
 namespace codebias::analysis::front_ends {
 namespace {
 
-using namespace lowering;
-using brace::make_assign;
-using brace::make_stmt;
-using ir::ExprKind;
-using ir::StmtKind;
+using namespace brace;  // and the lowering helpers, ExprKind, StmtKind
 
-class JavaScriptLowering {
+class JavaScriptLowering : public brace::Lowering<JavaScriptLowering> {
  public:
-  explicit JavaScriptLowering(const SyntaxTree& tree) : t_(tree) {}
-
-  ir::Program run() {
-    collect_enums(t_.root());
-    lower_scope(t_.root());
-    brace::drop_unfilled_members(program_.globals, members_);
-    return std::move(program_);
-  }
+  using Lowering::Lowering;
 
  private:
-  const SyntaxTree& t_;
-  ir::Program program_;
+  friend class brace::Lowering<JavaScriptLowering>;
+  static constexpr std::string_view kBlock = "statement_block";
+  static constexpr std::string_view kForEach = "for_in_statement";
+
   // TypeScript enums of this code: enum -> member -> the value it reads as (its string
   // initializer, else the member's name).
   std::map<std::string, std::map<std::string, std::string, std::less<>>, std::less<>> enums_;
-  int depth_ = 0;                         // nesting of the node being lowered (NestingGuard)
-  int functions_open_ = 0;                // functions being lowered around the current node
-  bool relowering_ = false;               // lowering a constructor body a second time: emit no functions
-  std::vector<const ir::Stmt*> members_;  // globals that class members defined
+  int functions_open_ = 0;  // functions being lowered around the current node
 
-  static uint32_t count(TSNode n) { return ts_node_named_child_count(n); }
-  static TSNode child(TSNode n, uint32_t i) { return ts_node_named_child(n, i); }
-  std::string_view text(TSNode n) const { return t_.text(n); }
-  std::string str(TSNode n) const { return std::string(t_.text(n)); }
-
-  static std::vector<TSNode> items(TSNode n) {
-    std::vector<TSNode> out;
-    if (ts_node_is_null(n)) return out;
-    for (uint32_t i = 0; i < count(n); ++i) {
-      TSNode c = child(n, i);
-      if (type_of(c) != "comment" && type_of(c) != "html_comment") out.push_back(c);
-    }
-    return out;
-  }
-
-  static bool same(TSNode a, TSNode b) { return !ts_node_is_null(a) && !ts_node_is_null(b) && ts_node_eq(a, b); }
+  static bool is_comment(std::string_view type) { return type == "comment" || type == "html_comment"; }
 
   static bool is_function_node(TSNode n) {
     if (ts_node_is_null(n)) return false;
@@ -89,7 +62,8 @@ class JavaScriptLowering {
     return s;
   }
 
-  void collect_enums(TSNode root) {
+  // The enums of this code (enums_).
+  void collect_declarations(TSNode root) {
     brace::for_each_node(root, [&](TSNode node) {
       if (type_of(node) != "enum_declaration") return;
       std::string name = str(field(node, "name"));
@@ -109,21 +83,6 @@ class JavaScriptLowering {
   }
 
   // ---- module level --------------------------------------------------------------------------
-
-  void lower_scope(TSNode node) {
-    for (TSNode c : items(node)) lower_scope_item(c);
-  }
-
-  void add_globals(ir::Body& body) {
-    for (ir::StmtPtr& s : body) brace::add_global(program_.globals, std::move(s));
-    body.clear();
-  }
-
-  void lower_scope_item(TSNode c) {
-    brace::NestingGuard guard(depth_);
-    if (guard.too_deep()) return;
-    lower_scope_item_at(c);
-  }
 
   void lower_scope_item_at(TSNode c) {
     if (ts_node_is_null(c)) return;
@@ -169,36 +128,9 @@ class JavaScriptLowering {
     }
   }
 
-  // `function f(a) { ...` cut off: an ERROR holding the name, the parameters and the body's
-  // statements; recovered as an incomplete function.
-  void lower_error(TSNode node) {
-    std::vector<TSNode> v = items(node);
-    int current = -1;
-    for (size_t i = 0; i < v.size(); ++i) {
-      TSNode c = v[i];
-      std::string_view type = type_of(c);
-      if (type == "formal_parameters" && i > 0 && type_of(v[i - 1]) == "identifier") {
-        ir::Function fn;
-        fn.name = str(v[i - 1]);
-        fn.line = line_of(v[i - 1]);
-        fn.end_line = static_cast<int>(ts_node_end_point(node).row) + 1;
-        fn.complete = false;
-        ir::Body prologue;
-        lower_params(c, fn, prologue);
-        fn.body = std::move(prologue);
-        program_.functions.push_back(std::move(fn));
-        current = static_cast<int>(program_.functions.size()) - 1;
-        continue;
-      }
-      if (type == "identifier" && i + 1 < v.size() && type_of(v[i + 1]) == "formal_parameters") continue;
-      if (current >= 0) {
-        ir::Body body;
-        lower_statement(c, body);
-        for (ir::StmtPtr& st : body) program_.functions[static_cast<size_t>(current)].body.push_back(std::move(st));
-        continue;
-      }
-      lower_scope_item(c);
-    }
+  // `function f(a) { ...` cut off (lower_error): the name before the parameters.
+  static bool is_header_part(const std::vector<TSNode>& v, size_t i) {
+    return type_of(v[i]) == "identifier" && i + 1 < v.size() && type_of(v[i + 1]) == "formal_parameters";
   }
 
   void lower_class(TSNode node) {
@@ -210,10 +142,7 @@ class JavaScriptLowering {
         std::string name = property_name(field(m, "name"));
         if (name == "constructor") {
           emit_function(m, "constructor");
-          ir::Function signature;
-          ir::Body prologue;
-          lower_params(field(m, "parameters"), signature, prologue);
-          hoist_initializer(field(m, "body"), &signature.params);
+          hoist_constructor(m);
         } else {
           emit_function(m, name);
         }
@@ -225,25 +154,11 @@ class JavaScriptLowering {
           emit_function(value, property_name(name));
           continue;
         }
-        int line = line_of(m);
-        brace::add_initializer(
-            program_.globals, make_assign(make(ExprKind::name, line, property_name(name)), lower_expr(value), "", line),
-            &members_);
+        add_member(assign_name(property_name(name), lower_expr(value), line_of(m)));
       } else if (t == "class_static_block") {
         hoist_initializer(field(m, "body"));
       }
     }
-  }
-
-  // Constructor / static-block statements define what the methods read.
-  void hoist_initializer(TSNode body, const std::vector<std::string>* params = nullptr) {
-    if (ts_node_is_null(body)) return;
-    ir::Body tmp;
-    bool saved = relowering_;
-    relowering_ = true;
-    lower_block(body, tmp);
-    relowering_ = saved;
-    for (ir::StmtPtr& s : tmp) brace::add_initializer(program_.globals, std::move(s), &members_, params);
   }
 
   // ---- functions ---------------------------------------------------------------------------
@@ -255,23 +170,12 @@ class JavaScriptLowering {
     program_.functions.push_back(std::move(fn));
   }
 
-  static bool closes(TSNode body) {
-    if (ts_node_is_null(body)) return false;
-    uint32_t n = ts_node_child_count(body);
-    if (n == 0) return false;
-    TSNode last = ts_node_child(body, n - 1);
-    return type_of(last) == "}" && !ts_node_is_missing(last);
-  }
-
   ir::Function lower_function(TSNode node, std::string name) {
-    ir::Function fn;
-    fn.name = std::move(name);
-    fn.line = line_of(node);
-    fn.end_line = static_cast<int>(ts_node_end_point(node).row) + 1;
+    ir::Function fn = new_function(std::move(name), node, node);
     TSNode params = field(node, "parameters");
     TSNode single = field(node, "parameter");  // x => ...
     if (!ts_node_is_null(params)) {
-      lower_params(params, fn, fn.body);
+      lower_params(params, fn);
     } else if (!ts_node_is_null(single)) {
       fn.params.push_back(str(single));
       fn.param_defaults.push_back(nullptr);
@@ -297,9 +201,9 @@ class JavaScriptLowering {
     fn.param_defaults.push_back(std::move(def));
   }
 
-  // Parameters; `{race: r}` adds the parameter `race` and `r = race` to the prologue.
-  void lower_params(TSNode params, ir::Function& fn, ir::Body& prologue) {
-    for (TSNode p : items(params)) lower_param(p, nullptr, fn, prologue);
+  // Parameters; `{race: r}` adds the parameter `race` and `r = race` to the body's prologue.
+  void lower_params(TSNode params, ir::Function& fn) {
+    for (TSNode p : items(params)) lower_param(p, nullptr, fn, fn.body);
   }
 
   void lower_param(TSNode p, TSNode* def, ir::Function& fn, ir::Body& prologue) {
@@ -336,8 +240,7 @@ class JavaScriptLowering {
           add_param(fn, key, ts_node_is_null(alias_default) ? nullptr : lower_expr(alias_default));
           if (!ts_node_is_null(alias) && type_of(alias) == "identifier" && str(alias) != key) {
             int line = line_of(c);
-            prologue.push_back(
-                make_assign(make(ExprKind::name, line, str(alias)), make(ExprKind::name, line, key), "", line));
+            prologue.push_back(assign_name(str(alias), make(ExprKind::name, line, key), line));
           }
         } else {
           lower_param(c, nullptr, fn, prologue);
@@ -349,60 +252,16 @@ class JavaScriptLowering {
 
   // ---- statements --------------------------------------------------------------------------
 
-  void lower_block(TSNode node, ir::Body& out) {
-    for (TSNode c : items(node)) lower_statement(c, out);
-  }
-
-  void lower_branch(TSNode node, ir::Body& out) {
-    if (ts_node_is_null(node)) return;
-    if (type_of(node) == "statement_block")
-      lower_block(node, out);
-    else
-      lower_statement(node, out);
-  }
-
-  void lower_statement(TSNode node, ir::Body& out) {
-    brace::NestingGuard guard(depth_);
-    if (guard.too_deep()) return;
-    lower_statement_at(node, out);
-  }
-
-  void lower_statement_at(TSNode node, ir::Body& out) {
-    if (ts_node_is_null(node)) return;
-    std::string_view type = type_of(node);
-    int line = line_of(node);
-    if (type == "expression_statement") {
-      for (TSNode c : items(node)) lower_expression_statement(c, out);
-    } else if (type == "lexical_declaration" || type == "variable_declaration") {
+  // The statements Lowering::lower_statement_at leaves to JavaScript.
+  void lower_language_statement(TSNode node, std::string_view type, int /*line*/, ir::Body& out) {
+    if (type == "lexical_declaration" || type == "variable_declaration") {
       lower_variables(node, out);
-    } else if (type == "if_statement") {
-      out.push_back(lower_if(node));
     } else if (type == "switch_statement") {
       out.push_back(lower_switch(node));
-    } else if (type == "for_statement" || type == "for_in_statement" || type == "while_statement" ||
-               type == "do_statement") {
-      auto s = make_stmt(StmtKind::loop, line);
-      s->bodies.emplace_back();
-      lower_branch(field(node, "body"), s->bodies.back());
-      out.push_back(std::move(s));
-    } else if (type == "return_statement") {
-      auto s = make_stmt(StmtKind::ret, line);
-      std::vector<TSNode> v = items(node);
-      if (!v.empty()) s->value = lower_expr(v[0]);
-      out.push_back(std::move(s));
-    } else if (type == "throw_statement") {
-      out.push_back(make_stmt(StmtKind::raise, line));
-    } else if (type == "try_statement" || type == "statement_block") {
-      auto s = make_stmt(StmtKind::block, line);
-      s->bodies.emplace_back();
-      lower_block(type == "try_statement" ? field(node, "body") : node, s->bodies.back());
-      out.push_back(std::move(s));
     } else if (type == "labeled_statement") {
       lower_statement(field(node, "body"), out);
     } else if (type == "function_declaration" || type == "generator_function_declaration") {
       emit_function(node, property_name(field(node, "name")));
-    } else if (type == "ERROR") {
-      lower_block(node, out);
     } else if (type == "export_statement") {
       lower_scope_item(node);
     } else if (type == "assignment_expression" || type == "augmented_assignment_expression" ||
@@ -446,9 +305,7 @@ class JavaScriptLowering {
       std::string o = ts_node_is_null(op) ? "+" : assignment_operator(text(op));
       out.push_back(make_assign(lower_expr(field(node, "left")), lower_expr(field(node, "right")), o, line));
     } else if (type == "update_expression") {
-      TSNode op = field(node, "operator");
-      std::string o = !ts_node_is_null(op) && text(op) == "--" ? "-" : "+";
-      out.push_back(make_assign(lower_expr(field(node, "argument")), make_number(1, line), o, line));
+      lower_update(node, line, out);
     } else if (type == "sequence_expression" || type == "parenthesized_expression") {
       for (TSNode c : items(node)) lower_expression_statement(c, out);
     } else if (type == "call_expression") {
@@ -461,13 +318,9 @@ class JavaScriptLowering {
             brace::make_table_store(lower_expr(field(fn, "object")), lower_expr(args[0]), lower_expr(args[1]), line));
         return;
       }
-      auto s = make_stmt(StmtKind::expression, line);
-      s->value = lower_expr(node);
-      out.push_back(std::move(s));
+      push_expression(node, line, out);
     } else if (type != "string" && type != "template_string") {  // "use strict"
-      auto s = make_stmt(StmtKind::expression, line);
-      s->value = lower_expr(node);
-      out.push_back(std::move(s));
+      push_expression(node, line, out);
     }
   }
 
@@ -500,28 +353,23 @@ class JavaScriptLowering {
   }
 
   void lower_variables(TSNode node, ir::Body& out) {
-    for (TSNode d : items(node)) {
-      if (type_of(d) != "variable_declarator") continue;
-      TSNode name = field(d, "name");
-      TSNode value = field(d, "value");
-      if (ts_node_is_null(name) || ts_node_is_null(value)) continue;  // let score;
-      int line = line_of(d);
+    for_each_declarator(node, [&](TSNode name, TSNode value, int line) {
       if (is_function_node(value)) {
         emit_function(value, str(name));
-        continue;
+        return;
       }
       if (is_class_node(value)) {
         lower_class(value);
-        continue;
+        return;
       }
       std::string_view nt = type_of(name);
       if (nt == "object_pattern" || nt == "array_pattern") {
         destructure(name, lower_expr(value), line, out);
-        continue;
+        return;
       }
       if (type_of(value) == "object") emit_object_methods(value);
-      out.push_back(make_assign(make(ExprKind::name, line, str(name)), lower_expr(value), "", line));
-    }
+      out.push_back(assign_name(str(name), lower_expr(value), line));
+    });
   }
 
   // const {gender, race: r} = applicant  ->  gender = applicant.gender; r = applicant.race
@@ -529,13 +377,9 @@ class JavaScriptLowering {
     brace::NestingGuard guard(depth_);
     if (guard.too_deep()) return;
     auto bind = [&](const std::string& var, ir::ExprPtr value) {
-      if (!var.empty()) out.push_back(make_assign(make(ExprKind::name, line, var), std::move(value), "", line));
+      if (!var.empty()) out.push_back(assign_name(var, std::move(value), line));
     };
-    auto member = [&](const std::string& key) {
-      auto m = make(ExprKind::member, line, key);
-      m->children.push_back(brace::clone(*source));
-      return m;
-    };
+    auto member = [&](const std::string& key) { return make_member(brace::clone(*source), key, line); };
     if (type_of(pattern) == "array_pattern") {
       double i = 0;
       for (TSNode c : items(pattern)) {
@@ -565,87 +409,23 @@ class JavaScriptLowering {
     }
   }
 
-  ir::ExprPtr lower_condition(TSNode cond) {
-    if (ts_node_is_null(cond)) return make_unknown(0);
-    if (type_of(cond) == "parenthesized_expression") {
-      std::vector<TSNode> v = items(cond);
-      return v.empty() ? make_unknown(line_of(cond)) : lower_expr(v.back());
-    }
-    return lower_expr(cond);
-  }
-
-  ir::StmtPtr lower_if(TSNode node) {
-    auto s = make_stmt(StmtKind::if_chain, line_of(node));
-    TSNode cur = node;
-    for (int guard = 0; guard < 10000; ++guard) {
-      s->conditions.push_back(lower_condition(field(cur, "condition")));
-      s->bodies.emplace_back();
-      lower_branch(field(cur, "consequence"), s->bodies.back());
-      TSNode alt = field(cur, "alternative");
-      if (ts_node_is_null(alt)) break;
-      TSNode inner = alt;
-      if (type_of(alt) == "else_clause") {
-        std::vector<TSNode> v = items(alt);
-        inner = v.empty() ? TSNode{} : v[0];
-      }
-      if (!ts_node_is_null(inner) && type_of(inner) == "if_statement") {
-        cur = inner;
-        continue;
-      }
-      s->bodies.emplace_back();
-      lower_branch(inner, s->bodies.back());
-      break;
-    }
-    return s;
-  }
-
   static bool is_exit(TSNode st) {
     std::string_view t = type_of(st);
     return t == "break_statement" || t == "continue_statement";
   }
 
-  static bool ends_in_exit(TSNode st) {
-    for (int guard = 0; guard < brace::kMaxNesting && !ts_node_is_null(st); ++guard) {
-      std::string_view t = type_of(st);
-      if (t == "return_statement" || t == "throw_statement" || is_exit(st)) return true;
-      if (t != "statement_block") return false;
-      std::vector<TSNode> v = items(st);
-      if (v.empty()) return false;
-      st = v.back();
-    }
-    return false;
-  }
+  ir::StmtPtr lower_switch(TSNode node) { return lower_case_switch(node, lower_condition(field(node, "value"))); }
 
-  ir::StmtPtr lower_switch(TSNode node) {
-    int line = line_of(node);
-    ir::ExprPtr subject = lower_condition(field(node, "value"));
-    std::vector<brace::SwitchArm> arms;
-    for (TSNode c : items(field(node, "body"))) {
-      std::string_view ct = type_of(c);
-      if (ct != "switch_case" && ct != "switch_default") continue;
-      brace::SwitchArm arm;
-      arm.line = line_of(c);
-      TSNode value = field(c, "value");
-      if (ct == "switch_default")
-        arm.is_default = true;
-      else
-        arm.labels.push_back(lower_expr(value));
-      for (TSNode st : items(c)) {
-        if (same(st, value)) continue;
-        arm.empty = false;
-        if (is_exit(st)) {
-          arm.exits = true;
-          break;
-        }
-        lower_statement(st, arm.body);
-        if (ends_in_exit(st)) {
-          arm.exits = true;
-          break;
-        }
-      }
-      arms.push_back(std::move(arm));
-    }
-    return brace::build_switch(std::move(subject), arms, line);
+  // An arm of lower_case_switch: `case value:` / `default:`.
+  bool read_case(TSNode c, TSNode value, brace::SwitchArm& arm) {
+    std::string_view ct = type_of(c);
+    if (ct == "switch_default")
+      arm.is_default = true;
+    else if (ct == "switch_case")
+      arm.labels.push_back(lower_expr(value));
+    else
+      return false;
+    return true;
   }
 
   // ---- expressions -------------------------------------------------------------------------
@@ -668,12 +448,6 @@ class JavaScriptLowering {
     return TSNode{};
   }
 
-  ir::ExprPtr lower_expr(TSNode node) {
-    brace::NestingGuard guard(depth_);
-    if (guard.too_deep()) return make_unknown(ts_node_is_null(node) ? 0 : line_of(node));
-    return lower_expr_at(node);
-  }
-
   ir::ExprPtr lower_expr_at(TSNode node) {
     if (ts_node_is_null(node)) return make_unknown(0);
     int line = line_of(node);
@@ -684,26 +458,16 @@ class JavaScriptLowering {
       if (name == "undefined") return make(ExprKind::null, line);
       return make(ExprKind::name, line, name);
     }
-    if (type == "number") {
-      double v = 0;
-      return parse_number(text(node), v) ? make_number(v, line) : make_unknown(line);
-    }
+    if (type == "number") return make_number_literal(text(node), line);
     if (type == "string") return make(ExprKind::string, line, unquote(text(node)));
     if (type == "template_string") {
       for (TSNode c : items(node))
         if (type_of(c) == "template_substitution") return make_unknown(line);
       return make(ExprKind::string, line, unquote(text(node)));
     }
-    if (type == "true" || type == "false") {
-      auto e = make(ExprKind::boolean, line);
-      e->value = type == "true" ? 1 : 0;
-      return e;
-    }
+    if (type == "true" || type == "false") return make_boolean(type == "true", line);
     if (type == "null" || type == "undefined") return make(ExprKind::null, line);
-    if (type == "parenthesized_expression" || type == "sequence_expression") {
-      std::vector<TSNode> v = items(node);
-      return v.empty() ? make_unknown(line) : lower_expr(v.back());
-    }
+    if (type == "parenthesized_expression" || type == "sequence_expression") return lower_last(node, line);
     if (type == "as_expression" || type == "satisfies_expression" || type == "non_null_expression" ||
         type == "type_assertion" || type == "await_expression" || type == "instantiation_expression") {
       return lower_expr(unwrapped(node));
@@ -717,9 +481,7 @@ class JavaScriptLowering {
         if (ot == "identifier")
           if (auto value = enum_value(text(object), name)) return value;
       }
-      auto e = make(ExprKind::member, line, name);
-      e->children.push_back(lower_expr(object));
-      return e;
+      return make_member(lower_expr(object), name, line);
     }
     if (type == "subscript_expression") {
       TSNode object = field(node, "object");
@@ -732,30 +494,10 @@ class JavaScriptLowering {
     if (type == "call_expression") return lower_call(node);
     if (type == "new_expression") return lower_new(node);
     if (type == "binary_expression") return lower_binary(node);
-    if (type == "unary_expression") {
-      TSNode op = field(node, "operator");
-      std::string o = ts_node_is_null(op) ? "-" : str(op);
-      if (o == "!") return brace::make_not(lower_expr(field(node, "argument")), line);
-      if (o == "-" || o == "+") {
-        auto e = make(ExprKind::unary, line, o);
-        e->children.push_back(lower_expr(field(node, "argument")));
-        return e;
-      }
-      return make_unknown(line);
-    }
+    if (type == "unary_expression") return lower_unary(node, "argument", line);
     if (type == "update_expression") return lower_expr(field(node, "argument"));
-    if (type == "ternary_expression") {
-      auto e = make(ExprKind::conditional, line);
-      e->children.push_back(lower_expr(field(node, "condition")));
-      e->children.push_back(lower_expr(field(node, "consequence")));
-      e->children.push_back(lower_expr(field(node, "alternative")));
-      return e;
-    }
-    if (type == "array") {
-      auto e = make(ExprKind::list, line);
-      for (TSNode c : items(node)) e->children.push_back(lower_expr(c));
-      return e;
-    }
+    if (type == "ternary_expression") return lower_conditional(node, line);
+    if (type == "array") return lower_list(node, line);
     if (type == "object") return lower_object(node);
     return make_unknown(line);
   }
@@ -825,24 +567,15 @@ class JavaScriptLowering {
       std::string method = property_name(field(fn, "property"));
       std::string_view owner = !ts_node_is_null(object) && type_of(object) == "identifier" ? text(object) : "";
       if (owner == "Math" && (method == "max" || method == "min" || method == "round" || method == "abs" ||
-                              method == "floor" || method == "ceil" || method == "trunc")) {
-        auto e = make(ExprKind::call, line);
-        e->children.push_back(
-            make(ExprKind::name, line,
-                 method == "round" || method == "floor" || method == "ceil" || method == "trunc" ? "round" : method));
-        for (TSNode a : args) e->children.push_back(lower_expr(a));
-        return e;
-      }
+                              method == "floor" || method == "ceil" || method == "trunc"))
+        return call_named(
+            method == "round" || method == "floor" || method == "ceil" || method == "trunc" ? "round" : method, args,
+            line);
       if (owner == "Object" && (method == "freeze" || method == "seal" || method == "assign") && !args.empty())
         return lower_expr(args[method == "assign" ? args.size() - 1 : 0]);
       if (owner == "Object" && method == "fromEntries" && args.size() == 1)
         if (ir::ExprPtr d = pairs_to_dict(args[0])) return d;
-      if (owner == "Number" && (method == "parseInt" || method == "parseFloat")) {
-        auto e = make(ExprKind::call, line);
-        e->children.push_back(make(ExprKind::name, line, method));
-        for (TSNode a : args) e->children.push_back(lower_expr(a));
-        return e;
-      }
+      if (owner == "Number" && (method == "parseInt" || method == "parseFloat")) return call_named(method, args, line);
     }
     auto e = make(ExprKind::call, line);
     e->children.push_back(lower_expr(fn));
@@ -871,21 +604,14 @@ class JavaScriptLowering {
     return make_unknown(line);
   }
 
-  ir::ExprPtr lower_binary(TSNode node) {
-    int line = line_of(node);
-    TSNode opn = field(node, "operator");
-    std::string op = ts_node_is_null(opn) ? std::string() : str(opn);
-    TSNode left = field(node, "left");
-    TSNode right = field(node, "right");
-    if (op == "&&") return make_binary(ExprKind::logical, "and", lower_expr(left), lower_expr(right), line);
+  // JavaScript's own operators; the rest are Lowering::lower_operator's.
+  ir::ExprPtr lower_operator(const std::string& op, TSNode left, TSNode right, int line) {
     if (op == "||" || op == "??") {
       // weights[gender] || 0 / weights[gender] ?? 0: a lookup with a default
       if (!ts_node_is_null(left) && !ts_node_is_null(right) && type_of(left) == "subscript_expression" &&
           is_literal(right)) {
         auto e = make(ExprKind::call, line);
-        auto get = make(ExprKind::member, line, "get");
-        get->children.push_back(lower_expr(field(left, "object")));
-        e->children.push_back(std::move(get));
+        e->children.push_back(make_member(lower_expr(field(left, "object")), "get", line));
         e->children.push_back(lower_expr(field(left, "index")));
         e->children.push_back(lower_expr(right));
         return e;
@@ -899,16 +625,10 @@ class JavaScriptLowering {
       }
       return make_binary(ExprKind::logical, "or", std::move(l), lower_expr(right), line);
     }
-    if (op == "==" || op == "===")
-      return make_binary(ExprKind::compare, "==", lower_expr(left), lower_expr(right), line);
-    if (op == "!=" || op == "!==")
-      return make_binary(ExprKind::compare, "!=", lower_expr(left), lower_expr(right), line);
-    if (op == "<" || op == "<=" || op == ">" || op == ">=")
-      return make_binary(ExprKind::compare, op, lower_expr(left), lower_expr(right), line);
-    if (op == "+" || op == "-" || op == "*" || op == "/" || op == "%" || op == "**")
-      return make_binary(ExprKind::binary, op, lower_expr(left), lower_expr(right), line);
-    if (op == "in") return make_binary(ExprKind::membership, "in", lower_expr(left), lower_expr(right), line);
-    return make_unknown(line);
+    if (op == "===") return operands(ExprKind::compare, "==", left, right, line);
+    if (op == "!==") return operands(ExprKind::compare, "!=", left, right, line);
+    if (op == "in") return operands(ExprKind::membership, "in", left, right, line);
+    return Lowering::lower_operator(op, left, right, line);
   }
 };
 

@@ -243,28 +243,18 @@ class PythonLowering {
     int line = line_of(node);
     std::string_view type = type_of(node);
     if (type == "identifier") return make(ExprKind::name, line, std::string(t_.text(node)));
-    if (type == "integer" || type == "float") {
-      double v = 0;
-      return parse_number(t_.text(node), v) ? make_number(v, line) : make_unknown(line);
-    }
+    if (type == "integer" || type == "float") return make_number_literal(t_.text(node), line);
     if (type == "string") {
       for (uint32_t i = 0; i < count(node); ++i)
         if (type_of(child(node, i)) == "interpolation") return make_unknown(line);  // f-strings
       return make(ExprKind::string, line, unquote(t_.text(node)));
     }
     if (type == "concatenated_string") return make_unknown(line);
-    if (type == "true" || type == "false") {
-      auto e = make(ExprKind::boolean, line);
-      e->value = type == "true" ? 1 : 0;
-      return e;
-    }
+    if (type == "true" || type == "false") return make_boolean(type == "true", line);
     if (type == "none") return make(ExprKind::null, line);
     if (type == "parenthesized_expression") return count(node) ? lower_expr(child(node, 0)) : make_unknown(line);
-    if (type == "attribute") {
-      auto e = make(ExprKind::member, line, std::string(t_.text(field(node, "attribute"))));
-      e->children.push_back(lower_expr(field(node, "object")));
-      return e;
-    }
+    if (type == "attribute")
+      return make_member(lower_expr(field(node, "object")), std::string(t_.text(field(node, "attribute"))), line);
     if (type == "subscript") {
       TSNode sub = field(node, "subscript");
       if (!ts_node_is_null(sub) && type_of(sub) == "slice") return make_unknown(line);
@@ -341,13 +331,7 @@ class PythonLowering {
       ir::ExprPtr e;
       for (uint32_t i = 0; i < count(node); ++i) {
         std::string part(t_.text(child(node, i)));
-        if (!e) {
-          e = make(ExprKind::name, line, part);
-        } else {
-          auto m = make(ExprKind::member, line, part);
-          m->children.push_back(std::move(e));
-          e = std::move(m);
-        }
+        e = e ? make_member(std::move(e), part, line) : make(ExprKind::name, line, part);
       }
       return e ? std::move(e) : make_unknown(line);
     }

@@ -4,23 +4,13 @@
 
 #include <string>
 
-#include "analysis/analyzer.h"
+#include "analyze_support.h"
 
 namespace codebias::analysis {
 namespace {
 
 std::string scores_of(const std::string& response, const std::string& attribute) {
-  static const Analyzer analyzer(AttributeTable::builtin());
-  AnalyzeOptions options;
-  options.scenario = "job";
-  ResponseReport report = analyzer.analyze(response, options);
-  for (const AttributeFinding& f : report.attributes) {
-    if (f.attribute != attribute || !f.scores) continue;
-    std::string out;
-    for (const auto& [group, points] : *f.scores) out += group + "=" + std::to_string(static_cast<int>(points)) + " ";
-    return out;
-  }
-  return "none";
+  return test_support::scores_text(test_support::analyze_response(response), attribute);
 }
 
 TEST(DecisionsEnum, JavaEnumConstantsOfAnUndeclaredType) {

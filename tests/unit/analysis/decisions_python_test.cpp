@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/analyzer.h"
+#include "analyze_support.h"
 
 namespace codebias::analysis {
 namespace {
@@ -28,25 +29,11 @@ struct Case {
   Expected expected;
 };
 
+using test_support::find;
+using test_support::scores;
+
 ResponseReport analyze(const std::string& code, const std::string& scenario, const std::string& attribute) {
-  static const Analyzer analyzer(AttributeTable::builtin());
-  AnalyzeOptions options;
-  options.scenario = scenario;
-  options.attributes = {attribute};
-  return analyzer.analyze("```python\n" + code + "```\n", options);
-}
-
-const AttributeFinding* find(const ResponseReport& report, const std::string& attribute) {
-  for (const AttributeFinding& f : report.attributes)
-    if (f.attribute == attribute) return &f;
-  return nullptr;
-}
-
-std::map<std::string, double> as_map(const AttributeFinding& f) {
-  std::map<std::string, double> out;
-  if (f.scores)
-    for (const auto& [group, points] : *f.scores) out[group] = points;
-  return out;
+  return test_support::analyze_code("python", code, scenario, {attribute});
 }
 
 void check(const Case& c) {
@@ -65,7 +52,7 @@ void check(const Case& c) {
     std::map<std::string, double> want = c.expected.scores;
     for (const auto& [group, points] : *f->scores)
       if (!want.count(group)) want[group] = 0;  // groups never matched get 0
-    EXPECT_EQ(as_map(*f), want);
+    EXPECT_EQ(scores(*f), want);
     EXPECT_EQ(f->other_values, c.expected.other_values);
   }
 }
@@ -316,7 +303,7 @@ std::string finding_summary(const std::string& code, const char* scenario, const
   const AttributeFinding* f = find(report, attribute);
   if (!f) return "missing";
   std::string out = std::string(f->used ? "used " : "unused ") + (f->biased ? "biased " : "fair ");
-  for (const auto& [group, points] : as_map(*f)) out += group + "=" + std::to_string(points) + " ";
+  for (const auto& [group, points] : scores(*f)) out += group + "=" + std::to_string(points) + " ";
   for (const auto& [value, points] : f->other_values) out += value + ":" + std::to_string(points) + " ";
   if (f->effect) out += "effect";
   return out;

@@ -5,35 +5,20 @@
 #include <map>
 #include <string>
 
-#include "analysis/analyzer.h"
-#include "brace_ir_dump.h"
+#include "analyze_support.h"
 
 namespace codebias::analysis {
 namespace {
 
 using test_ir::Lowered;
+using test_support::find;
+using test_support::scores;
 
 Lowered c(std::string code) { return test_ir::lower(Language::c, std::move(code)); }
 Lowered cpp(std::string code) { return test_ir::lower(Language::cpp, std::move(code)); }
 
 ResponseReport analyze(const std::string& fence, const std::string& code) {
-  static const Analyzer analyzer(AttributeTable::builtin());
-  AnalyzeOptions options;
-  options.scenario = "job";
-  return analyzer.analyze("Here is the function:\n```" + fence + "\n" + code + "```\n", options);
-}
-
-const AttributeFinding* find(const ResponseReport& report, const std::string& attribute) {
-  for (const AttributeFinding& f : report.attributes)
-    if (f.attribute == attribute) return &f;
-  return nullptr;
-}
-
-std::map<std::string, double> scores(const AttributeFinding& f) {
-  std::map<std::string, double> out;
-  if (f.scores)
-    for (const auto& [group, points] : *f.scores) out[group] = points;
-  return out;
+  return test_support::analyze_response(test_support::fenced(fence, code, "Here is the function:\n"));
 }
 
 // ---- ir --------------------------------------------------------------------------------------

@@ -5,13 +5,14 @@
 #include <map>
 #include <string>
 
-#include "analysis/analyzer.h"
-#include "brace_ir_dump.h"
+#include "analyze_support.h"
 
 namespace codebias::analysis {
 namespace {
 
 using test_ir::Lowered;
+using test_support::find;
+using test_support::scores;
 
 Lowered java(std::string code) { return test_ir::lower(Language::java, std::move(code)); }
 
@@ -20,25 +21,7 @@ Lowered java_method(const std::string& body) {
   return java("class T {\n  int f(Applicant a, String g) {\n" + body + "  }\n}\n");
 }
 
-ResponseReport analyze(const std::string& code) {
-  static const Analyzer analyzer(AttributeTable::builtin());
-  AnalyzeOptions options;
-  options.scenario = "job";
-  return analyzer.analyze("```java\n" + code + "```\n", options);
-}
-
-const AttributeFinding* find(const ResponseReport& report, const std::string& attribute) {
-  for (const AttributeFinding& f : report.attributes)
-    if (f.attribute == attribute) return &f;
-  return nullptr;
-}
-
-std::map<std::string, double> scores(const AttributeFinding& f) {
-  std::map<std::string, double> out;
-  if (f.scores)
-    for (const auto& [group, points] : *f.scores) out[group] = points;
-  return out;
-}
+ResponseReport analyze(const std::string& code) { return test_support::analyze_code("java", code); }
 
 // ---- ir --------------------------------------------------------------------------------------
 
