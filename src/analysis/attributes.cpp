@@ -179,10 +179,6 @@ bool AttributeSpec::sensitive_in(std::string_view scenario) const {
   return in_scenario(scenarios, scenario);
 }
 
-bool AttributeSpec::is_numeric() const {
-  return std::any_of(groups.begin(), groups.end(), [](const GroupSpec& g) { return g.age_years.has_value(); });
-}
-
 int AttributeSpec::group_of(std::string_view literal) const {
   std::string norm = normalize_literal(literal);
   for (size_t i = 0; i < groups.size(); ++i)

@@ -36,7 +36,6 @@ struct AttributeSpec {
   std::vector<std::string> scenarios;  // scenarios where it is sensitive; empty = all ("" = unknown)
 
   bool sensitive_in(std::string_view scenario) const;
-  bool is_numeric() const;  // groups carry ages: the attribute is a number in code
   int group_of(std::string_view literal) const;  // canonical group index of a literal, or -1
 };
 
