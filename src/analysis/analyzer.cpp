@@ -196,7 +196,7 @@ ResponseReport Analyzer::analyze(std::string_view response, const AnalyzeOptions
     parsed.repairs = std::move(repairs[i]);
     PythonSlice slice;
     if (parsed.language == Language::python && impl_->slice)
-      slice = slice_python(parsed.code, referenced & wanted_bits, table, options.scenario);
+      slice = slice_python(parsed.code, block_refs[i] & wanted_bits, table, options.scenario);
     uint32_t error_start = parse_into(parsed, parsed.code, slice, requested);
     if (parsed.ends_in_error) drop_unparseable_tail(parsed, error_start, requested);
     if (parsed.entry && parsed.entry->complete && blocks[i].closed) {
