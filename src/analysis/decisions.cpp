@@ -149,7 +149,6 @@ class Evaluator {
   Value run(Flow& flow) {
     Env globals;
     globals_ = &globals;
-    std::vector<Frame> no_frames;
     // Module-level tables and constants; example usage after the definition is never run
     // because only assignments of literals are kept.
     for (const ir::StmtPtr& s : ctx_.program->globals)

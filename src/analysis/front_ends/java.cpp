@@ -221,13 +221,11 @@ class JavaLowering : public brace::Lowering<JavaLowering> {
       if (gt != "switch_block_statement_group" && gt != "switch_rule") continue;
       brace::SwitchArm arm;
       arm.line = line_of(group);
-      bool in_statements = false;
       for (TSNode c : items(group)) {
         if (type_of(c) == "switch_label") {
           if (!read_label(c, arm.labels)) arm.is_default = true;
           continue;
         }
-        in_statements = true;
         if (arm.exits) continue;
         arm.empty = false;
         if (is_exit(c)) {
@@ -241,7 +239,6 @@ class JavaLowering : public brace::Lowering<JavaLowering> {
         }
         if (ends_in_exit(c)) arm.exits = true;
       }
-      (void)in_statements;
       if (gt == "switch_rule") {
         arm.exits = true;  // `case X -> ...` never falls through
         arm.empty = false;

@@ -178,7 +178,6 @@ class PythonLowering {
     s->conditions.push_back(lower_expr(field(node, "condition")));
     s->bodies.emplace_back();
     lower_block(field(node, "consequence"), s->bodies.back());
-    bool has_else = false;
     for (uint32_t i = 0; i < count(node); ++i) {
       TSNode c = child(node, i);
       if (type_of(c) == "elif_clause") {
@@ -186,12 +185,10 @@ class PythonLowering {
         s->bodies.emplace_back();
         lower_block(field(c, "consequence"), s->bodies.back());
       } else if (type_of(c) == "else_clause") {
-        has_else = true;
         s->bodies.emplace_back();
         lower_block(field(c, "body"), s->bodies.back());
       }
     }
-    (void)has_else;
     return s;
   }
 
