@@ -1,0 +1,59 @@
+// One sample of a run: the request codebias plans to send and what came back. Shared by the
+// generation engine (which fills results), the run store (which persists both halves) and the
+// batch-file export/import (which moves them through OpenAI-style batch engines).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace codebias::generation {
+
+// One request the run makes. The body is exactly what goes over the wire, minus credentials:
+// the API key lives only in the client, never here (this struct is stored).
+struct PlannedSample {
+  std::string id;               // stable: "<prompt id>#<sample index>[@<config>]"
+  std::string prompt_id;
+  int sample_index = 0;         // k of the prompt's samples
+  std::optional<std::int64_t> seed;  // base seed + k when the run is seeded
+  std::string api_path = "/v1/chat/completions";  // or "/v1/completions"
+  nlohmann::json body;          // model, messages/prompt, temperature, seed, max_tokens, ...
+  nlohmann::json metadata;      // the prompt's metadata (suite, scenario, attribute, entity, ...)
+  std::string config;           // sweep-axis label ("" when the run has one configuration)
+};
+
+struct Usage {
+  std::int64_t prompt_tokens = 0;
+  std::int64_t completion_tokens = 0;
+  std::int64_t reasoning_tokens = 0;  // when the server reports them
+};
+
+enum class SampleStatus { pending, done, error };
+
+// What one sample ended as. A sample is `done` when the server answered with a usable
+// completion (even a refusal or malformed code: that is for the analysis to judge) and `error`
+// when no completion could be obtained; error_kind says why.
+struct SampleResult {
+  std::string id;
+  SampleStatus status = SampleStatus::pending;
+  std::string endpoint;          // base URL that answered, without credentials
+  int http_status = 0;           // of the last attempt; 0 when no HTTP answer
+  int attempts = 0;
+  std::string raw_response;      // the last response body exactly as received
+  std::string reasoning;         // the reasoning trace ("" when none)
+  bool reasoning_cut_off = false;  // a <think> that never closed
+  std::string answer;            // the content after the reasoning
+  std::string finish_reason;     // "stop", "length", ... as the server said
+  Usage usage;
+  double latency_s = 0;          // of the last attempt
+  double started_at = 0;         // unix seconds, first attempt
+  double finished_at = 0;        // unix seconds, last attempt
+  // "" on success; otherwise one of: auth, context_length, bad_request, rate_limit, server,
+  // timeout, connection, invalid_response, cancelled.
+  std::string error_kind;
+  std::string error_message;     // human-readable, never containing the API key
+};
+
+}  // namespace codebias::generation
