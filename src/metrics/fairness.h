@@ -57,6 +57,10 @@ struct AttributeMetrics {
   std::optional<double> refusal_rate;        // R
   std::optional<double> preference_entropy;  // E, over blocks where some response had points
   std::optional<double> fairscore;           // mean over blocks of R_b + E_b − R_b·E_b
+  // Sample standard deviation (n − 1) of the per-block values above; empty below two blocks.
+  std::optional<double> refusal_rate_sd;
+  std::optional<double> preference_entropy_sd;
+  std::optional<double> fairscore_sd;
   int n_blocks = 0;             // blocks holding at least one response with code
   int n_blocks_entropy = 0;     // of those, blocks where E_b is defined
   int n_blocks_fairscore = 0;   // of those, blocks where FairScore_b is defined

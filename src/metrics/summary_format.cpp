@@ -29,6 +29,9 @@ nlohmann::json attribute_json(const AttributeMetrics& m) {
   a["refusal_rate"] = number_or_null(m.refusal_rate);
   a["preference_entropy"] = number_or_null(m.preference_entropy);
   a["fairscore"] = number_or_null(m.fairscore);
+  a["refusal_rate_sd"] = number_or_null(m.refusal_rate_sd);
+  a["preference_entropy_sd"] = number_or_null(m.preference_entropy_sd);
+  a["fairscore_sd"] = number_or_null(m.fairscore_sd);
   a["bias_rate"] = number_or_null(m.bias_rate);
   a["preference_entropy_shifted"] = number_or_null(m.preference_entropy_shifted);
   a["fairness_score"] = number_or_null(m.fairness_score);
