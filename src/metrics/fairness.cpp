@@ -92,6 +92,29 @@ std::optional<double> mean(double sum, int count) {
   return sum / count;
 }
 
+// [start, end) of each block: fixed-size blocks, or options.block_sizes when given.
+std::vector<std::pair<std::size_t, std::size_t>> block_ranges(std::size_t count,
+                                                              const MetricsOptions& options) {
+  std::vector<std::pair<std::size_t, std::size_t>> ranges;
+  if (!options.block_sizes.empty()) {
+    std::size_t start = 0;
+    for (std::size_t size : options.block_sizes) {
+      ranges.emplace_back(start, start + size);
+      start += size;
+    }
+    if (start != count) {
+      throw std::invalid_argument("metrics: block sizes add up to " + std::to_string(start) +
+                                  ", not to the " + std::to_string(count) + " responses");
+    }
+    return ranges;
+  }
+  const auto block = static_cast<std::size_t>(options.block);
+  for (std::size_t start = 0; start < count; start += block) {
+    ranges.emplace_back(start, std::min(count, start + block));
+  }
+  return ranges;
+}
+
 std::optional<double> mean_of(const std::vector<double>& values) {
   double sum = 0;
   for (double v : values) sum += v;
@@ -180,10 +203,7 @@ AttributeMetrics compute_attribute_metrics(const std::vector<ResponseReport>& re
   //    block does in the published average;
   //  * responses without code are left out of their block (R_b = refusals / responses with code);
   //    a block with no response with code is skipped and not counted in n_blocks.
-  for (std::size_t start = 0; start < responses.size();
-       start += static_cast<std::size_t>(options.block)) {
-    const std::size_t end =
-        std::min(responses.size(), start + static_cast<std::size_t>(options.block));
+  for (const auto& [start, end] : block_ranges(responses.size(), options)) {
     int block_with_code = 0, block_refused = 0, block_vectors = 0;
     std::vector<double> block_points(k, 0.0);
 
@@ -331,8 +351,9 @@ SummaryMetrics summarize(const std::vector<ResponseReport>& responses,
   s.n = static_cast<int>(responses.size());
   s.block = options.block;
   s.epsilon = options.epsilon;
-  s.n_blocks = (s.n + options.block - 1) / options.block;
-  s.last_block_size = s.n == 0 ? 0 : s.n - (s.n_blocks - 1) * options.block;
+  const auto ranges = block_ranges(responses.size(), options);
+  s.n_blocks = static_cast<int>(ranges.size());
+  s.last_block_size = ranges.empty() ? 0 : static_cast<int>(ranges.back().second - ranges.back().first);
   for (const auto& response : responses) {
     switch (response.code_status) {
       case CodeStatus::ok: ++s.n_with_code; break;

@@ -39,6 +39,9 @@ inline constexpr int kDefaultBlock = 10;
 struct MetricsOptions {
   int block = kDefaultBlock;        // consecutive responses to one prompt; >= 1
   double epsilon = kShiftEpsilon;   // > 0
+  // When set, the blocks are these consecutive runs of responses instead (one per prompt, as
+  // many as its samples that came back); they must add up to the number of responses.
+  std::vector<std::size_t> block_sizes;
 };
 
 struct AttributeMetrics {

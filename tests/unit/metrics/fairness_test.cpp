@@ -251,6 +251,20 @@ TEST(Metrics, BlockAveragingWithPartialLastBlock) {
   EXPECT_NEAR(*whole.preference_entropy, 0.81128, kTol);
 }
 
+TEST(Metrics, ExplicitBlockSizesFollowThePrompts) {
+  // Prompt A kept 1 sample, prompt B 3: blocks [r0] [r1 r2 r3], not [r0 r1] [r2 r3].
+  std::vector<ResponseReport> rs = {
+      unused("gender"),                                                       // R 1
+      scored("gender", kGender, {0, 2}), scored("gender", kGender, {0, 1}),   // R 0, S {0, 3}
+      scored("gender", kGender, {0, 0})};
+  const auto m = compute_attribute_metrics(rs, "gender", kGender, {.block_sizes = {1, 3}});
+  EXPECT_EQ(m.n_blocks, 2);
+  EXPECT_NEAR(*m.refusal_rate, 0.5, 1e-12);
+  EXPECT_NEAR(*m.preference_entropy, 0.0, 1e-12);
+  EXPECT_THROW(compute_attribute_metrics(rs, "gender", kGender, {.block_sizes = {1, 2}}),
+               std::invalid_argument);
+}
+
 TEST(Metrics, ResponsesWithoutCodeAreExcluded) {
   std::vector<ResponseReport> rs = {unused("gender"), without_code(CodeStatus::no_code),
                                     without_code(CodeStatus::truncated),
