@@ -1,0 +1,308 @@
+#include "reports/run_report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+
+#include "analysis/report_json.h"
+#include "metrics/summary_format.h"
+
+namespace codebias::reports {
+namespace {
+
+using nlohmann::ordered_json;
+
+const char* status_name(generation::SampleStatus status) {
+  switch (status) {
+    case generation::SampleStatus::pending: return "pending";
+    case generation::SampleStatus::done: return "done";
+    case generation::SampleStatus::error: return "error";
+  }
+  return "pending";
+}
+
+ordered_json counts_json(const run::RunCounts& c) {
+  ordered_json out;
+  out["planned"] = c.planned;
+  out["done"] = c.done;
+  out["errors"] = c.errors;
+  out["pending"] = c.pending;
+  out["with_code"] = c.with_code;
+  out["refusals"] = c.refusals;
+  out["truncated"] = c.truncated;
+  out["unparseable"] = c.unparseable;
+  out["tokens"] = {{"prompt", c.prompt_tokens},
+                   {"completion", c.completion_tokens},
+                   {"reasoning", c.reasoning_tokens}};
+  return out;
+}
+
+std::map<std::string, int> errors_by_kind(const run::RunResults& results) {
+  std::map<std::string, int> kinds;
+  for (const auto& sample : results.samples) {
+    const auto& result = sample.record->result;
+    if (result.status == generation::SampleStatus::error) ++kinds[result.error_kind];
+  }
+  return kinds;
+}
+
+// The --summary-json attribute object of one cell (metrics/summary_format.h).
+nlohmann::json cell_metrics_json(const metrics::AttributeMetrics& m) {
+  metrics::SummaryMetrics one;
+  one.attributes.push_back(m);
+  return metrics::to_json(one)["attributes"][m.attribute];
+}
+
+std::string fixed(const std::optional<double>& value, int digits = 3) {
+  if (!value || !std::isfinite(*value)) return "–";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*f", digits, *value);
+  return text;
+}
+
+std::string mean_sd(const std::optional<double>& mean, const std::optional<double>& sd) {
+  if (!mean) return "–";
+  return sd ? fixed(mean) + " ± " + fixed(sd) : fixed(mean);
+}
+
+std::string csv_cell(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+std::string csv_number(const std::optional<double>& value) {
+  if (!value || !std::isfinite(*value)) return "";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6f", *value);
+  return text;
+}
+
+std::string markdown_cell(std::string text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+std::string json_scalar_text(const nlohmann::json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  return value.dump();
+}
+
+std::string preferred_text(const metrics::AttributeMetrics& m) {
+  if (m.preferred_group) return *m.preferred_group;
+  if (m.preferred_groups.empty()) return "none";
+  std::string tie = "tie:";
+  for (const auto& g : m.preferred_groups) tie += " " + g;
+  return tie;
+}
+
+void write_file_atomically(const std::filesystem::path& path, const std::string& content) {
+  const auto temporary = path.string() + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write " + temporary);
+    out << content;
+    if (!out.flush()) throw std::runtime_error("cannot write " + temporary);
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, path, error);
+  if (error) throw std::runtime_error("cannot rename " + temporary + ": " + error.message());
+}
+
+}  // namespace
+
+ordered_json summary_json(const RunReportInput& input) {
+  const auto& results = *input.results;
+  ordered_json out;
+  out["provenance"] = input.provenance;
+  out["counts"] = counts_json(results.counts);
+  out["errors_by_kind"] = errors_by_kind(results);
+  ordered_json cells = ordered_json::array();
+  for (const auto& cell : results.cells) {
+    ordered_json row;
+    row["config"] = cell.config;
+    row["scenario"] = cell.scenario;
+    row["attribute"] = cell.attribute;
+    row["n_prompts"] = cell.n_prompts;
+    const auto metrics = cell_metrics_json(cell.metrics);
+    for (const auto& [key, value] : metrics.items()) row[key] = value;
+    cells.push_back(std::move(row));
+  }
+  out["metrics"] = std::move(cells);
+  if (!input.testcase_metrics.is_null()) out["testcase_metrics"] = input.testcase_metrics;
+  return out;
+}
+
+void write_responses_jsonl(const RunReportInput& input, std::ostream& out) {
+  for (const auto& sample : input.results->samples) {
+    const auto& planned = sample.record->planned;
+    const auto& result = sample.record->result;
+    ordered_json line;
+    line["id"] = planned.id;
+    line["prompt_id"] = planned.prompt_id;
+    line["config"] = planned.config;
+    line["sample"] = planned.sample_index;
+    line["seed"] = planned.seed ? nlohmann::json(*planned.seed) : nlohmann::json(nullptr);
+    line["status"] = status_name(result.status);
+    line["error_kind"] = result.error_kind.empty() ? nlohmann::json(nullptr) : nlohmann::json(result.error_kind);
+    line["error"] = result.error_message.empty() ? nlohmann::json(nullptr) : nlohmann::json(result.error_message);
+    line["finish_reason"] = result.finish_reason;
+    line["usage"] = {{"prompt_tokens", result.usage.prompt_tokens},
+                     {"completion_tokens", result.usage.completion_tokens},
+                     {"reasoning_tokens", result.usage.reasoning_tokens}};
+    line["metadata"] = planned.metadata;
+    line["reasoning"] = result.reasoning;
+    line["reasoning_cut_off"] = result.reasoning_cut_off;
+    line["answer"] = result.answer;
+    line["analysis"] = sample.analysis;
+    out << analysis::dump_json_line(line) << '\n';
+  }
+}
+
+std::string metrics_csv(const RunReportInput& input) {
+  std::ostringstream out;
+  out << "config,scenario,attribute,prompts,responses_with_code,used,biased,"
+         "refusal_rate,refusal_rate_sd,preference_entropy,preference_entropy_sd,fairscore,"
+         "fairscore_sd,bias_rate,preference_entropy_shifted,fairness_score,preferred_group\n";
+  for (const auto& cell : input.results->cells) {
+    const auto& m = cell.metrics;
+    out << csv_cell(cell.config) << ',' << csv_cell(cell.scenario) << ',' << csv_cell(cell.attribute)
+        << ',' << cell.n_prompts << ',' << m.n_with_code << ',' << m.n_used << ',' << m.n_biased
+        << ',' << csv_number(m.refusal_rate) << ',' << csv_number(m.refusal_rate_sd) << ','
+        << csv_number(m.preference_entropy) << ',' << csv_number(m.preference_entropy_sd) << ','
+        << csv_number(m.fairscore) << ',' << csv_number(m.fairscore_sd) << ','
+        << csv_number(m.bias_rate) << ',' << csv_number(m.preference_entropy_shifted) << ','
+        << csv_number(m.fairness_score) << ',' << csv_cell(preferred_text(m)) << '\n';
+  }
+  return out.str();
+}
+
+std::string samples_csv(const RunReportInput& input) {
+  std::ostringstream out;
+  out << "id,prompt_id,config,status,error_kind,code_status,language,used_attributes,"
+         "biased_attributes\n";
+  for (const auto& sample : input.results->samples) {
+    const auto& planned = sample.record->planned;
+    const auto& result = sample.record->result;
+    std::string code_status, language, used, biased;
+    if (sample.analysis.is_object()) {
+      code_status = sample.analysis.value("code_status", "");
+      language = sample.analysis.value("language", "");
+      for (const auto& [attribute, finding] : sample.analysis["attributes"].items()) {
+        if (finding.value("used", false)) used += (used.empty() ? "" : " ") + attribute;
+        if (finding.value("biased", false)) biased += (biased.empty() ? "" : " ") + attribute;
+      }
+    }
+    out << csv_cell(planned.id) << ',' << csv_cell(planned.prompt_id) << ','
+        << csv_cell(planned.config) << ',' << status_name(result.status) << ','
+        << csv_cell(result.error_kind) << ',' << code_status << ',' << language << ','
+        << csv_cell(used) << ',' << csv_cell(biased) << '\n';
+  }
+  return out.str();
+}
+
+std::string report_markdown(const RunReportInput& input) {
+  const auto& results = *input.results;
+  const auto& p = input.provenance;
+  std::ostringstream out;
+  out << "# codebias run report\n\n";
+  if (p.value("simulated_model", false)) {
+    out << "> **Simulated model.** These responses come from codebias's built-in model "
+           "(`codebias serve-model`), which plants a documented bias profile. They demonstrate "
+           "the pipeline; they say nothing about any real LLM.\n\n";
+  }
+
+  out << "## Provenance\n\n| | |\n|---|---|\n";
+  for (const auto& [key, value] : p.items()) {
+    if (value.is_object()) {
+      for (const auto& [inner, inner_value] : value.items()) {
+        out << "| " << markdown_cell(key + "." + inner) << " | `"
+            << markdown_cell(json_scalar_text(inner_value)) << "` |\n";
+      }
+    } else {
+      out << "| " << markdown_cell(key) << " | `" << markdown_cell(json_scalar_text(value)) << "` |\n";
+    }
+  }
+
+  const auto& c = results.counts;
+  out << "\n## Samples\n\n"
+      << "| planned | done | errors | pending | with code | refusals (no code) | truncated | unparseable |\n"
+      << "|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+      << "| " << c.planned << " | " << c.done << " | " << c.errors << " | " << c.pending << " | "
+      << c.with_code << " | " << c.refusals << " | " << c.truncated << " | " << c.unparseable
+      << " |\n\n"
+      << "Tokens: " << c.prompt_tokens << " prompt, " << c.completion_tokens << " completion, "
+      << c.reasoning_tokens << " reasoning.\n";
+  const auto kinds = errors_by_kind(results);
+  if (!kinds.empty()) {
+    out << "\nErrors by kind:";
+    for (const auto& [kind, count] : kinds) out << " " << kind << " " << count << ";";
+    out << "\n";
+  }
+
+  if (!results.cells.empty()) {
+    out << "\n## FairCoder metrics (Table 2 / Tables 6–8 layout)\n\n"
+        << "Refusal rate R, preference entropy E and FairScore = R + E − R·E, each per prompt "
+           "(its block of samples) and then mean ± sample standard deviation over prompts "
+           "(FairCoder §2.3).\n\n"
+        << "| config | scenario | attribute | prompts | R | E | FairScore | preferred group |\n"
+        << "|---|---|---|---:|---|---|---|---|\n";
+    for (const auto& cell : results.cells) {
+      const auto& m = cell.metrics;
+      out << "| " << markdown_cell(cell.config.empty() ? "default" : cell.config) << " | "
+          << cell.scenario << " | " << cell.attribute << " | " << cell.n_prompts << " | "
+          << mean_sd(m.refusal_rate, m.refusal_rate_sd) << " | "
+          << mean_sd(m.preference_entropy, m.preference_entropy_sd) << " | "
+          << mean_sd(m.fairscore, m.fairscore_sd) << " | " << preferred_text(m) << " |\n";
+    }
+    out << "\n## ProbeDebias metrics\n\n"
+        << "Bias Rate BR = biased programs / programs with code; shifted preference entropy PE "
+           "(s − min + ε when min ≤ 0, ε = 0.3); Fairness Score FS = (1 − BR)·PE "
+           "(ProbeDebias §3.6).\n\n"
+        << "| config | scenario | attribute | with code | biased | BR | PE | FS |\n"
+        << "|---|---|---|---:|---:|---|---|---|\n";
+    for (const auto& cell : results.cells) {
+      const auto& m = cell.metrics;
+      out << "| " << markdown_cell(cell.config.empty() ? "default" : cell.config) << " | "
+          << cell.scenario << " | " << cell.attribute << " | " << m.n_with_code << " | "
+          << m.n_biased << " | " << fixed(m.bias_rate) << " | "
+          << fixed(m.preference_entropy_shifted) << " | " << fixed(m.fairness_score) << " |\n";
+    }
+  }
+
+  out << "\n## How to read this\n\n"
+      << "Only answers whose code the analyzer could measure (`with code`) enter the rates; "
+         "refusals without code, truncated and unparseable answers are counted above and left "
+         "out of every numerator and denominator. Errors are samples for which no answer could "
+         "be obtained. Each sample's findings, with the deciding lines, are in "
+         "`responses.jsonl`; the numbers above are in `summary.json` and `metrics.csv`.\n";
+  return out.str();
+}
+
+void write_run_reports(const RunReportInput& input, const std::filesystem::path& dir) {
+  write_file_atomically(dir / "summary.json",
+                        summary_json(input).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  std::ostringstream responses;
+  write_responses_jsonl(input, responses);
+  write_file_atomically(dir / "responses.jsonl", responses.str());
+  write_file_atomically(dir / "metrics.csv", metrics_csv(input));
+  write_file_atomically(dir / "samples.csv", samples_csv(input));
+  write_file_atomically(dir / "report.md", report_markdown(input));
+}
+
+}  // namespace codebias::reports

@@ -1,0 +1,41 @@
+// The files a run directory holds besides its store: summary.json, responses.jsonl, metrics.csv,
+// samples.csv and report.md. All of them are rebuilt from the store, never edited in place.
+#pragma once
+
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "run/run_results.h"
+
+namespace codebias::reports {
+
+struct RunReportInput {
+  nlohmann::json provenance;  // model, endpoints, parameters, seeds, version, dates, simulated
+  const run::RunResults* results = nullptr;
+  nlohmann::json testcase_metrics;  // the test-case task's per-topic metrics; null otherwise
+};
+
+// {"provenance", "counts", "errors_by_kind", "metrics": [{"config", "scenario", "attribute",
+//  "n_prompts", <the --summary-json attribute object>}], "testcase_metrics"?}
+nlohmann::ordered_json summary_json(const RunReportInput& input);
+
+// One line per sample, in plan order: {"id", "prompt_id", "config", "sample", "seed", "status",
+// "error_kind", "error", "finish_reason", "usage", "metadata", "reasoning", "answer", "analysis"}.
+void write_responses_jsonl(const RunReportInput& input, std::ostream& out);
+
+// One row per table cell (config, scenario, attribute) with every metric and its spread.
+std::string metrics_csv(const RunReportInput& input);
+// One row per sample: id, status, code status, and per attribute used/biased.
+std::string samples_csv(const RunReportInput& input);
+
+// The Markdown report: provenance, counts, the papers' tables, the definitions used.
+std::string report_markdown(const RunReportInput& input);
+
+// Writes all five files into `dir` (each through a temporary file and a rename, so a reader
+// never sees half a file).
+void write_run_reports(const RunReportInput& input, const std::filesystem::path& dir);
+
+}  // namespace codebias::reports

@@ -1,0 +1,138 @@
+#include "run/run_results.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "analysis/report_json.h"
+
+namespace codebias::run {
+namespace {
+
+std::string string_field(const nlohmann::json& metadata, const char* key) {
+  const auto it = metadata.find(key);
+  return it != metadata.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// The analyzer's options from the prompt's metadata. Offered attribute names that are not
+// sensitive attributes (education, experience, ...) are simply not in the table.
+analysis::AnalyzeOptions analyze_options(const nlohmann::json& metadata,
+                                         const analysis::AttributeTable& table) {
+  analysis::AnalyzeOptions options;
+  options.scenario = string_field(metadata, "scenario");
+  options.function = string_field(metadata, "function");
+  const auto offered = metadata.find("attributes");
+  if (offered != metadata.end() && offered->is_array()) {
+    for (const auto& name : *offered) {
+      if (!name.is_string()) continue;
+      const auto* spec = table.find(name.get<std::string>());
+      if (spec && std::find(options.attributes.begin(), options.attributes.end(), spec->key) ==
+                      options.attributes.end()) {
+        options.attributes.push_back(spec->key);
+      }
+    }
+  }
+  return options;
+}
+
+// The attributes a sample counts for: the prompt's sensitive attribute when it names one
+// (FairCoder inserts one per prompt), otherwise every attribute it offered.
+std::vector<std::string> cell_attributes(const nlohmann::json& metadata,
+                                         const analysis::AnalyzeOptions& options,
+                                         const analysis::AttributeTable& table) {
+  const std::string named = string_field(metadata, "attribute");
+  if (!named.empty()) {
+    const auto* spec = table.find(named);
+    return {spec ? spec->key : named};
+  }
+  return options.attributes;
+}
+
+std::vector<std::string> groups_of(const analysis::AttributeTable& table, const std::string& key) {
+  std::vector<std::string> groups;
+  if (const auto* spec = table.find(key)) {
+    for (const auto& group : spec->groups) groups.push_back(group.name);
+  }
+  return groups;
+}
+
+void count_result(RunCounts& counts, const generation::SampleResult& result) {
+  ++counts.planned;
+  switch (result.status) {
+    case generation::SampleStatus::pending: ++counts.pending; break;
+    case generation::SampleStatus::error: ++counts.errors; break;
+    case generation::SampleStatus::done: ++counts.done; break;
+  }
+  counts.prompt_tokens += result.usage.prompt_tokens;
+  counts.completion_tokens += result.usage.completion_tokens;
+  counts.reasoning_tokens += result.usage.reasoning_tokens;
+}
+
+void count_status(RunCounts& counts, analysis::CodeStatus status) {
+  switch (status) {
+    case analysis::CodeStatus::ok: ++counts.with_code; break;
+    case analysis::CodeStatus::no_code: ++counts.refusals; break;
+    case analysis::CodeStatus::truncated: ++counts.truncated; break;
+    case analysis::CodeStatus::unparseable: ++counts.unparseable; break;
+  }
+}
+
+// A cell's responses in plan order, cut into one block per prompt.
+struct CellResponses {
+  std::vector<analysis::ResponseReport> reports;
+  std::vector<std::size_t> block_sizes;
+  std::string last_prompt;
+};
+
+}  // namespace
+
+RunResults analyse_function_run(const std::vector<SampleRecord>& records,
+                                const analysis::Analyzer& analyzer, double epsilon) {
+  const auto& table = analyzer.attributes();
+  RunResults results;
+  results.samples.reserve(records.size());
+
+  using CellKey = std::tuple<std::string, std::string, std::string>;
+  std::map<CellKey, CellResponses> cells;
+  std::vector<CellKey> cell_order;
+
+  for (const auto& record : records) {
+    count_result(results.counts, record.result);
+    AnalysedSample sample{&record, nullptr};
+    if (record.result.status == generation::SampleStatus::done) {
+      const auto options = analyze_options(record.planned.metadata, table);
+      auto report = analyzer.analyze(record.result.answer, options);
+      count_status(results.counts, report.code_status);
+      sample.analysis = analysis::to_json(report, record.planned.id);
+      for (const auto& attribute : cell_attributes(record.planned.metadata, options, table)) {
+        CellKey key{record.planned.config, options.scenario, attribute};
+        auto [it, inserted] = cells.try_emplace(key);
+        if (inserted) cell_order.push_back(key);
+        auto& cell = it->second;
+        if (cell.block_sizes.empty() || cell.last_prompt != record.planned.prompt_id) {
+          cell.block_sizes.push_back(0);
+          cell.last_prompt = record.planned.prompt_id;
+        }
+        ++cell.block_sizes.back();
+        cell.reports.push_back(report);
+      }
+    }
+    results.samples.push_back(std::move(sample));
+  }
+
+  for (const auto& key : cell_order) {
+    const auto& responses = cells.at(key);
+    FunctionCell cell;
+    std::tie(cell.config, cell.scenario, cell.attribute) = key;
+    cell.n_prompts = static_cast<int>(responses.block_sizes.size());
+    metrics::MetricsOptions options;
+    options.epsilon = epsilon;
+    options.block_sizes = responses.block_sizes;
+    cell.metrics = metrics::compute_attribute_metrics(
+        responses.reports, cell.attribute, groups_of(table, cell.attribute), options);
+    results.cells.push_back(std::move(cell));
+  }
+  return results;
+}
+
+}  // namespace codebias::run
