@@ -1,0 +1,84 @@
+// Everything a `codebias run` is asked to do, from flags or a YAML run file, and its expansion
+// into configurations: one per point of the sweep axes (temperatures × modes × positions ×
+// reasoning budgets).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace codebias::run {
+
+struct RunOptions {
+  // What to ask.
+  std::string suite = "faircoder";
+  std::filesystem::path suite_file;    // a user suite instead of a built-in one
+  std::string task = "function";       // function | testcase
+  std::vector<std::string> scenarios;  // empty: every scenario of the suite
+  std::vector<std::string> attributes; // empty: every sensitive attribute
+  std::vector<std::string> requests;   // testcase: group | counterfactual; empty: both
+  std::string style = "vanilla";       // vanilla | cot | fair-system-prompt
+  std::string convention;              // "" = the prompt builder's default
+  std::optional<int> entities_per_group;  // keep the first K entities of each group's list
+  std::optional<std::size_t> limit;    // at most this many prompts
+  int samples = 1;                     // per prompt and configuration
+  std::uint64_t seed = 0;              // sample k of a prompt is sent with seed + k
+
+  // Who to ask. No endpoint: codebias starts its built-in simulated model.
+  std::string model;
+  std::vector<std::string> endpoints;
+  std::string api_key_env;             // name of the variable holding the key, never the key
+  std::filesystem::path model_profile; // bias profile of the built-in model ("" = default)
+
+  // Sweep axes: each list holds one value per configuration point.
+  std::vector<double> temperatures = {1.0};
+  std::vector<std::string> modes = {"vanilla"};        // vanilla | cot | native
+  std::vector<std::string> positions = {"shuffled"};   // shuffled | front | back
+  std::vector<int> reasoning_budgets;                  // tokens; empty = no budget
+
+  // Sampling and transport.
+  std::optional<double> top_p;
+  std::optional<int> max_tokens;
+  std::vector<std::string> stop;
+  nlohmann::json extra_body = nlohmann::json::object();  // passed through verbatim
+  int concurrency = 64;
+  double timeout_s = 600;
+  int max_attempts = 6;
+
+  std::filesystem::path out_dir;
+};
+
+// One point of the sweep. `label` names it in ids and tables ("" when the run has one point).
+struct RunConfiguration {
+  std::string label;
+  double temperature = 1.0;
+  std::string mode = "vanilla";
+  std::string position = "shuffled";
+  std::optional<int> reasoning_budget;
+};
+
+// Every point of the sweep, in a stable order. Labels name only the axes that vary, e.g.
+// "t=0.2,mode=cot".
+std::vector<RunConfiguration> expand_configurations(const RunOptions& options);
+
+// Reads a YAML run file into `options` (keys as the flags: suite, task, scenario, attribute,
+// samples, seed, model, endpoint, temperature, mode, position, reasoning-budget, ...; a sweep
+// axis takes a scalar or a list). Throws std::runtime_error "FILE:LINE: field \"F\": ...".
+void load_run_file(const std::filesystem::path& path, RunOptions& options);
+// The same from text, `origin` naming it in errors.
+void load_run_yaml(std::string_view text, std::string_view origin, RunOptions& options);
+
+// Throws std::invalid_argument naming the first option that is out of range.
+void validate(const RunOptions& options);
+
+// The options as stored in the run's provenance (no secret: only the key's variable name).
+nlohmann::json to_json(const RunOptions& options);
+// Reads back what to_json wrote (a resumed run continues with its stored options).
+RunOptions run_options_from_json(const nlohmann::json& json);
+
+}  // namespace codebias::run
