@@ -180,6 +180,7 @@ class Builder {
     return {{"system", std::move(system)}, {"user", user}};
   }
 
+  // The scenarios to build, in suite order; also rejects attributes none of them offers.
   std::vector<const Scenario*> selected_scenarios() const {
     if (suite_.scenarios.empty()) {
       throw std::invalid_argument("suite '" + suite_.name + "' has no function task");

@@ -1,5 +1,4 @@
 // `codebias prompts`: a benchmark suite in, JSONL chat prompts out (docs/suites.md, "Prompts").
-#include <cstdint>
 #include <fstream>
 #include <iostream>
 #include <memory>
