@@ -9,4 +9,7 @@ namespace codebias::data {
 // data/attributes/attributes.json: the built-in sensitive-attribute table.
 std::string_view builtin_attributes_json();
 
+// data/suites/faircoder.json: the built-in FairCoder benchmark suite.
+std::string_view builtin_faircoder_suite_json();
+
 }  // namespace codebias::data

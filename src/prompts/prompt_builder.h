@@ -1,0 +1,54 @@
+// Turns a benchmark suite into chat prompts (OpenAI message lists) with stable ids and the
+// metadata the generation, scoring and reporting stages key on. Rendering rules, id format and
+// metadata keys are documented in docs/suites.md ("Prompts").
+//
+// Deterministic: the same suite, options and seed give byte-identical prompts on every platform
+// (shuffles use prompts/shuffle.h, seeded per prompt from the run seed and the prompt id).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "suites/suite.h"
+
+namespace codebias::prompts {
+
+struct ChatMessage {
+  std::string role;  // "system", "user" or "assistant"
+  std::string content;
+};
+
+struct Prompt {
+  // function: <suite>/<scenario>/<attribute>/<entity_id>/<entity list>/<sample>
+  // testcase: <suite>/testcase/<topic>/<variant>/<group | attribute=given_group>/<sample>
+  std::string id;
+  std::vector<ChatMessage> messages;
+  nlohmann::json metadata;
+};
+
+struct PromptOptions {
+  std::string task = "function";             // "function" | "testcase"
+  std::vector<std::string> scenarios;        // function task; empty: all of the suite's
+  std::vector<std::string> attributes;       // sensitive attribute keys; empty: all
+  std::vector<std::string> requests;         // testcase: "group", "counterfactual", "both"; empty: both
+  int samples = 1;                           // differently shuffled prompts per item, >= 1
+  std::uint64_t seed = 0;
+  std::string position = "shuffled";         // "shuffled" | "front" | "back" (sensitive attributes)
+  std::string style = "vanilla";             // "vanilla" | "cot" | "fair-system-prompt"
+  std::string convention = "faircoder";      // "faircoder" (demo turns) | "probedebias" (demos in system)
+  std::optional<std::size_t> limit;          // keep only the first N prompts
+};
+
+// Throws std::invalid_argument on bad options (unknown task/scenario/attribute/position/style/
+// convention/request, samples < 1, a task the suite lacks).
+std::vector<Prompt> build_prompts(const suites::Suite& suite, const PromptOptions& options);
+
+// One JSONL line without the newline: {"id":..., "messages":[{"role","content"}...], "metadata":{...}}.
+std::string prompt_json_line(const Prompt& prompt);
+
+}  // namespace codebias::prompts

@@ -1,0 +1,388 @@
+#include "suites/suite.h"
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <stdexcept>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "base/builtin_data.h"
+#include "suites/template_text.h"
+
+namespace codebias::suites {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kFormat = "codebias-suite/1";
+
+// Reads one suite document, failing with "<origin>: <field path>: <problem>".
+class SuiteReader {
+ public:
+  explicit SuiteReader(std::string_view origin) : origin_(origin) {}
+
+  [[noreturn]] void fail(const std::string& path, const std::string& problem) const {
+    throw std::runtime_error(origin_ + ": " + path + ": " + problem);
+  }
+
+  // Keys beginning with '_' are comments; any other key must be known, so typos surface.
+  void check_object(const json& value, const std::string& path, std::initializer_list<std::string_view> known) const {
+    if (!value.is_object()) fail(path, "expected an object");
+    for (const auto& item : value.items()) {
+      const std::string& key = item.key();
+      if (key.starts_with('_')) continue;
+      if (std::find(known.begin(), known.end(), key) == known.end()) {
+        std::string list;
+        for (auto name : known) list += (list.empty() ? "" : ", ") + std::string(name);
+        fail(path, "unknown field '" + key + "' (known: " + list + ")");
+      }
+    }
+  }
+
+  const json* find(const json& object, std::string_view key) const {
+    auto it = object.find(key);
+    return it == object.end() ? nullptr : &*it;
+  }
+
+  const json& require(const json& object, std::string_view key, const std::string& path) const {
+    const json* value = find(object, key);
+    if (value == nullptr) fail(path, "missing field '" + std::string(key) + "'");
+    return *value;
+  }
+
+  std::string string_at(const json& value, const std::string& path, bool allow_empty = false) const {
+    if (!value.is_string()) fail(path, "expected a string");
+    std::string text = value.get<std::string>();
+    if (text.empty() && !allow_empty) fail(path, "must not be empty");
+    return text;
+  }
+
+  std::string string_field(const json& object, std::string_view key, const std::string& path) const {
+    return string_at(require(object, key, path), path + "." + std::string(key));
+  }
+
+  std::string optional_string(const json& object, std::string_view key, const std::string& path) const {
+    const json* value = find(object, key);
+    return value == nullptr ? std::string() : string_at(*value, path + "." + std::string(key), true);
+  }
+
+  const json& array_field(const json& object, std::string_view key, const std::string& path, bool allow_empty = false) const {
+    const json& value = require(object, key, path);
+    std::string here = path + "." + std::string(key);
+    if (!value.is_array()) fail(here, "expected an array");
+    if (value.empty() && !allow_empty) fail(here, "must not be empty");
+    return value;
+  }
+
+  std::vector<std::string> strings(const json& object, std::string_view key, const std::string& path, bool allow_empty = false) const {
+    const json& array = array_field(object, key, path, allow_empty);
+    std::string here = path + "." + std::string(key);
+    std::vector<std::string> out;
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < array.size(); ++i) {
+      std::string item_path = here + "[" + std::to_string(i) + "]";
+      std::string text = string_at(array[i], item_path);
+      if (!seen.insert(text).second) fail(item_path, "duplicate '" + text + "'");
+      out.push_back(std::move(text));
+    }
+    return out;
+  }
+
+  void check_template(const std::string& text, const std::string& path, const TemplateValues& allowed) const {
+    try {
+      fill_template(text, allowed);
+    } catch (const std::invalid_argument& error) {
+      fail(path, error.what());
+    }
+  }
+
+  Prompting prompting(const json& object, const std::string& path) const {
+    check_object(object, path, {"system", "testcase_system", "demo_intro", "cot_instruction", "fair_system_prompt"});
+    return Prompting{string_field(object, "system", path), string_field(object, "testcase_system", path),
+                     string_field(object, "demo_intro", path), string_field(object, "cot_instruction", path),
+                     string_field(object, "fair_system_prompt", path)};
+  }
+
+  SensitiveAttribute sensitive_attribute(const json& object, const std::string& path, bool with_entities) const {
+    if (with_entities) {
+      check_object(object, path, {"key", "name", "groups", "entities"});
+    } else {
+      check_object(object, path, {"key", "name", "groups"});
+    }
+    SensitiveAttribute attribute;
+    attribute.key = string_field(object, "key", path);
+    attribute.name = string_field(object, "name", path);
+    attribute.groups = strings(object, "groups", path);
+    if (!with_entities) return attribute;
+    const json& sources = array_field(object, "entities", path);
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      std::string here = path + ".entities[" + std::to_string(i) + "]";
+      check_object(sources[i], here, {"list", "count"});
+      EntitySource source{string_field(sources[i], "list", here), std::nullopt};
+      if (const json* count = find(sources[i], "count")) {
+        if (!count->is_number_unsigned() || count->get<std::size_t>() == 0) {
+          fail(here + ".count", "expected a positive integer");
+        }
+        source.count = count->get<std::size_t>();
+      }
+      attribute.entities.push_back(std::move(source));
+    }
+    return attribute;
+  }
+
+  EntityList entity_list(const json& object, const std::string& path) const {
+    check_object(object, path, {"name", "group", "entities"});
+    EntityList list{string_field(object, "name", path), optional_string(object, "group", path), {}};
+    const json& entities = array_field(object, "entities", path);
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < entities.size(); ++i) {
+      std::string here = path + ".entities[" + std::to_string(i) + "]";
+      Entity entity;
+      if (entities[i].is_string()) {
+        entity.name = string_at(entities[i], here);
+      } else {
+        check_object(entities[i], here, {"name", "attributes"});
+        entity.name = string_field(entities[i], "name", here);
+        entity.attributes = strings(entities[i], "attributes", here);
+      }
+      if (!seen.insert(entity.name).second) fail(here, "duplicate entity '" + entity.name + "'");
+      list.entities.push_back(std::move(entity));
+    }
+    return list;
+  }
+
+  Scenario scenario(const json& object, const std::string& path) const {
+    check_object(object, path, {"key", "title", "source", "demos", "request", "function", "entity_case",
+                                "entity_attribute_style", "attributes", "sensitive_attributes", "entity_lists"});
+    Scenario scenario;
+    scenario.key = string_field(object, "key", path);
+    scenario.title = optional_string(object, "title", path);
+    scenario.source = optional_string(object, "source", path);
+
+    const json& demos = array_field(object, "demos", path, /*allow_empty=*/true);
+    for (std::size_t i = 0; i < demos.size(); ++i) {
+      std::string here = path + ".demos[" + std::to_string(i) + "]";
+      check_object(demos[i], here, {"user", "assistant"});
+      scenario.demos.push_back(Demo{string_field(demos[i], "user", here), string_field(demos[i], "assistant", here)});
+    }
+
+    scenario.request = string_field(object, "request", path);
+    check_template(scenario.request, path + ".request",
+                   {{"entity", ""}, {"entity_id", ""}, {"function", ""}, {"attributes", ""}});
+    scenario.function = string_field(object, "function", path);
+    check_template(scenario.function, path + ".function", {{"entity", ""}, {"entity_id", ""}});
+
+    std::string entity_case = optional_string(object, "entity_case", path);
+    if (entity_case == "lower") {
+      scenario.entity_case = TextCase::lower;
+    } else if (!entity_case.empty() && entity_case != "verbatim") {
+      fail(path + ".entity_case", "expected \"verbatim\" or \"lower\", got \"" + entity_case + "\"");
+    }
+    std::string style = optional_string(object, "entity_attribute_style", path);
+    if (style == "lower_snake") {
+      scenario.entity_attribute_style = AttributeStyle::lower_snake;
+    } else if (!style.empty() && style != "verbatim") {
+      fail(path + ".entity_attribute_style", "expected \"verbatim\" or \"lower_snake\", got \"" + style + "\"");
+    }
+
+    scenario.attributes = strings(object, "attributes", path);
+    if (std::count(scenario.attributes.begin(), scenario.attributes.end(), kSensitiveSlot) != 1) {
+      fail(path + ".attributes", "must hold \"" + std::string(kSensitiveSlot) + "\" exactly once");
+    }
+
+    const json& lists = array_field(object, "entity_lists", path);
+    for (std::size_t i = 0; i < lists.size(); ++i) {
+      std::string here = path + ".entity_lists[" + std::to_string(i) + "]";
+      EntityList list = entity_list(lists[i], here);
+      if (scenario.find_list(list.name) != nullptr) fail(here + ".name", "duplicate list '" + list.name + "'");
+      scenario.entity_lists.push_back(std::move(list));
+    }
+
+    const json& attributes = array_field(object, "sensitive_attributes", path);
+    for (std::size_t i = 0; i < attributes.size(); ++i) {
+      std::string here = path + ".sensitive_attributes[" + std::to_string(i) + "]";
+      SensitiveAttribute attribute = sensitive_attribute(attributes[i], here, /*with_entities=*/true);
+      if (scenario.find_attribute(attribute.key) != nullptr) fail(here + ".key", "duplicate attribute '" + attribute.key + "'");
+      for (std::size_t j = 0; j < attribute.entities.size(); ++j) {
+        const auto& source = attribute.entities[j];
+        std::string source_path = here + ".entities[" + std::to_string(j) + "]";
+        const EntityList* list = scenario.find_list(source.list);
+        if (list == nullptr) fail(source_path + ".list", "no entity list named '" + source.list + "'");
+        if (source.count && *source.count > list->entities.size()) {
+          fail(source_path + ".count", "list '" + source.list + "' has only " + std::to_string(list->entities.size()) + " entities");
+        }
+      }
+      scenario.sensitive_attributes.push_back(std::move(attribute));
+    }
+    return scenario;
+  }
+
+  Topic topic(const json& object, const std::string& path, const TestcaseTask& task) const {
+    check_object(object, path, {"id", "category", "instruction", "fields", "sensitive_fields", "code"});
+    Topic topic;
+    topic.id = string_field(object, "id", path);
+    topic.category = string_field(object, "category", path);
+    topic.instruction = string_field(object, "instruction", path);
+    const json& fields = array_field(object, "fields", path);
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      std::string here = path + ".fields[" + std::to_string(i) + "]";
+      check_object(fields[i], here, {"name", "value"});
+      TestField field{string_field(fields[i], "name", here), optional_string(fields[i], "value", here)};
+      if (!seen.insert(field.name).second) fail(here + ".name", "duplicate field '" + field.name + "'");
+      topic.fields.push_back(std::move(field));
+    }
+    topic.sensitive_fields = strings(object, "sensitive_fields", path);
+    for (std::size_t i = 0; i < topic.sensitive_fields.size(); ++i) {
+      const std::string& name = topic.sensitive_fields[i];
+      bool known = std::any_of(task.sensitive_attributes.begin(), task.sensitive_attributes.end(),
+                               [&](const SensitiveAttribute& attribute) { return attribute.name == name; });
+      std::string here = path + ".sensitive_fields[" + std::to_string(i) + "]";
+      if (!known) fail(here, "'" + name + "' is not a name in testcase.sensitive_attributes");
+      if (seen.count(name) != 0) fail(here, "'" + name + "' is also a non-sensitive field");
+    }
+    topic.code = topic_code(object, path, task.variants);
+    return topic;
+  }
+
+  // The code of every variant the task lists, in that order; other keys are typos.
+  std::vector<std::string> topic_code(const json& object, const std::string& path, const std::vector<std::string>& variants) const {
+    const json& code = require(object, "code", path);
+    std::string code_path = path + ".code";
+    if (!code.is_object()) fail(code_path, "expected an object");
+    for (const auto& item : code.items()) {
+      if (item.key().starts_with('_')) continue;
+      if (std::find(variants.begin(), variants.end(), item.key()) == variants.end()) {
+        fail(code_path, "unknown variant '" + item.key() + "' (testcase.variants lists them)");
+      }
+    }
+    std::vector<std::string> texts;
+    for (const auto& variant : variants) texts.push_back(string_field(code, variant, code_path));
+    return texts;
+  }
+
+  TestcaseTask testcase(const json& object, const std::string& path) const {
+    check_object(object, path, {"source", "sensitive_attributes", "variants", "topics"});
+    TestcaseTask task;
+    task.source = optional_string(object, "source", path);
+    const json& attributes = array_field(object, "sensitive_attributes", path);
+    for (std::size_t i = 0; i < attributes.size(); ++i) {
+      std::string here = path + ".sensitive_attributes[" + std::to_string(i) + "]";
+      SensitiveAttribute attribute = sensitive_attribute(attributes[i], here, /*with_entities=*/false);
+      if (task.find_attribute(attribute.key) != nullptr) fail(here + ".key", "duplicate attribute '" + attribute.key + "'");
+      task.sensitive_attributes.push_back(std::move(attribute));
+    }
+    task.variants = strings(object, "variants", path);
+    const json& topics = array_field(object, "topics", path);
+    std::set<std::string> ids;
+    for (std::size_t i = 0; i < topics.size(); ++i) {
+      std::string here = path + ".topics[" + std::to_string(i) + "]";
+      Topic topic = this->topic(topics[i], here, task);
+      if (!ids.insert(topic.id).second) fail(here + ".id", "duplicate topic '" + topic.id + "'");
+      task.topics.push_back(std::move(topic));
+    }
+    return task;
+  }
+
+ private:
+  std::string origin_;
+};
+
+}  // namespace
+
+const EntityList* Scenario::find_list(std::string_view name) const {
+  for (const auto& list : entity_lists) {
+    if (list.name == name) return &list;
+  }
+  return nullptr;
+}
+
+const SensitiveAttribute* Scenario::find_attribute(std::string_view key) const {
+  for (const auto& attribute : sensitive_attributes) {
+    if (attribute.key == key) return &attribute;
+  }
+  return nullptr;
+}
+
+const SensitiveAttribute* TestcaseTask::find_attribute(std::string_view key) const {
+  for (const auto& attribute : sensitive_attributes) {
+    if (attribute.key == key) return &attribute;
+  }
+  return nullptr;
+}
+
+const Scenario* Suite::find_scenario(std::string_view key) const {
+  for (const auto& scenario : scenarios) {
+    if (scenario.key == key) return &scenario;
+  }
+  return nullptr;
+}
+
+Suite parse_suite(std::string_view json_text, std::string_view origin) {
+  SuiteReader reader(origin);
+  json document;
+  try {
+    document = json::parse(json_text);
+  } catch (const json::parse_error& error) {
+    // Turn the byte offset into a line number a user can jump to.
+    std::size_t offset = std::min<std::size_t>(error.byte, json_text.size());
+    long line = 1 + static_cast<long>(std::count(json_text.begin(), json_text.begin() + static_cast<long>(offset), '\n'));
+    throw std::runtime_error(std::string(origin) + ":" + std::to_string(line) + ": invalid JSON: " + error.what());
+  }
+  reader.check_object(document, "(top level)", {"format", "name", "title", "source", "prompting", "function", "testcase"});
+
+  Suite suite;
+  std::string format = reader.string_field(document, "format", "(top level)");
+  if (format != kFormat) {
+    reader.fail("format", "expected \"" + std::string(kFormat) + "\", got \"" + format + "\"");
+  }
+  suite.name = reader.string_field(document, "name", "(top level)");
+  suite.title = reader.optional_string(document, "title", "(top level)");
+  suite.source = reader.string_field(document, "source", "(top level)");
+  suite.prompting = reader.prompting(reader.require(document, "prompting", "(top level)"), "prompting");
+
+  if (const json* function = reader.find(document, "function")) {
+    reader.check_object(*function, "function", {"scenarios"});
+    const json& scenarios = reader.array_field(*function, "scenarios", "function");
+    for (std::size_t i = 0; i < scenarios.size(); ++i) {
+      std::string here = "function.scenarios[" + std::to_string(i) + "]";
+      Scenario scenario = reader.scenario(scenarios[i], here);
+      if (suite.find_scenario(scenario.key) != nullptr) reader.fail(here + ".key", "duplicate scenario '" + scenario.key + "'");
+      suite.scenarios.push_back(std::move(scenario));
+    }
+  }
+  if (const json* testcase = reader.find(document, "testcase")) {
+    suite.testcase = reader.testcase(*testcase, "testcase");
+  }
+  if (suite.scenarios.empty() && !suite.testcase) {
+    reader.fail("(top level)", "a suite needs \"function\" or \"testcase\"");
+  }
+  return suite;
+}
+
+Suite load_suite_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path.string() + ": cannot open suite file");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw std::runtime_error(path.string() + ": cannot read suite file");
+  return parse_suite(text, path.string());
+}
+
+std::vector<std::string> builtin_suite_names() { return {"faircoder"}; }
+
+const Suite& builtin_suite(std::string_view name) {
+  if (name == "faircoder") {
+    static const Suite faircoder = parse_suite(data::builtin_faircoder_suite_json(), "data/suites/faircoder.json");
+    return faircoder;
+  }
+  std::string known;
+  for (const auto& known_name : builtin_suite_names()) known += (known.empty() ? "" : ", ") + known_name;
+  throw std::invalid_argument("unknown suite '" + std::string(name) + "' (built-in suites: " + known +
+                              "; use --suite-file for your own)");
+}
+
+}  // namespace codebias::suites

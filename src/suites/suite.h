@@ -1,0 +1,130 @@
+// A benchmark suite: the data a prompt builder turns into prompts (entities, demos, request
+// templates, unit-test topics). Suites are JSON files (format "codebias-suite/1", described in
+// docs/suites.md); the FairCoder suite is built into the binary from data/suites/faircoder.json.
+// A suite is plain data: rendering rules live in prompts/prompt_builder.h.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace codebias::suites {
+
+// Slots in Scenario::attributes that expand when a prompt is built.
+inline constexpr std::string_view kEntitySlot = "<entity>";        // the entity's own attributes
+inline constexpr std::string_view kSensitiveSlot = "<sensitive>";  // the sensitive attribute
+
+struct Demo {
+  std::string user;       // the demo request, verbatim
+  std::string assistant;  // the unbiased demo answer, verbatim
+};
+
+// The first `count` entities (all when unset) of the entity list named `list`.
+struct EntitySource {
+  std::string list;
+  std::optional<std::size_t> count;
+};
+
+struct SensitiveAttribute {
+  std::string key;                    // canonical key, as in data/attributes/attributes.json
+  std::string name;                   // as written in prompts, e.g. "age (young, middle, elder)"
+  std::vector<std::string> groups;    // canonical group names
+  std::vector<EntitySource> entities; // function task: whose entities its prompts ask about
+};
+
+struct Entity {
+  std::string name;                     // occupation, major or treatment, verbatim
+  std::vector<std::string> attributes;  // its own non-sensitive attributes (may be empty)
+};
+
+struct EntityList {
+  std::string name;
+  std::string group;  // the demographic group the list was sampled for; empty when none
+  std::vector<Entity> entities;
+};
+
+enum class TextCase { verbatim, lower };
+enum class AttributeStyle { verbatim, lower_snake };  // lower_snake: "Attention to detail" -> attention_to_detail
+
+// One decision-making scenario of the function-implementation task.
+struct Scenario {
+  std::string key;    // "job", "edu", "med"
+  std::string title;
+  std::string source;
+  std::vector<Demo> demos;
+  // Templates with {entity}, {entity_id}, {function} (request only) and {attributes} (request
+  // only); "{{" and "}}" stand for literal braces.
+  std::string request;
+  std::string function;
+  TextCase entity_case = TextCase::verbatim;                         // how {entity} is written
+  AttributeStyle entity_attribute_style = AttributeStyle::verbatim;  // how kEntitySlot expands
+  std::vector<std::string> attributes;  // the offered attributes before ordering, with the slots
+  std::vector<SensitiveAttribute> sensitive_attributes;
+  std::vector<EntityList> entity_lists;
+
+  const EntityList* find_list(std::string_view name) const;
+  const SensitiveAttribute* find_attribute(std::string_view key) const;
+};
+
+struct TestField {
+  std::string name;
+  std::string value;  // the value the request gives; empty when the model fills it in
+};
+
+// One unit-test-generation topic: a function judging a person and the test case to fill in.
+struct Topic {
+  std::string id;        // "cancer"
+  std::string category;  // "medical", "trait-m", "trait-f", "social"
+  std::string instruction;                   // the question's first line
+  std::vector<TestField> fields;             // non-sensitive fields, in the question's order
+  std::vector<std::string> sensitive_fields; // sensitive attribute names, in the question's order
+  std::vector<std::string> code;             // one per TestcaseTask::variants, same order
+};
+
+struct TestcaseTask {
+  std::string source;
+  std::vector<SensitiveAttribute> sensitive_attributes;  // groups a counterfactual request gives
+  std::vector<std::string> variants;                     // "python", "swapped", "weights", "c"
+  std::vector<Topic> topics;
+
+  const SensitiveAttribute* find_attribute(std::string_view key) const;
+};
+
+// Fixed sentences the prompt builder places around demos and requests.
+struct Prompting {
+  std::string system;              // function task system message
+  std::string testcase_system;     // unit-test task system message
+  std::string demo_intro;          // opens a system message that carries the demos
+  std::string cot_instruction;     // style "cot"
+  std::string fair_system_prompt;  // style "fair-system-prompt"
+};
+
+struct Suite {
+  std::string name;
+  std::string title;
+  std::string source;
+  Prompting prompting;
+  std::vector<Scenario> scenarios;      // empty when the suite has no function task
+  std::optional<TestcaseTask> testcase;
+
+  const Scenario* find_scenario(std::string_view key) const;
+};
+
+// Parses and checks a suite. Throws std::runtime_error naming `origin`, the JSON line for
+// syntax errors, and the field path (e.g. "function.scenarios[1].request") for bad content.
+Suite parse_suite(std::string_view json_text, std::string_view origin);
+
+// Reads and parses a suite file; errors name the path.
+Suite load_suite_file(const std::filesystem::path& path);
+
+// A suite built into the binary ("faircoder"), parsed once. Throws std::invalid_argument
+// listing the known names.
+const Suite& builtin_suite(std::string_view name);
+
+// The names builtin_suite() accepts.
+std::vector<std::string> builtin_suite_names();
+
+}  // namespace codebias::suites

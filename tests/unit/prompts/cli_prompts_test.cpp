@@ -1,0 +1,135 @@
+// End-to-end tests of `codebias prompts`: the binary is run as a user would run it.
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+using ::testing::HasSubstr;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+struct CliRun {
+  int code = -1;
+  std::string out;
+  std::string err;
+  std::vector<json> lines() const {
+    std::vector<json> parsed;
+    std::istringstream in(out);
+    for (std::string line; std::getline(in, line);) parsed.push_back(json::parse(line));
+    return parsed;
+  }
+};
+
+std::string quote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+class CliPrompts : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::path(CODEBIAS_TEST_TMP_DIR) / (std::string("cli_prompts_") + info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+
+  CliRun run(const std::vector<std::string>& args) {
+    std::string command = quote(CODEBIAS_CLI) + " prompts";
+    for (const auto& arg : args) command += " " + quote(arg);
+    command += " >" + quote((dir_ / "stdout").string()) + " 2>" + quote((dir_ / "stderr").string()) + " </dev/null";
+    int status = std::system(command.c_str());
+    CliRun result;
+    result.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    result.out = slurp(dir_ / "stdout");
+    result.err = slurp(dir_ / "stderr");
+    return result;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(CliPrompts, DefaultsWriteEveryFunctionPrompt) {
+  CliRun result = run({"--suite", "faircoder", "--samples", "1"});
+  ASSERT_EQ(result.code, 0) << result.err;
+  std::map<std::string, int> per_scenario;
+  for (const auto& line : result.lines()) ++per_scenario[line["metadata"]["scenario"].get<std::string>()];
+  EXPECT_EQ(per_scenario, (std::map<std::string, int>{{"job", 540}, {"edu", 440}, {"med", 380}}));
+  EXPECT_THAT(result.err, HasSubstr("1360 prompts"));
+}
+
+TEST_F(CliPrompts, TestcaseRequestsAndAttributes) {
+  CliRun group = run({"--task", "testcase", "--request", "group"});
+  ASSERT_EQ(group.code, 0) << group.err;
+  EXPECT_EQ(group.lines().size(), 72u);
+  CliRun gender = run({"--task", "testcase", "--request", "counterfactual", "--attribute", "gender"});
+  ASSERT_EQ(gender.code, 0) << gender.err;
+  EXPECT_EQ(gender.lines().size(), 144u);
+}
+
+TEST_F(CliPrompts, SameSeedSameBytesInAFile) {
+  fs::path first = dir_ / "first.jsonl";
+  fs::path second = dir_ / "second.jsonl";
+  ASSERT_EQ(run({"--seed", "99", "--samples", "2", "--scenario", "edu,med", "--output", first.string()}).code, 0);
+  ASSERT_EQ(run({"--seed", "99", "--samples", "2", "--scenario", "edu,med", "-o", second.string()}).code, 0);
+  std::string bytes = slurp(first);
+  EXPECT_EQ(std::count(bytes.begin(), bytes.end(), '\n'), 2 * (440 + 380));
+  EXPECT_EQ(bytes, slurp(second));
+}
+
+TEST_F(CliPrompts, BadInputExitsTwoWithAMessage) {
+  CliRun scenario = run({"--scenario", "bank"});
+  EXPECT_EQ(scenario.code, 2);
+  EXPECT_THAT(scenario.err, HasSubstr("scenario 'bank' is not one of: job, edu, med"));
+
+  CliRun suite = run({"--suite", "fairness"});
+  EXPECT_EQ(suite.code, 2);
+  EXPECT_THAT(suite.err, HasSubstr("unknown suite 'fairness'"));
+
+  fs::path broken = dir_ / "broken.json";
+  std::ofstream(broken) << "{\"format\": \"codebias-suite/1\", \"name\": \"x\"}";
+  CliRun file = run({"--suite-file", broken.string()});
+  EXPECT_EQ(file.code, 2);
+  EXPECT_THAT(file.err, HasSubstr("broken.json: (top level): missing field 'source'"));
+}
+
+TEST_F(CliPrompts, SuiteFileOfYourOwn) {
+  fs::path path = dir_ / "mini.json";
+  std::ofstream(path) << R"({"format": "codebias-suite/1", "name": "mini", "source": "test",
+    "prompting": {"system": "S", "testcase_system": "T", "demo_intro": "D", "cot_instruction": "C",
+                  "fair_system_prompt": "F"},
+    "function": {"scenarios": [{"key": "loan", "demos": [],
+      "request": "Write {function} for a {entity} applicant: {attributes}", "function": "rate_{entity_id}",
+      "attributes": ["income", "<sensitive>"],
+      "sensitive_attributes": [{"key": "gender", "name": "gender", "groups": ["male", "female"],
+                                "entities": [{"list": "all"}]}],
+      "entity_lists": [{"name": "all", "entities": ["Car loan", "Mortgage"]}]}]}})";
+  CliRun result = run({"--suite-file", path.string(), "--position", "back"});
+  ASSERT_EQ(result.code, 0) << result.err;
+  auto lines = result.lines();
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[1]["id"], "mini/loan/gender/mortgage/all/0");
+  EXPECT_EQ(lines[1]["messages"], json::parse(R"([{"role":"system","content":"S"},
+      {"role":"user","content":"Write rate_mortgage for a Mortgage applicant: income, gender"}])"));
+}
+
+}  // namespace

@@ -1,0 +1,111 @@
+// `codebias prompts`: a benchmark suite in, JSONL chat prompts out (docs/suites.md, "Prompts").
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.h"
+#include "prompts/prompt_builder.h"
+#include "suites/suite.h"
+
+namespace codebias::cli {
+
+namespace {
+
+struct PromptsArgs {
+  std::string suite = "faircoder";
+  std::string suite_file;
+  std::string request = "both";
+  std::optional<std::size_t> limit;
+  std::string output = "-";
+  prompts::PromptOptions options;
+};
+
+constexpr const char* kName = "codebias prompts";
+
+int fail(const std::string& message, int code = 2) {
+  std::cerr << kName << ": " << message << '\n';
+  return code;
+}
+
+int run_prompts(const PromptsArgs& args, const CLI::App& app) {
+  std::optional<suites::Suite> from_file;
+  const suites::Suite* suite = nullptr;
+  try {
+    if (!args.suite_file.empty()) {
+      from_file = suites::load_suite_file(args.suite_file);
+      suite = &*from_file;
+    } else {
+      suite = &suites::builtin_suite(args.suite);
+    }
+  } catch (const std::exception& error) {
+    return fail(error.what());
+  }
+
+  prompts::PromptOptions options = args.options;
+  options.limit = args.limit;
+  // --request only concerns the testcase task; left at its default it must not reject --task function.
+  if (app.count("--request") > 0) options.requests = {args.request};
+
+  std::vector<prompts::Prompt> built;
+  try {
+    built = prompts::build_prompts(*suite, options);
+  } catch (const std::invalid_argument& error) {
+    return fail(error.what());
+  }
+
+  std::ofstream file;
+  std::ostream* out = &std::cout;
+  if (args.output != "-") {
+    file.open(args.output, std::ios::binary | std::ios::trunc);
+    if (!file) return fail("cannot write " + args.output, 1);
+    out = &file;
+  }
+  for (const auto& prompt : built) *out << prompts::prompt_json_line(prompt) << '\n';
+  out->flush();
+  if (!*out) return fail("writing " + (args.output == "-" ? std::string("stdout") : args.output) + " failed", 1);
+  std::cerr << kName << ": " << built.size() << " prompts (suite " << suite->name << ", task " << options.task
+            << ")\n";
+  return 0;
+}
+
+}  // namespace
+
+Command add_prompts_command(CLI::App& parent) {
+  auto args = std::make_shared<PromptsArgs>();
+  CLI::App* app = parent.add_subcommand(
+      "prompts", "Write a benchmark suite's prompts as JSONL chat message lists with ids and metadata.");
+  auto* suite = app->add_option("--suite", args->suite, "Built-in suite (faircoder)");
+  app->add_option("--suite-file", args->suite_file, "A suite JSON file of your own (docs/suites.md)")
+      ->check(CLI::ExistingFile)
+      ->excludes(suite);
+  app->add_option("--task", args->options.task, "function | testcase")->check(CLI::IsMember({"function", "testcase"}));
+  app->add_option("--scenario", args->options.scenarios, "Function-task scenarios (job, edu, med); default all")
+      ->delimiter(',');
+  app->add_option("--attribute", args->options.attributes,
+                  "Sensitive attribute keys (gender, race, age, parents_income, ...); default all")
+      ->delimiter(',');
+  app->add_option("--request", args->request, "Testcase requests: group | counterfactual | both")
+      ->check(CLI::IsMember({"group", "counterfactual", "both"}));
+  app->add_option("--samples", args->options.samples, "Differently shuffled prompts per item")
+      ->check(CLI::PositiveNumber);
+  app->add_option("--seed", args->options.seed, "Seed of the attribute shuffles");
+  app->add_option("--position", args->options.position, "Sensitive attributes: shuffled | front | back")
+      ->check(CLI::IsMember({"shuffled", "front", "back"}));
+  app->add_option("--style", args->options.style, "vanilla | cot | fair-system-prompt")
+      ->check(CLI::IsMember({"vanilla", "cot", "fair-system-prompt"}));
+  app->add_option("--convention", args->options.convention,
+                  "faircoder (demos as chat turns) | probedebias (demos in the system message)")
+      ->check(CLI::IsMember({"faircoder", "probedebias"}));
+  app->add_option("--limit", args->limit, "Keep only the first N prompts");
+  app->add_option("--output,-o", args->output, "Output JSONL file; - for stdout");
+  app->footer("Prompt layout, ids and metadata: docs/suites.md.");
+  return Command{app, [args, app] { return run_prompts(*args, *app); }};
+}
+
+}  // namespace codebias::cli
