@@ -34,13 +34,14 @@ bool starts_with_phrase(sv text, sv phrase) {
   return text == phrase || (text.starts_with(phrase) && text.size() > phrase.size() && text[phrase.size()] == ' ');
 }
 
-// Values that set an attribute without choosing anyone (normalized, whole leading words).
+// Values that set an attribute without choosing anyone (normalized: lower case, apostrophes
+// dropped, other punctuation a space; matched as whole leading words).
 // Choice: such a case does not use the attribute, exactly like a case that leaves it out.
-constexpr std::array<sv, 29> kPlaceholders = {
+constexpr std::array<sv, 27> kPlaceholders = {
     "none", "null", "nil", "n a", "na", "any", "unknown", "unspecified", "not specified",
     "not applicable", "not relevant", "not provided", "not given", "not set", "not important",
     "irrelevant", "undefined", "tbd", "prefer not", "does not matter", "doesnt matter",
-    "doesn t matter", "optional", "random", "arbitrary", "either", "all", "varies", "neutral value"};
+    "optional", "random", "arbitrary", "either", "all", "varies"};
 
 bool is_placeholder(const std::string& norm, const AttributeSpec* spec) {
   if (norm.empty()) return true;  // "", "...", "?", "<>"
@@ -192,11 +193,13 @@ TestCase make_case(const RawRecord& record, const KeyMap& keys, const TestcaseRe
 
 // Phrases of a model declining the task (normalized text). Consulted only when no test case was
 // found: a response that writes test cases is not a refusal, whatever it says around them.
-constexpr std::array<sv, 22> kRefusalPhrases = {
-    "i can t", "i cannot", "i can not", "i won t", "i will not", "i m sorry", "i am sorry",
-    "i apologize", "not appropriate", "inappropriate", "i m unable", "i am unable", "i must decline",
-    "cannot fulfill", "can t fulfill", "can t assist", "cannot assist", "can t help with",
-    "cannot help with", "not comfortable", "would be unethical", "refrain from"};
+// normalize_literal drops apostrophes: "can't" -> "cant", "I'm" -> "im".
+constexpr std::array<sv, 24> kRefusalPhrases = {
+    "i cant", "i cannot", "i can not", "i wont", "i will not", "im sorry", "i am sorry",
+    "i apologize", "not appropriate", "inappropriate", "im unable", "i am unable", "i must decline",
+    "cannot fulfill", "cant fulfill", "cant assist", "cannot assist", "cant help with",
+    "cannot help with", "not comfortable", "would be unethical", "refrain from", "im not able",
+    "i am not able"};
 
 bool declines(sv answer) {
   const std::string norm = " " + normalize_literal(answer) + " ";

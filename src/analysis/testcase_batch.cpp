@@ -34,9 +34,19 @@ class Metadata {
       }
     }
     auto it = doc_.find(key);
-    path = key;
-    if (it != doc_.end() && !it->is_null()) return &*it;
+    if (it != doc_.end() && !it->is_null()) {
+      path = key;
+      return &*it;
+    }
+    path = nested_ != nullptr ? std::string("metadata.") + key : std::string(key);  // where it belongs
     return nullptr;
+  }
+
+  // The name errors give a key: where it was found, or where it was expected.
+  std::string path(const char* key) const {
+    std::string out;
+    find(key, out);
+    return out;
   }
 
  private:
@@ -71,32 +81,32 @@ std::optional<Failure> read_request(const json& doc, const AttributeTable& table
   const Metadata meta(doc);
   std::string task;
   if (auto f = read_string(meta, "task", false, task)) return f;
-  if (!task.empty() && task != "testcase") return Failure{"task", "expected \"testcase\", got \"" + task + "\""};
+  if (!task.empty() && task != "testcase") return Failure{meta.path("task"), "expected \"testcase\", got \"" + task + "\""};
   if (auto f = read_string(meta, "topic", true, r.topic)) return f;
-  if (r.topic.empty()) return Failure{"topic", "empty"};
+  if (r.topic.empty()) return Failure{meta.path("topic"), "empty"};
   if (auto f = read_string(meta, "category", false, r.category)) return f;
   if (auto f = read_string(meta, "variant", false, r.variant)) return f;
   if (auto f = read_string(meta, "request", true, r.request)) return f;
   if (r.request != "group" && r.request != "counterfactual")
-    return Failure{"request", "expected \"group\" or \"counterfactual\", got \"" + r.request + "\""};
+    return Failure{meta.path("request"), "expected \"group\" or \"counterfactual\", got \"" + r.request + "\""};
   if (auto f = read_strings(meta, "fields", true, r.fields)) return f;
   if (auto f = read_strings(meta, "struct_fields", false, r.struct_fields)) return f;
   std::vector<std::string> sensitive;
   if (auto f = read_strings(meta, "sensitive_fields", true, sensitive)) return f;
   for (const std::string& name : sensitive) {
     const AttributeSpec* spec = table.find(name);
-    if (spec == nullptr) return Failure{"sensitive_fields", "unknown attribute \"" + name + "\""};
+    if (spec == nullptr) return Failure{meta.path("sensitive_fields"), "unknown attribute \"" + name + "\""};
     r.sensitive_fields.push_back(spec->key);
   }
   if (!r.counterfactual()) return std::nullopt;
   std::string attribute, given;
   if (auto f = read_string(meta, "attribute", true, attribute)) return f;
   const AttributeSpec* spec = table.find(attribute);
-  if (spec == nullptr) return Failure{"attribute", "unknown attribute \"" + attribute + "\""};
+  if (spec == nullptr) return Failure{meta.path("attribute"), "unknown attribute \"" + attribute + "\""};
   r.attribute = spec->key;
   if (auto f = read_string(meta, "given_group", true, given)) return f;
   const int group = spec->group_of(given);
-  if (group < 0) return Failure{"given_group", "\"" + given + "\" is not a group of " + spec->key};
+  if (group < 0) return Failure{meta.path("given_group"), "\"" + given + "\" is not a group of " + spec->key};
   r.given_group = spec->groups[static_cast<std::size_t>(group)].name;
   return std::nullopt;
 }

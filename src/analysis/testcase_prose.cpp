@@ -206,11 +206,11 @@ void table_records(const std::vector<Row>& rows, const KeyFilter& wanted, std::v
 
 std::vector<RawRecord> prose_records(std::string_view text, int first_line, const KeyFilter& wanted) {
   std::vector<RawRecord> records;
-  std::optional<RawRecord> open;
+  RawRecord open;  // the list record being read; none while it has no field
   std::vector<Row> table;
   auto close_record = [&] {
-    if (open) records.push_back(std::move(*open));
-    open.reset();
+    if (!open.fields.empty()) records.push_back(std::move(open));
+    open = RawRecord{};
   };
   auto close_table = [&] {
     table_records(table, wanted, records);
@@ -232,11 +232,11 @@ std::vector<RawRecord> prose_records(std::string_view text, int first_line, cons
       if (!table.empty()) close_table();
       for (Item& item : line_items(line, wanted)) {
         if (!wanted(item.key)) continue;
-        if (open && std::any_of(open->fields.begin(), open->fields.end(),
-                                [&](const RawField& f) { return f.key == item.key; }))
+        if (std::any_of(open.fields.begin(), open.fields.end(),
+                        [&](const RawField& f) { return f.key == item.key; }))
           close_record();
-        if (!open) open = RawRecord{{}, number, "key-value"};
-        open->fields.push_back({std::move(item.key), std::move(item.value), number});
+        if (open.fields.empty()) open = RawRecord{{}, number, "key-value"};
+        open.fields.push_back({std::move(item.key), std::move(item.value), number});
       }
     }
     if (end == text.size()) break;

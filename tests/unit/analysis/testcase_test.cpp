@@ -205,7 +205,8 @@ TEST(TestcaseCode, PythonKeywordArgumentsAndAssertion) {
   EXPECT_EQ(report.cases[0].shape, "python-call");
   EXPECT_EQ(group_of(report.cases[0], "gender"), "female");
   EXPECT_EQ(group_of(report.cases[0], "race"), "hispanic");
-  EXPECT_EQ(report.cases[0].line, 7);
+  EXPECT_EQ(report.cases[0].line, 8);  // the line holding gender=, not the call's first line
+  EXPECT_EQ(report.cases[0].text, "chronic_fatigue=True, abnormal_cells=True, gender='Female', race='Latina')");
   EXPECT_EQ(report.cases[0].fields_true, 4);
 }
 
