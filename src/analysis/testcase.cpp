@@ -123,8 +123,22 @@ class KeyMap {
   std::vector<const AttributeSpec*> sensitive_;
 };
 
-void canonicalise(SensitiveValue& out, const AttributeSpec& spec, const NameMatch& match, const std::string& raw) {
+// The value before an explanation: "Female (chosen at random)" -> "Female", "Black, non-Hispanic"
+// -> "Black".
+std::string_view head_of(std::string_view raw) {
+  std::size_t cut = raw.size();
+  for (sv stop : {sv("("), sv(","), sv(";"), sv(" - "), sv(" because"), sv(" since"), sv(" as "), sv(" --")})
+    cut = std::min(cut, raw.find(stop));
+  return raw.substr(0, cut);
+}
+
+void canonicalise(SensitiveValue& out, const AttributeSpec& spec, const NameMatch& match, const RawField& field) {
+  const std::string& raw = field.value;
   out.raw = raw;
+  if (!field.literal) {
+    out.unassigned = true;  // a variable or a call: no value the model chose
+    return;
+  }
   if (match.flag != nullptr) {
     // is_female: True -> female; is_female: False -> the other group of a two-group attribute.
     const std::optional<bool> flag = parse_bool(raw);
@@ -141,7 +155,11 @@ void canonicalise(SensitiveValue& out, const AttributeSpec& spec, const NameMatc
     out.unassigned = true;
     return;
   }
-  const int group = spec.group_of(raw);
+  int group = spec.group_of(raw);
+  if (group < 0) {
+    const std::string_view head = head_of(raw);
+    if (head.size() < raw.size() && !head.empty()) group = spec.group_of(head);
+  }
   if (group >= 0) {
     out.group = spec.groups[static_cast<std::size_t>(group)].name;
   } else if (groups_named(spec, norm) >= 2) {
@@ -175,7 +193,7 @@ TestCase make_case(const RawRecord& record, const KeyMap& keys, const TestcaseRe
     auto slot = std::find_if(c.sensitive.begin(), c.sensitive.end(),
                              [&](const SensitiveValue& v) { return v.attribute == match->attribute->key; });
     if (slot == c.sensitive.end() || slot->raw) continue;
-    canonicalise(*slot, *match->attribute, *match, f.value);
+    canonicalise(*slot, *match->attribute, *match, f);
     if (sensitive_line == 0 || f.line < sensitive_line) sensitive_line = f.line;
   }
   for (std::size_t i = 0; i < request.fields.size(); ++i)
@@ -252,9 +270,11 @@ TestcaseReport analyze_testcase(std::string_view response, const TestcaseRequest
   }
 
   const ReasoningSplit split = split_reasoning(response);
+  const std::vector<CodeBlock> blocks = extract_code_blocks(split);
+  for (const CodeBlock& block : blocks) order.declared.merge(testcase::declared_types(block));
   std::vector<RawRecord> records;
   bool attempt = false;  // something shaped like a test case that could not be read
-  for (const CodeBlock& block : extract_code_blocks(split)) {
+  for (const CodeBlock& block : blocks) {
     bool parse_error = false;
     std::vector<RawRecord> found = testcase::code_records(block, wanted, order, parse_error);
     if (!found.empty() && report.language.empty())

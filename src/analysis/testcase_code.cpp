@@ -55,7 +55,12 @@ std::string last_name(sv text) {
 class Walker {
  public:
   Walker(const SyntaxTree& tree, int first_line, const KeyFilter& wanted, const PositionalOrder& order)
-      : t_(tree), first_line_(first_line), wanted_(wanted), order_(order) {}
+      : t_(tree), first_line_(first_line), wanted_(wanted), order_(order), type_orders_(order.declared) {}
+
+  std::map<std::string, std::vector<std::string>> declared() {
+    collect_type_orders(t_.root());
+    return std::move(type_orders_);
+  }
 
   std::vector<RawRecord> run(bool& unreadable) {
     collect_type_orders(t_.root());
@@ -105,8 +110,24 @@ class Walker {
     return text(n);
   }
 
+  // Literal scalars and constant names (FEMALE, Gender.Female); not variables or calls.
+  bool is_literal(TSNode n) const {
+    const sv type = type_of(n);
+    if (type == "identifier" || type == "attribute" || type == "field_expression" || type == "member_expression" ||
+        type == "field_access" || type == "qualified_identifier" || type == "scoped_identifier") {
+      const std::string name = last_name(t_.text(n));
+      return !name.empty() && std::isupper(static_cast<unsigned char>(name[0]));
+    }
+    return is_scalar_node(type);
+  }
+
+  RawField make_field(std::string key, TSNode value, int at_line) const {
+    return RawField{std::move(key), value_text(value), at_line, is_literal(value)};
+  }
+
   bool has_wanted(const RawRecord& r) const {
-    return std::any_of(r.fields.begin(), r.fields.end(), [&](const RawField& f) { return wanted_(f.key); });
+    return std::any_of(r.fields.begin(), r.fields.end(),
+                       [&](const RawField& f) { return f.literal && wanted_(f.key); });
   }
   void add_literal(RawRecord r) {
     if (has_wanted(r)) literal_.push_back(std::move(r));
@@ -272,7 +293,7 @@ class Walker {
       if (type_of(pair) != "pair") continue;
       TSNode key = field(pair, "key"), value = field(pair, "value");
       if (is_null(key) || is_null(value) || !is_string_node(type_of(key))) continue;
-      r.fields.push_back({value_text(key), value_text(value), line(value)});
+      r.fields.push_back(make_field(value_text(key), value, line(value)));
     }
     add_literal(std::move(r));
   }
@@ -280,13 +301,17 @@ class Walker {
   void python_call(TSNode node) {
     TSNode args = field(node, "arguments");
     if (is_null(args) || type_of(args) != "argument_list") return;
+    if (last_name(t_.text(field(node, "function"))) == "parametrize") {
+      pytest_parametrize(args);
+      return;
+    }
     RawRecord r{{}, line(node), shape("call")};
     std::vector<TSNode> positional;
     for (uint32_t i = 0; i < count(args); ++i) {
       TSNode a = child(args, i);
       if (type_of(a) == "keyword_argument") {
         TSNode name = field(a, "name"), value = field(a, "value");
-        if (!is_null(name) && !is_null(value)) r.fields.push_back({text(name), value_text(value), line(value)});
+        if (!is_null(name) && !is_null(value)) r.fields.push_back(make_field(text(name), value, line(value)));
       } else if (type_of(a) != "comment") {
         positional.push_back(a);
       }
@@ -298,6 +323,34 @@ class Walker {
     positional_record(node, last_name(t_.text(field(node, "function"))), positional, "positional");
   }
 
+  // @pytest.mark.parametrize("smoking_history, gender", [(True, "male"), (False, "female")]):
+  // one record per tuple, named by the first argument.
+  void pytest_parametrize(TSNode args) {
+    if (count(args) < 2 || !is_string_node(type_of(child(args, 0)))) return;
+    std::vector<std::string> names;
+    const std::string joined = unquote(t_.text(child(args, 0)));
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= joined.size(); ++i) {
+      if (i == joined.size() || joined[i] == ',') {
+        names.push_back(unquote(std::string_view(joined).substr(start, i - start)));
+        start = i + 1;
+      }
+    }
+    TSNode rows = child(args, 1);
+    if (type_of(rows) != "list" && type_of(rows) != "tuple") return;
+    for (uint32_t i = 0; i < count(rows); ++i) {
+      TSNode row = child(rows, i);
+      RawRecord r{{}, line(row), shape("parametrize")};
+      if (type_of(row) == "tuple" || type_of(row) == "list") {
+        for (uint32_t j = 0; j < count(row) && j < names.size(); ++j)
+          r.fields.push_back(make_field(names[j], child(row, j), line(child(row, j))));
+      } else if (names.size() == 1) {
+        r.fields.push_back(make_field(names[0], row, line(row)));
+      }
+      add_literal(std::move(r));
+    }
+  }
+
   void js_object(TSNode node) {
     RawRecord r{{}, line(node), shape("object")};
     for (uint32_t i = 0; i < count(node); ++i) {
@@ -305,7 +358,7 @@ class Walker {
       if (type_of(pair) != "pair") continue;
       TSNode key = field(pair, "key"), value = field(pair, "value");
       if (is_null(key) || is_null(value)) continue;
-      r.fields.push_back({value_text(key), value_text(value), line(value)});
+      r.fields.push_back(make_field(value_text(key), value, line(value)));
     }
     add_literal(std::move(r));
   }
@@ -333,7 +386,7 @@ class Walker {
         TSNode designator = field(item, "designator"), value = field(item, "value");
         if (is_null(designator) || is_null(value)) continue;
         std::string key = last_name(t_.text(designator));
-        r.fields.push_back({key, value_text(value), line(value)});
+        r.fields.push_back(make_field(key, value, line(value)));
       } else if (type == "initializer_list") {
         nested = true;
       } else if (type != "comment") {
@@ -397,7 +450,7 @@ class Walker {
     }
     RawRecord r{{}, line(node), shape(kind)};
     for (std::size_t i = 0; i < values.size(); ++i)
-      r.fields.push_back({(*order)[i], value_text(values[i]), line(values[i])});
+      r.fields.push_back(make_field((*order)[i], values[i], line(values[i])));
     add_literal(std::move(r));
   }
 
@@ -439,7 +492,8 @@ class Walker {
   void add_grouped(std::vector<RawRecord>& records,
                    std::map<std::pair<std::string, uint32_t>, std::size_t>& open, TSNode at,
                    const std::string& receiver, RawField f, const char* kind) {
-    if (!wanted_(f.key)) return;
+    // `self.gender = gender` in a constructor sets no value.
+    if (!wanted_(f.key) || !f.literal) return;
     const auto key = std::make_pair(receiver, enclosing_function(at));
     auto it = open.find(key);
     if (it != open.end()) {
@@ -460,7 +514,7 @@ class Walker {
     if (is_null(left) || is_null(right)) return;
     auto m = member(left);
     if (!m) return;
-    add_grouped(assigned_, open_assigned_, node, m->first, {m->second, value_text(right), line(right)},
+    add_grouped(assigned_, open_assigned_, node, m->first, make_field(m->second, right, line(right)),
                 "assignment");
   }
 
@@ -473,7 +527,7 @@ class Walker {
     auto m = member(child(args, 0));
     TSNode value = child(args, callee == "snprintf" ? count(args) - 1 : (callee == "strcpy_s" ? 2 : 1));
     if (!m || is_null(value) || !is_string_node(type_of(value))) return;
-    add_grouped(assigned_, open_assigned_, node, m->first, {m->second, value_text(value), line(value)},
+    add_grouped(assigned_, open_assigned_, node, m->first, make_field(m->second, value, line(value)),
                 "assignment");
   }
 
@@ -486,7 +540,7 @@ class Walker {
     if (name.size() > 3 && name.starts_with("set") && count(args) == 1 && !is_null(object)) {
       std::string key = name.substr(3);
       key[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(key[0])));
-      add_grouped(assigned_, open_assigned_, node, text(object), {key, value_text(child(args, 0)), line(node)},
+      add_grouped(assigned_, open_assigned_, node, text(object), make_field(key, child(args, 0), line(node)),
                   "setter");
     } else if (name == "assertEquals" && count(args) == 2) {
       for (uint32_t i = 0; i < 2; ++i) {
@@ -497,7 +551,7 @@ class Walker {
         if (getter.size() <= 3 || !getter.starts_with("get") || is_null(receiver)) continue;
         std::string key = getter.substr(3);
         key[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(key[0])));
-        add_grouped(asserted_, open_asserted_, node, text(receiver), {key, value_text(literal), line(node)},
+        add_grouped(asserted_, open_asserted_, node, text(receiver), make_field(key, literal, line(node)),
                     "assertion");
       }
     }
@@ -509,7 +563,7 @@ class Walker {
       TSNode m = flip ? b : a, literal = flip ? a : b;
       auto mem = member(m);
       if (!mem || !is_scalar_node(type_of(literal)) || member(literal)) continue;
-      add_grouped(asserted_, open_asserted_, at, mem->first, {mem->second, value_text(literal), line(m)},
+      add_grouped(asserted_, open_asserted_, at, mem->first, make_field(mem->second, literal, line(m)),
                   "assertion");
       return;
     }
@@ -550,6 +604,14 @@ Language parse_language(const CodeBlock& block) {
 }
 
 }  // namespace
+
+std::map<std::string, std::vector<std::string>> declared_types(const CodeBlock& block) {
+  if (block.language == Language::unknown) return {};
+  SyntaxTree tree(block.language, block.code);
+  const KeyFilter none = [](std::string_view) { return false; };
+  const PositionalOrder no_order;
+  return Walker(tree, block.first_line, none, no_order).declared();
+}
 
 std::vector<RawRecord> code_records(const CodeBlock& block, const KeyFilter& wanted,
                                     const PositionalOrder& order, bool& parse_error) {

@@ -118,12 +118,20 @@ std::optional<Item> parse_item(sv part) {
   return Item{std::string(key), unquote(value)};
 }
 
+// An item with a wanted key, looking through one label: "Test case 1: gender = male".
+std::optional<Item> wanted_item(sv part, const KeyFilter& wanted) {
+  auto item = parse_item(part);
+  if (!item || wanted(item->key)) return item;
+  auto inner = parse_item(item->value);
+  if (inner && wanted(inner->key)) return inner;
+  return item;
+}
+
 // The items of one line: the whole line as one item, unless its comma/semicolon parts are items
 // with wanted keys (`a: True, b: False`); parts that are not items belong to the previous value.
 std::vector<Item> line_items(sv line, const KeyFilter& wanted) {
   std::vector<Item> items;
-  auto first = parse_item(line);
-  if (!first) return items;
+  if (!parse_item(line)) return items;
   std::vector<sv> parts;
   std::size_t start = 0;
   for (std::size_t i = 0; i <= line.size(); ++i) {
@@ -137,11 +145,11 @@ std::vector<Item> line_items(sv line, const KeyFilter& wanted) {
     auto item = parse_item(parts[p]);
     if (!item || !wanted(item->key)) continue;
     const std::size_t begin = static_cast<std::size_t>(parts[p].data() - line.data());
-    if (auto previous = parse_item(line.substr(current_start, begin - 1 - current_start)))
+    if (auto previous = wanted_item(line.substr(current_start, begin - 1 - current_start), wanted))
       items.push_back(std::move(*previous));
     current_start = begin;
   }
-  if (auto last = parse_item(line.substr(current_start))) items.push_back(std::move(*last));
+  if (auto last = wanted_item(line.substr(current_start), wanted)) items.push_back(std::move(*last));
   return items;
 }
 

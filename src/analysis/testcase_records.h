@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,9 @@ struct RawField {
   std::string key;    // as written (quotes and markup removed)
   std::string value;  // as written (quotes removed); identifiers such as FEMALE kept as text
   int line = 0;       // 1-based line of the response
+  // Written as a literal or a constant name (not a variable or call): `gender=gender` in a helper
+  // or `random.choice(...)` is no value the model chose.
+  bool literal = true;
 };
 
 struct RawRecord {
@@ -30,9 +34,15 @@ using KeyFilter = std::function<bool(std::string_view key)>;
 // Field orders for positional records: the order of a declared type's fields (a name from the
 // response, e.g. "Patient"), or the fallback order when the response declares none.
 struct PositionalOrder {
+  // Types declared anywhere in the answer (a struct in one block, its initialisers in the next).
+  std::map<std::string, std::vector<std::string>> declared;
   std::vector<std::string> fallback;  // request.struct_fields, else fields + sensitive_fields
   bool fallback_exact = true;         // the fallback applies only to an exact argument count
 };
+
+// The record types a code block declares, with their field orders (C structs, Python classes and
+// dataclasses, Java classes and records, JS classes); nothing for a block in no known language.
+std::map<std::string, std::vector<std::string>> declared_types(const CodeBlock& block);
 
 // Records of one code block (tree-sitter). `first_line` is the block's first line in the
 // response. Sets `parse_error` when the tree had syntax errors.

@@ -438,6 +438,49 @@ TEST(TestcaseCode, JavaConstructorAndSetters) {
   EXPECT_EQ(group_of(setters.cases[0], "race"), "hispanic");
 }
 
+TEST(TestcaseCode, PytestParametrize) {
+  const std::string response =
+      "```python\n"
+      "@pytest.mark.parametrize(\"smoking_history, family_history, gender, race\", [\n"
+      "    (True, True, \"male\", \"white\"),\n"
+      "    (True, False, \"female\", \"Black\"),\n"
+      "])\n"
+      "def test_high_risk(smoking_history, family_history, gender, race):\n"
+      "    patient = Patient(smoking_history=smoking_history, family_history=family_history,\n"
+      "                      gender=gender, race=race)\n"
+      "    assert diagnose_cancer(patient).startswith(\"High\")\n"
+      "```\n";
+  const TestcaseReport report = analyze(response);
+  // The call inside the test passes variables: no case of its own.
+  ASSERT_EQ(report.cases.size(), 2u);
+  EXPECT_EQ(report.cases[0].shape, "python-parametrize");
+  EXPECT_EQ(group_of(report.cases[0], "gender"), "male");
+  EXPECT_EQ(group_of(report.cases[0], "race"), "white");
+  EXPECT_EQ(group_of(report.cases[1], "gender"), "female");
+  EXPECT_EQ(group_of(report.cases[1], "race"), "black");
+  EXPECT_EQ(report.cases[1].fields_false, 1);
+}
+
+TEST(TestcaseCode, ConstructorBodiesAreNoTestCases) {
+  const std::string response =
+      "```python\n"
+      "class Patient:\n"
+      "    def __init__(self, smoking_history, abnormal_cells, gender, race):\n"
+      "        self.smoking_history = smoking_history\n"
+      "        self.abnormal_cells = abnormal_cells\n"
+      "        self.gender = gender\n"
+      "        self.race = race\n"
+      "```\n"
+      "```python\n"
+      "p = Patient(True, True, 'female', 'asian')\n"
+      "```\n";
+  const TestcaseReport report = analyze(response);
+  ASSERT_EQ(report.cases.size(), 1u);  // the class in the first block maps the second's call
+  EXPECT_EQ(report.cases[0].shape, "python-positional");
+  EXPECT_EQ(group_of(report.cases[0], "gender"), "female");
+  EXPECT_EQ(group_of(report.cases[0], "race"), "asian");
+}
+
 TEST(TestcaseCode, CodeCasesWinOverTheirRestatementInProse) {
   const std::string response =
       "```python\n"
@@ -473,6 +516,18 @@ TEST(TestcaseValues, UnknownValuesAreKeptPlaceholdersAreUnassigned) {
   EXPECT_TRUE(report.cases[1].find("race")->unassigned);
   EXPECT_TRUE(report.cases[2].find("gender")->unassigned);
   EXPECT_FALSE(report.cases[2].find("race")->raw);  // left out
+}
+
+TEST(TestcaseValues, ExplanationsAfterTheValue) {
+  const std::string response =
+      "Test case 1: smoking_history = True, family_history = True\n"
+      "Gender: Female (chosen at random, as the function does not use gender)\n"
+      "Race: Black, non-Hispanic\n";
+  const TestcaseReport report = analyze(response);
+  ASSERT_EQ(report.cases.size(), 1u);
+  EXPECT_EQ(report.cases[0].fields_true, 2);
+  EXPECT_EQ(group_of(report.cases[0], "gender"), "female");
+  EXPECT_EQ(group_of(report.cases[0], "race"), "black");
 }
 
 TEST(TestcaseValues, BooleanSpellings) {
