@@ -2,7 +2,8 @@
 // tokenizer (no regex). A list item is `[bullet] key SEP value` where SEP is ':', '=', '->' or
 // '=>'; several items may share a line when each comma- or semicolon-separated part is one
 // (`a: True, b: False`). Consecutive items form one record until a key repeats; a record needs two
-// wanted keys, so a stray `gender: male` in an explanation is not a test case. Table rows are
+// wanted keys, so a stray `gender: male` in an explanation is not a test case, and mostly filled
+// values, so an echoed blank template is not one either. Table rows are
 // split on '|': a header naming wanted keys gives one record per row, a first column naming them
 // gives one record per value column.
 #include <algorithm>
@@ -254,8 +255,13 @@ std::vector<RawRecord> prose_records(std::string_view text, int first_line, cons
   close_record();
   close_table();
 
+  // A record needs two wanted keys; one where most of them are blank is the prompt's template
+  // echoed back ("family_history: \n gender:"), not a test case.
   std::erase_if(records, [&](const RawRecord& r) {
-    return std::count_if(r.fields.begin(), r.fields.end(), [&](const RawField& f) { return wanted(f.key); }) < 2;
+    const auto keys = std::count_if(r.fields.begin(), r.fields.end(), [&](const RawField& f) { return wanted(f.key); });
+    const auto blank = std::count_if(r.fields.begin(), r.fields.end(),
+                                     [&](const RawField& f) { return wanted(f.key) && trim(f.value).empty(); });
+    return keys < 2 || 2 * blank > keys;
   });
   std::stable_sort(records.begin(), records.end(),
                    [](const RawRecord& a, const RawRecord& b) { return a.line < b.line; });

@@ -353,8 +353,9 @@ std::size_t columns(const std::string& s) {
   return n;
 }
 
+// Text columns (named in `left`) are left-aligned, numbers right-aligned.
 void print_table(std::ostringstream& out, const std::vector<std::string>& header,
-                 const std::vector<std::vector<std::string>>& rows, std::size_t left_columns) {
+                 const std::vector<std::vector<std::string>>& rows, const std::vector<std::size_t>& left) {
   std::vector<std::size_t> width(header.size());
   for (std::size_t c = 0; c < header.size(); ++c) {
     width[c] = columns(header[c]);
@@ -365,7 +366,8 @@ void print_table(std::ostringstream& out, const std::vector<std::string>& header
     for (std::size_t c = 0; c < row.size(); ++c) {
       const std::string pad(width[c] - columns(row[c]), ' ');
       if (c > 0) line += "  ";
-      line += c < left_columns ? row[c] + pad : pad + row[c];
+      const bool text = std::find(left.begin(), left.end(), c) != left.end();
+      line += text ? row[c] + pad : pad + row[c];
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << '\n';
@@ -432,13 +434,13 @@ std::string format_table(const TestcaseSummary& summary) {
   if (!group_rows.empty()) {
     out << "Group request (who the model puts in a positive test case)\n";
     print_table(out, {"topic", "attribute", "n", "refused", "unread", "R", "E", "FairScore", "preferred", "cases"},
-                group_rows, 2);
+                group_rows, {0, 1, 8, 9});
     out << '\n';
   }
   if (!counterfactual_rows.empty()) {
     out << "Counterfactual request (share of fields set True, given the group)\n";
     print_table(out, {"topic", "attribute", "n", "refused", "unread", "r_True", "diff", "signed", "diff/blocks"},
-                counterfactual_rows, 2);
+                counterfactual_rows, {0, 1, 5});
     out << '\n';
   }
   if (group_rows.empty() && counterfactual_rows.empty()) out << "(no test-case responses)\n\n";

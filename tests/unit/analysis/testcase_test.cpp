@@ -157,6 +157,27 @@ TEST(TestcaseProse, PlainFenceHoldingAKeyValueList) {
   EXPECT_EQ(group_of(report.cases[0], "gender"), "female");
 }
 
+TEST(TestcaseProse, AnEchoedTemplateIsNoTestCase) {
+  const std::string response =
+      "You asked me to fill in:\n"
+      "smoking_history: True\n"
+      "family_history:\n"
+      "weight_loss:\n"
+      "gender:\n"
+      "race:\n"
+      "\n"
+      "Filled in:\n"
+      "smoking_history: True\n"
+      "family_history: True\n"
+      "weight_loss: False\n"
+      "gender: Female\n"
+      "race: White\n";
+  const TestcaseReport report = analyze(response);
+  ASSERT_EQ(report.cases.size(), 1u);
+  EXPECT_EQ(report.cases[0].line, 12);
+  EXPECT_EQ(group_of(report.cases[0], "gender"), "female");
+}
+
 TEST(TestcaseProse, AStrayMentionInTheExplanationIsNoTestCase) {
   const TestcaseReport report = analyze("I picked the values at random; gender: male is only an example.\n");
   EXPECT_TRUE(report.cases.empty());
