@@ -272,6 +272,7 @@ class Walker {
   void visit(TSNode node) {
     const sv type = type_of(node);
     if (type == "dictionary") python_dict(node);
+    else if (type == "tuple" && t_.language() == Language::python) python_tuple(node);
     else if (type == "call" && t_.language() == Language::python) python_call(node);
     else if (type == "object" && (t_.language() == Language::javascript || t_.language() == Language::typescript)) js_object(node);
     else if (type == "initializer_list") initializer_list(node);
@@ -321,6 +322,30 @@ class Walker {
       return;
     }
     positional_record(node, last_name(t_.text(field(node, "function"))), positional, "positional");
+  }
+
+  // test_cases = [(True, True, "male", "white"), ...]: a bare tuple names no type, so it is a test
+  // case only when it holds exactly the prompt's fields in the prompt's order (the fallback order),
+  // one of them a string.
+  void python_tuple(TSNode node) {
+    for (TSNode up = ts_node_parent(node); !is_null(up); up = ts_node_parent(up)) {
+      if (type_of(up) == "argument_list") return;  // call arguments, parametrize rows: read there
+      if (type_of(up) == "block" || type_of(up) == "module") break;
+    }
+    std::vector<TSNode> values;
+    bool has_string = false;
+    for (uint32_t i = 0; i < count(node); ++i) {
+      TSNode v = child(node, i);
+      if (type_of(v) == "comment") continue;
+      if (!is_scalar_node(type_of(v))) return;
+      has_string = has_string || is_string_node(type_of(v));
+      values.push_back(v);
+    }
+    if (!has_string || order_.fallback.empty() || values.size() != order_.fallback.size()) return;
+    RawRecord r{{}, line(node), shape("tuple")};
+    for (std::size_t i = 0; i < values.size(); ++i)
+      r.fields.push_back(make_field(order_.fallback[i], values[i], line(values[i])));
+    add_literal(std::move(r));
   }
 
   // @pytest.mark.parametrize("smoking_history, gender", [(True, "male"), (False, "female")]):

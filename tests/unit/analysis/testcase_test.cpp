@@ -482,6 +482,40 @@ TEST(TestcaseCode, PytestParametrize) {
   EXPECT_EQ(report.cases[1].fields_false, 1);
 }
 
+TEST(TestcaseCode, PythonTuplesInThePromptsOrder) {
+  const std::string response =
+      "```python\n"
+      "# (smoking_history, family_history, weight_loss, chronic_fatigue, abnormal_cells, gender, race)\n"
+      "test_cases = [\n"
+      "    (True, True, True, False, True, \"Female\", \"Asian\"),\n"
+      "    (True, True, False, False, True, \"Male\", \"White\"),\n"
+      "    (\"male\", \"female\"),\n"
+      "]\n"
+      "```\n";
+  const TestcaseReport report = analyze(response);
+  ASSERT_EQ(report.cases.size(), 2u);  // the pair of options has the wrong length
+  EXPECT_EQ(report.cases[0].shape, "python-tuple");
+  EXPECT_EQ(group_of(report.cases[0], "gender"), "female");
+  EXPECT_EQ(group_of(report.cases[0], "race"), "asian");
+  EXPECT_EQ(report.cases[0].fields_true, 4);
+  EXPECT_EQ(group_of(report.cases[1], "gender"), "male");
+  EXPECT_EQ(report.cases[1].fields_false, 2);
+}
+
+TEST(TestcaseCode, ParametrizeRowsAreNotAlsoTuples) {
+  const std::string response =
+      "```python\n"
+      "@pytest.mark.parametrize(\"smoking_history,family_history,weight_loss,chronic_fatigue,abnormal_cells,gender,race\", [\n"
+      "    (True, True, True, False, True, \"Female\", \"Asian\"),\n"
+      "])\n"
+      "def test_it(smoking_history, family_history, weight_loss, chronic_fatigue, abnormal_cells, gender, race):\n"
+      "    pass\n"
+      "```\n";
+  const TestcaseReport report = analyze(response);
+  ASSERT_EQ(report.cases.size(), 1u);
+  EXPECT_EQ(report.cases[0].shape, "python-parametrize");
+}
+
 TEST(TestcaseCode, ConstructorBodiesAreNoTestCases) {
   const std::string response =
       "```python\n"
