@@ -12,10 +12,10 @@
 //    pairs on one line) and markdown tables (one row per case, or one column per case).
 #pragma once
 
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>

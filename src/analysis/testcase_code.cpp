@@ -448,8 +448,7 @@ class Walker {
   }
 
   // Positional values mapped to the declared order of `type_name`, else to the fallback order
-  // when the count matches. Only lists holding scalars (not `{a, b}` of variables computed
-  // elsewhere... those are still names, and still mapped) count.
+  // when the count matches. Only lists of scalars count (a nested list or a call is no record).
   void positional_record(TSNode node, const std::string& type_name, const std::vector<TSNode>& values,
                          const char* kind) {
     if (values.empty()) return;
