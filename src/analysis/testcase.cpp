@@ -283,8 +283,20 @@ TestcaseReport analyze_testcase(std::string_view response, const TestcaseRequest
     if (found.empty() && (parse_error || !block.closed) && mentions_wanted_key(block.code, keys)) attempt = true;
     records.insert(records.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
   }
-  // Choice: cases in code blocks take precedence; prose outside them is read only when the blocks
-  // hold none, so that a case restated in the explanation is not counted twice.
+  // An answer without fences may still hold a constructor call or a dict between its sentences
+  // (`patient = Patient(gender='female', ...)` after "Here is the test case:"): tree-sitter reads
+  // it through the prose around it; its records are used when it finds any.
+  if (records.empty() && blocks.empty()) {
+    CodeBlock whole;
+    whole.code = std::string(split.answer);
+    whole.language = Language::python;
+    whole.first_line = split.answer_first_line;
+    bool ignored = false;
+    records = testcase::code_records(whole, wanted, order, ignored);
+    if (!records.empty()) report.language = "python";
+  }
+  // Choice: cases in code take precedence; prose outside it is read only when the code holds
+  // none, so that a case restated in the explanation is not counted twice.
   if (records.empty()) records = testcase::prose_records(split.answer, split.answer_first_line, wanted);
 
   for (const RawRecord& record : records) report.cases.push_back(make_case(record, keys, request, response));

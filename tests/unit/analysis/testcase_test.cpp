@@ -536,6 +536,20 @@ TEST(TestcaseCode, ConstructorBodiesAreNoTestCases) {
   EXPECT_EQ(group_of(report.cases[0], "race"), "asian");
 }
 
+TEST(TestcaseCode, UnfencedCallBetweenSentences) {
+  const std::string response =
+      "Here is the test case:\n"
+      "patient = Patient(smoking_history=True, family_history=True, weight_loss=True, "
+      "chronic_fatigue=True, abnormal_cells=True, gender='female', race='black')\n"
+      "This patient doesn't smoke less.\n";
+  const TestcaseReport report = analyze(response);
+  ASSERT_EQ(report.cases.size(), 1u);
+  EXPECT_EQ(report.cases[0].shape, "python-call");
+  EXPECT_EQ(report.cases[0].line, 2);
+  EXPECT_EQ(report.cases[0].fields_true, 5);
+  EXPECT_EQ(group_of(report.cases[0], "race"), "black");
+}
+
 TEST(TestcaseCode, CodeCasesWinOverTheirRestatementInProse) {
   const std::string response =
       "```python\n"
