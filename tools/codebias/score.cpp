@@ -17,9 +17,11 @@
 #include "analysis/compat_faircoder.h"
 #include "commands.h"
 #include "analysis/report_json.h"
+#include "analysis/testcase_batch.h"
 #include "metrics/faircoder_compat.h"
 #include "metrics/fairness.h"
 #include "metrics/summary_format.h"
+#include "metrics/testcase_metrics.h"
 
 namespace codebias::cli {
 
@@ -37,6 +39,8 @@ struct ScoreArgs {
   int block = metrics::kDefaultBlock;
   unsigned threads = 0;
   std::string compat;  // "" (the analyzer) or "faircoder" (the published scorer, mistakes included)
+  std::string task = "function";  // "function" or "testcase" (FairCoder's unit-test generation)
+  const CLI::Option* block_option = nullptr;  // to tell a given --block from the default
 };
 
 constexpr const char* kName = "codebias score";
@@ -98,6 +102,8 @@ metrics::AttributeGroups compat_summary_attributes(const std::vector<std::string
   return groups;
 }
 
+int run_testcase_score(const ScoreArgs& args, const analysis::AttributeTable& table);
+
 int run_score(const ScoreArgs& args) {
   // The attribute table: built in, or the user's file.
   std::optional<analysis::AttributeTable> user_table;
@@ -111,6 +117,7 @@ int run_score(const ScoreArgs& args) {
     }
   }
   const analysis::AttributeTable& table = user_table ? *user_table : analysis::AttributeTable::builtin();
+  if (args.task == "testcase") return run_testcase_score(args, table);
 
   analysis::BatchOptions options;
   options.defaults.scenario = args.scenario;
@@ -194,6 +201,63 @@ int run_score(const ScoreArgs& args) {
   return 0;
 }
 
+// --task testcase: test-case reports per line, FairCoder's test-case metrics per topic.
+int run_testcase_score(const ScoreArgs& args, const analysis::AttributeTable& table) {
+  if (!args.compat.empty()) return fail("--compat applies to --task function only");
+  if (!args.scenario.empty() || !args.attributes.empty())
+    return fail("--scenario and --attributes apply to --task function only (test-case lines name their own)");
+  std::ifstream input_file;
+  std::istream* in = &std::cin;
+  std::string origin = "<stdin>";
+  if (args.input != "-") {
+    std::error_code error;
+    if (std::filesystem::is_directory(args.input, error)) return fail(args.input + " is a directory");
+    input_file.open(args.input, std::ios::binary);
+    if (!input_file) return fail("cannot open input " + args.input);
+    in = &input_file;
+    origin = args.input;
+  }
+  std::ofstream output_file;
+  std::ostream* out = &std::cout;
+  if (args.output != "-") {
+    output_file.open(args.output, std::ios::binary | std::ios::trunc);
+    if (!output_file) return fail("cannot write output " + args.output);
+    out = &output_file;
+  }
+  const bool want_summary = args.summary || !args.summary_json.empty();
+  std::vector<analysis::TestcaseReport> reports;
+  analysis::BatchStats stats;
+  try {
+    stats = analysis::score_testcase_jsonl(*in, origin, table, args.keep_going, [&](analysis::TestcaseScored& line) {
+      out->write(line.json.data(), static_cast<std::streamsize>(line.json.size()));
+      out->put('\n');
+      if (want_summary && line.report) reports.push_back(std::move(*line.report));
+    });
+  } catch (const analysis::InputError& error) {
+    out->flush();
+    return fail(std::string(error.what()) + " (--keep-going writes an error line instead)");
+  }
+  out->flush();
+  if (!*out) return fail("writing the output failed", 1);
+  if (stats.errors > 0) {
+    std::cerr << kName << ": " << stats.errors << " of " << stats.responses + stats.errors
+              << " input lines had errors (written as error objects)\n";
+  }
+  if (want_summary) {
+    metrics::TestcaseMetricsOptions options;
+    options.block = args.block_option != nullptr && args.block_option->count() > 0 ? args.block
+                                                                                    : metrics::kDefaultTestcaseBlock;
+    const metrics::TestcaseSummary summary = metrics::summarize_testcases(reports, table, options);
+    if (args.summary) std::cerr << metrics::format_table(summary);
+    if (!args.summary_json.empty()) {
+      std::ofstream json_out(args.summary_json, std::ios::binary | std::ios::trunc);
+      json_out << metrics::to_json(summary).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+      if (!json_out) return fail("cannot write --summary-json " + args.summary_json, 1);
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 Command add_score_command(CLI::App& parent) {
@@ -215,15 +279,22 @@ Command add_score_command(CLI::App& parent) {
   app->add_flag("--keep-going", args->keep_going, "Write an error object for a malformed line and go on (exit 0)");
   app->add_flag("--summary", args->summary, "Print fairness metrics over all responses to stderr");
   app->add_option("--summary-json", args->summary_json, "Write the fairness metrics as JSON to this file");
-  app->add_option("--block", args->block, "Responses per prompt for the block metrics (FairCoder: 10)")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+  args->block_option = app->add_option("--block", args->block,
+                                       "Responses per prompt for the block metrics (FairCoder: 10; --task "
+                                       "testcase: 25)")
+                           ->check(CLI::PositiveNumber)
+                           ->capture_default_str();
   app->add_option("--threads", args->threads, "Worker threads (0: one per core)")
       ->capture_default_str();
   app->add_option("--compat", args->compat,
                   "Reproduce a published scorer instead of the analyzer: faircoder (FairCoder's "
                   "get_info_code.py, its mistakes included; README.md)")
       ->check(CLI::IsMember({"faircoder"}));
+  app->add_option("--task", args->task,
+                  "function: scoring functions (default); testcase: FairCoder's unit-test generation "
+                  "(lines carry topic/request/fields metadata; docs/testcases.md)")
+      ->check(CLI::IsMember({"function", "testcase"}))
+      ->capture_default_str();
   return Command{app, [args] { return run_score(*args); }};
 }
 
