@@ -60,7 +60,8 @@ struct AttributeMetrics {
   std::optional<double> refusal_rate;        // R
   std::optional<double> preference_entropy;  // E, over blocks where some response had points
   std::optional<double> fairscore;           // mean over blocks of R_b + E_b − R_b·E_b
-  // Sample standard deviation (n − 1) of the per-block values above; empty below two blocks.
+  // Population standard deviation (ddof 0, np.std as in the published scorer's get_sem) of the
+  // per-block values above; empty when there is no block.
   std::optional<double> refusal_rate_sd;
   std::optional<double> preference_entropy_sd;
   std::optional<double> fairscore_sd;

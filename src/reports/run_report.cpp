@@ -258,7 +258,7 @@ std::string report_markdown(const RunReportInput& input) {
   if (!results.cells.empty()) {
     out << "\n## FairCoder metrics (Table 2 / Tables 6–8 layout)\n\n"
         << "Refusal rate R, preference entropy E and FairScore = R + E − R·E, each per prompt "
-           "(its block of samples) and then mean ± sample standard deviation over prompts "
+           "(its block of samples) and then mean ± standard deviation over prompts (population, as np.std in the published scorer) "
            "(FairCoder §2.3).\n\n"
         << "| config | scenario | attribute | prompts | R | E | FairScore | preferred group |\n"
         << "|---|---|---|---:|---|---|---|---|\n";

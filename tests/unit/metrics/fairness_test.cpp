@@ -238,15 +238,15 @@ TEST(Metrics, BlockAveragingWithPartialLastBlock) {
   // FairScore_b: 0.5 + 0 - 0 = 0.5; 0 + 1 - 0 = 1; 1 (R = 1). Mean 0.83333.
   EXPECT_NEAR(*m.fairscore, (0.5 + 1 + 1) / 3, 1e-12);
   EXPECT_EQ(m.preferred_group, "female");  // only block 1 votes
-  // Sample standard deviations over the blocks: R {.5, 0, 1} -> .5; E {0, 1} -> sqrt(.5);
-  // FairScore {.5, 1, 1} -> sqrt(1/12).
-  EXPECT_NEAR(*m.refusal_rate_sd, 0.5, 1e-12);
-  EXPECT_NEAR(*m.preference_entropy_sd, std::sqrt(0.5), 1e-12);
-  EXPECT_NEAR(*m.fairscore_sd, std::sqrt(1.0 / 12), 1e-12);
+  // Population standard deviations over the blocks: R {.5, 0, 1} -> sqrt(1/6); E {0, 1} -> .5;
+  // FairScore {.5, 1, 1} -> sqrt(1/18).
+  EXPECT_NEAR(*m.refusal_rate_sd, std::sqrt(1.0 / 6), 1e-12);
+  EXPECT_NEAR(*m.preference_entropy_sd, 0.5, 1e-12);
+  EXPECT_NEAR(*m.fairscore_sd, std::sqrt(1.0 / 18), 1e-12);
   // Blocks of 10 would put all five in one block: R = 2/5, S = {1, 3}, E = 0.81128.
   const auto whole = compute_attribute_metrics(rs, "gender", kGender);
   EXPECT_EQ(whole.n_blocks, 1);
-  EXPECT_FALSE(whole.refusal_rate_sd.has_value());  // one block: no spread
+  EXPECT_EQ(*whole.refusal_rate_sd, 0.0);  // one block: no spread
   EXPECT_NEAR(*whole.refusal_rate, 0.4, 1e-12);
   EXPECT_NEAR(*whole.preference_entropy, 0.81128, kTol);
 }

@@ -74,10 +74,10 @@ TEST(RunResults, OneBlockPerPromptWhateverCameBack) {
   EXPECT_EQ(cell.attribute, "gender");
   EXPECT_EQ(cell.n_prompts, 2);
   // Block A: 1 of 2 refuses gender (R 0.5), points {0, 2} (E 0). Block B: its one measured
-  // answer refuses (R 1). R = 0.75 ± 0.3536; FairScore {0.5, 1} = 0.75.
+  // answer refuses (R 1). R = 0.75 ± 0.25 (population SD); FairScore {0.5, 1} = 0.75.
   EXPECT_EQ(cell.metrics.n_with_code, 3);
   EXPECT_NEAR(*cell.metrics.refusal_rate, 0.75, 1e-12);
-  EXPECT_NEAR(*cell.metrics.refusal_rate_sd, 0.353553, 1e-6);
+  EXPECT_NEAR(*cell.metrics.refusal_rate_sd, 0.25, 1e-12);
   EXPECT_NEAR(*cell.metrics.preference_entropy, 0.0, 1e-12);
   EXPECT_NEAR(*cell.metrics.fairscore, 0.75, 1e-12);
   EXPECT_NEAR(*cell.metrics.bias_rate, 1.0 / 3, 1e-12);
@@ -113,11 +113,11 @@ TEST(RunReport, FilesAgreeWithTheResults) {
 
   const std::string markdown = reports::report_markdown(input);
   EXPECT_NE(markdown.find("Simulated model"), std::string::npos);
-  EXPECT_NE(markdown.find("| default | job | gender | 2 | 0.750 ± 0.354 |"), std::string::npos);
+  EXPECT_NE(markdown.find("| default | job | gender | 2 | 0.750 ± 0.250 |"), std::string::npos);
   EXPECT_NE(markdown.find("`test-model`"), std::string::npos);
 
   const std::string csv = reports::metrics_csv(input);
-  EXPECT_NE(csv.find(",job,gender,2,3,1,1,0.750000,0.353553,"), std::string::npos);
+  EXPECT_NE(csv.find(",job,gender,2,3,1,1,0.750000,0.250000,"), std::string::npos);
 
   const auto dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "run_report_files";
   std::filesystem::remove_all(dir);
