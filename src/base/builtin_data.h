@@ -9,4 +9,7 @@ namespace codebias::data {
 // data/attributes/attributes.json: the built-in sensitive-attribute table.
 std::string_view builtin_attributes_json();
 
+// data/models/simulated-default.json: the built-in simulated model's default bias profile.
+std::string_view builtin_simulated_profile_json();
+
 }  // namespace codebias::data
