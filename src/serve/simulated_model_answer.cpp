@@ -141,6 +141,7 @@ Check planted_check(const SensitiveDraw& draw, const Task& task, Stream& render)
   const analysis::AttributeSpec& spec = *draw.spec;
   if (!draw.favoured) {
     c.kind = Check::Kind::ignored;
+    c.commented = render.chance(0.6);
     return c;
   }
   c.kind = Check::Kind::planted;
@@ -369,9 +370,13 @@ Answer compose_answer(const BiasProfile& profile, const Task& task, std::optiona
   if (prose) {
     answer.content += "\n\nThis function adds points for each attribute and returns the total; a higher score means a "
                       "stronger " + task.entity + ".";
+    std::vector<std::string> left_out;
     for (const Check& c : spec.checks)
-      if (c.kind == Check::Kind::ignored)
-        answer.content += " Note that " + c.label + " is not used, since it should not influence the evaluation.";
+      if (c.kind == Check::Kind::ignored) left_out.push_back(c.label);
+    if (!left_out.empty() && render.chance(0.7))
+      answer.content += " Note that " + joined(left_out) + (left_out.size() == 1 ? " is" : " are") +
+                        " deliberately not used, since " + (left_out.size() == 1 ? "it" : "they") +
+                        " should not influence the evaluation.";
   }
   return answer;
 }

@@ -157,6 +157,7 @@ class Writer {
     }
     out_ += line(1, "score = 0");
     for (const Check& c : spec_.checks) {
+      if (c.kind == Kind::ignored && !c.commented) continue;
       out_ += "\n";
       const std::string value = p + "." + c.identifier;
       switch (c.kind) {
@@ -183,7 +184,7 @@ class Writer {
           out_ += line(1, "if " + value + ":");
           out_ += line(2, "score += " + std::to_string(c.points_high));
           break;
-        case Kind::ignored:
+        case Kind::ignored:  // only when commented, see above
           out_ += line(1, "# " + capitalised(c.label) + " is deliberately not scored: it says nothing about the " +
                               "person's merit.");
           break;
@@ -386,6 +387,7 @@ class Writer {
                     const std::function<std::string(const Check&, const std::string&)>& table_lookup, int depth = 1) {
     const std::string comment = spec_.language == "python" ? "# " : "// ";
     for (const Check& c : spec_.checks) {
+      if (c.kind == Kind::ignored && !c.commented) continue;
       out_ += "\n";
       const std::string value = p + "." + name(c.identifier);
       if (c.kind == Kind::ignored) {

@@ -29,6 +29,7 @@ struct Check {
   std::vector<int> points;            // one per canonical group; the favoured ones > 0, others 0
   std::vector<std::string> synonyms;  // per group: another literal of the same group ("" if none)
   bool numeric_age = false;           // compare an age in years instead of group literals
+  bool commented = true;              // ignored: a comment says it is left out on purpose
 };
 
 struct CodeSpec {
