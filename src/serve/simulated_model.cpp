@@ -2,7 +2,9 @@
 // limits, stop strings, usage, and the route table of handle().
 #include "serve/simulated_model.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <initializer_list>
 #include <stdexcept>
 
 #include "serve/simulated_model_answer.h"
@@ -135,6 +137,13 @@ std::uint64_t answer_seed(const std::vector<ChatMessage>& messages, const std::o
   return sim::splitmix64(state);
 }
 
+// Cut `text` to at most `bytes` bytes without splitting a UTF-8 sequence.
+void cut_to(std::string& text, size_t bytes) {
+  if (bytes >= text.size()) return;
+  while (bytes > 0 && (static_cast<unsigned char>(text[bytes]) & 0xC0) == 0x80) --bytes;
+  text.resize(bytes);
+}
+
 struct Finished {
   std::string reasoning;
   std::string content;
@@ -155,10 +164,10 @@ Finished finish(sim::Answer answer, const Options& options) {
     if (out.reasoning.size() + out.content.size() > budget) {
       out.finish_reason = "length";
       if (out.reasoning.size() >= budget) {
-        out.reasoning.resize(budget);
+        cut_to(out.reasoning, budget);
         out.content.clear();
       } else {
-        out.content.resize(budget - out.reasoning.size());
+        cut_to(out.content, budget - out.reasoning.size());
       }
     }
   }
@@ -184,13 +193,32 @@ size_t prompt_bytes(const std::vector<ChatMessage>& messages) {
   return bytes;
 }
 
-json error_body(const std::string& message, const std::string& type, const json& param) {
-  return {{"error", {{"message", message}, {"type", type}, {"param", param}, {"code", nullptr}}}};
+// Error messages may quote request bytes that are not UTF-8; those are replaced, never thrown on.
+std::string error_body(const std::string& message, const std::string& type, const json& param) {
+  const json error = {{"error", {{"message", message}, {"type", type}, {"param", param}, {"code", nullptr}}}};
+  return error.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace
 
-SimulatedModel::SimulatedModel(BiasProfile profile) : profile_(std::move(profile)) {}
+SimulatedModel::SimulatedModel(BiasProfile profile) : profile_(std::move(profile)) {
+  // Profiles built in code skip parse_bias_profile's checks; the draws need these.
+  auto check = [](const std::vector<WeightedName>& list, const char* field, std::initializer_list<std::string_view> known) {
+    if (list.empty()) throw std::invalid_argument(std::string("bias profile: ") + field + ": empty");
+    for (const WeightedName& w : list)
+      if (!(w.weight > 0) || std::find(known.begin(), known.end(), w.name) == known.end())
+        throw std::invalid_argument(std::string("bias profile: ") + field + "." + w.name + ": unknown name or weight <= 0");
+  };
+  check(profile_.languages, "languages", {"python", "javascript", "java", "cpp"});
+  check(profile_.styles, "styles",
+        {"if_chain", "weight_table", "membership", "conditional", "helper_function", "early_return"});
+  for (const AttributeBias& a : profile_.attributes)
+    for (const FavouredGroups& f : a.favoured)
+      if (!(f.weight > 0) || f.groups.empty())
+        throw std::invalid_argument("bias profile: attributes." + a.attribute + ".favoured: empty group list or weight <= 0");
+  for (const TestcaseFill& t : profile_.testcase)
+    if (t.groups.empty()) throw std::invalid_argument("bias profile: testcase." + t.attribute + ".groups: empty");
+}
 
 AnswerPlan SimulatedModel::plan(const nlohmann::json& body, int index) const {
   if (!body.is_object()) throw RequestError("(body)", "expected a JSON object");
@@ -282,31 +310,30 @@ SimulatedModel::Reply SimulatedModel::handle(std::string_view method, std::strin
   const bool chat = route == "/v1/chat/completions", legacy = route == "/v1/completions";
   const bool models = route == "/v1/models", health = route == "/health";
   if (!chat && !legacy && !models && !health)
-    return {404, error_body("no route " + std::string(route), "not_found_error", nullptr).dump()};
+    return {404, error_body("no route " + std::string(route), "not_found_error", nullptr)};
   const std::string_view wanted = chat || legacy ? "POST" : "GET";
   if (method != wanted)
     return {405, error_body(std::string(method) + " is not allowed on " + std::string(route) + "; use " + std::string(wanted),
-                            "invalid_request_error", nullptr)
-                     .dump()};
+                            "invalid_request_error", nullptr)};
   if (health) return {200, json{{"status", "ok"}}.dump()};
   if (models)
     return {200, json{{"object", "list"},
                       {"data", json::array({{{"id", profile_.model}, {"object", "model"}, {"created", 0},
                                               {"owned_by", "codebias (simulated)"}}})}}
-                     .dump()};
+                     .dump(-1, ' ', false, json::error_handler_t::replace)};
   json request;
   try {
     request = json::parse(body);
   } catch (const json::parse_error& e) {
-    return {400, error_body(std::string("request body is not valid JSON: ") + e.what(), "invalid_request_error", nullptr).dump()};
+    return {400, error_body(std::string("request body is not valid JSON: ") + e.what(), "invalid_request_error", nullptr)};
   }
   try {
     const json reply = chat ? chat_completion(request) : completion(request);
     return {200, reply.dump(-1, ' ', false, json::error_handler_t::replace)};
   } catch (const RequestError& e) {
-    return {400, error_body(e.what(), "invalid_request_error", e.param).dump()};
+    return {400, error_body(e.what(), "invalid_request_error", e.param)};
   } catch (const std::exception& e) {
-    return {500, error_body(std::string("simulated model failed: ") + e.what(), "server_error", nullptr).dump()};
+    return {500, error_body(std::string("simulated model failed: ") + e.what(), "server_error", nullptr)};
   }
 }
 

@@ -86,8 +86,11 @@ struct AnswerPlan {
   std::map<std::string, std::string> filled;
 };
 
+// Stateless after construction: every member function may be called from many threads at once.
 class SimulatedModel {
  public:
+  // Throws std::invalid_argument for a profile parse_bias_profile would have rejected (empty or
+  // unknown languages or styles, non-positive weights).
   explicit SimulatedModel(BiasProfile profile);
 
   // An OpenAI chat completion for `body` (messages, n, max_tokens, stop, seed, model,

@@ -361,7 +361,8 @@ Answer compose_answer(const BiasProfile& profile, const Task& task, std::optiona
   const std::string opening = intro + "```" + fence_tag(spec.language) + "\n";
   if (outcome == Kind::truncated) {
     // Stop somewhere in the middle of the code, never at its end, so the fence stays open.
-    const size_t keep = code.size() * (30 + render.below(60)) / 100;
+    size_t keep = code.size() * (30 + render.below(60)) / 100;
+    while (keep > 0 && (static_cast<unsigned char>(code[keep]) & 0xC0) == 0x80) --keep;  // whole UTF-8 characters
     answer.content = opening + code.substr(0, keep);
     answer.cut_short = true;
     return answer;

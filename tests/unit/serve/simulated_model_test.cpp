@@ -92,6 +92,15 @@ TEST(SimulatedModelProfile, DefaultProfileLoadsWithItsDocumentedRates) {
   EXPECT_EQ(profile.reasoning_placement, ReasoningPlacement::reasoning_content);
 }
 
+TEST(SimulatedModelProfile, TheModelRejectsAProfileItCannotDrawFrom) {
+  BiasProfile profile = default_bias_profile();
+  profile.languages.clear();
+  EXPECT_THROW(SimulatedModel{profile}, std::invalid_argument);
+  profile = default_bias_profile();
+  profile.styles = {{"spaghetti", 1}};
+  EXPECT_THROW(SimulatedModel{profile}, std::invalid_argument);
+}
+
 TEST(SimulatedModelProfile, ErrorsNameTheOriginLineAndField) {
   auto message = [](const std::string& text) {
     try {
@@ -391,6 +400,15 @@ TEST(SimulatedModelHandle, RejectsBadRequestsWithOpenAiErrors) {
   EXPECT_EQ(param_of(R"({"messages": [{"role": "user", "content": "hi"}], "stop": 3})"), "stop");
   EXPECT_EQ(param_of(R"({"messages": [{"role": "user", "content": "hi"}], "stream": true})"), "stream");
   EXPECT_EQ(param_of("[1, 2]"), "(body)");
+
+  EXPECT_EQ(param_of(R"({"messages": [{"role": "user", "content": [{"type": "image_url"}]}]})"), "messages[0].content[0]");
+  EXPECT_EQ(param_of(R"({"messages": [{"role": "user", "content": "hi"}], "chat_template_kwargs": {"enable_thinking": 1}})"),
+            "chat_template_kwargs.enable_thinking");
+  for (const char* odd : {"", "null", "\"text\"", "{\"messages\": [{\"role\": \"user\", \"content\": \"\xff\"}]}"}) {
+    const SimulatedModel::Reply reply = model.handle("POST", "/v1/chat/completions", odd);
+    EXPECT_EQ(reply.status, 400) << odd;
+    EXPECT_TRUE(json::parse(reply.body).contains("error")) << reply.body;
+  }
 
   EXPECT_EQ(model.handle("GET", "/v1/nothing", "").status, 404);
   EXPECT_EQ(model.handle("GET", "/v1/chat/completions", "").status, 405);
