@@ -19,7 +19,8 @@ using sim::ChatMessage;
 
 // A bad request: `param` is the offending field, reported in the OpenAI error object.
 struct RequestError : std::invalid_argument {
-  RequestError(std::string field, const std::string& what) : std::invalid_argument(field + ": " + what), param(std::move(field)) {}
+  RequestError(std::string field, const std::string& what)
+      : std::invalid_argument(field + ": " + what), param(std::move(field)) {}
   std::string param;
 };
 
@@ -35,7 +36,8 @@ std::string text_of_content(const json& content, const std::string& field) {
     for (size_t i = 0; i < content.size(); ++i) {
       const json& part = content[i];
       if (!part.is_object() || !part.contains("text") || !part["text"].is_string())
-        throw RequestError(field + "[" + std::to_string(i) + "]", "expected a text part {\"type\": \"text\", \"text\": ...}");
+        throw RequestError(field + "[" + std::to_string(i) + "]",
+                           "expected a text part {\"type\": \"text\", \"text\": ...}");
       text += part["text"].get<std::string>();
     }
     return text;
@@ -64,13 +66,15 @@ Options read_options(const json& body, const BiasProfile& profile) {
     if (body["stream"].get<bool>()) throw RequestError("stream", "streaming is not supported by the simulated model");
   }
   if (body.contains("n") && !body["n"].is_null()) {
-    if (!body["n"].is_number_integer() || body["n"].get<std::int64_t>() < 1 || body["n"].get<std::int64_t>() > kMaxChoices)
+    if (!body["n"].is_number_integer() || body["n"].get<std::int64_t>() < 1 ||
+        body["n"].get<std::int64_t>() > kMaxChoices)
       throw RequestError("n", "expected a whole number from 1 to " + std::to_string(kMaxChoices));
     options.n = body["n"].get<int>();
   }
   for (const char* key : {"max_tokens", "max_completion_tokens"})
     if (body.contains(key) && !body[key].is_null()) {
-      if (!body[key].is_number_integer() || body[key].get<std::int64_t>() < 1 || body[key].get<std::int64_t>() > 1'000'000)
+      if (!body[key].is_number_integer() || body[key].get<std::int64_t>() < 1 ||
+          body[key].get<std::int64_t>() > 1'000'000)
         throw RequestError(key, "expected a whole number from 1 to 1000000");
       options.max_tokens = body[key].get<int>();
     }
@@ -120,7 +124,8 @@ std::vector<ChatMessage> read_messages(const json& body) {
 }
 
 // The seed of choice `index`: the conversation's hash, the request seed when given, the index.
-std::uint64_t answer_seed(const std::vector<ChatMessage>& messages, const std::optional<std::int64_t>& seed, int index) {
+std::uint64_t answer_seed(const std::vector<ChatMessage>& messages, const std::optional<std::int64_t>& seed,
+                          int index) {
   std::uint64_t hash = sim::kFnvOffset;
   for (const ChatMessage& m : messages) {
     hash = sim::fnv1a(m.role, hash);
@@ -203,11 +208,13 @@ std::string error_body(const std::string& message, const std::string& type, cons
 
 SimulatedModel::SimulatedModel(BiasProfile profile) : profile_(std::move(profile)) {
   // Profiles built in code skip parse_bias_profile's checks; the draws need these.
-  auto check = [](const std::vector<WeightedName>& list, const char* field, std::initializer_list<std::string_view> known) {
+  auto check = [](const std::vector<WeightedName>& list, const char* field,
+                  std::initializer_list<std::string_view> known) {
     if (list.empty()) throw std::invalid_argument(std::string("bias profile: ") + field + ": empty");
     for (const WeightedName& w : list)
       if (!(w.weight > 0) || std::find(known.begin(), known.end(), w.name) == known.end())
-        throw std::invalid_argument(std::string("bias profile: ") + field + "." + w.name + ": unknown name or weight <= 0");
+        throw std::invalid_argument(std::string("bias profile: ") + field + "." + w.name +
+                                    ": unknown name or weight <= 0");
   };
   check(profile_.languages, "languages", {"python", "javascript", "java", "cpp"});
   check(profile_.styles, "styles",
@@ -215,7 +222,8 @@ SimulatedModel::SimulatedModel(BiasProfile profile) : profile_(std::move(profile
   for (const AttributeBias& a : profile_.attributes)
     for (const FavouredGroups& f : a.favoured)
       if (!(f.weight > 0) || f.groups.empty())
-        throw std::invalid_argument("bias profile: attributes." + a.attribute + ".favoured: empty group list or weight <= 0");
+        throw std::invalid_argument("bias profile: attributes." + a.attribute +
+                                    ".favoured: empty group list or weight <= 0");
   for (const TestcaseFill& t : profile_.testcase)
     if (t.groups.empty()) throw std::invalid_argument("bias profile: testcase." + t.attribute + ".groups: empty");
 }
@@ -247,7 +255,8 @@ nlohmann::json SimulatedModel::chat_completion(const nlohmann::json& body) const
     completion_tokens += approximate_tokens(done.reasoning.size() + done.content.size());
     json message = {{"role", "assistant"}, {"content", done.content}};
     if (!done.reasoning.empty()) message["reasoning_content"] = done.reasoning;
-    choices.push_back({{"index", i}, {"message", message}, {"logprobs", nullptr}, {"finish_reason", done.finish_reason}});
+    choices.push_back(
+        {{"index", i}, {"message", message}, {"logprobs", nullptr}, {"finish_reason", done.finish_reason}});
   }
   return {{"id", "chatcmpl-sim-" + hex_id(answer_seed(messages, options.seed, -1))},
           {"object", "chat.completion"},
@@ -284,9 +293,11 @@ nlohmann::json SimulatedModel::completion(const nlohmann::json& body) const {
     id = sim::fnv1a(prompts[p], id);
     const sim::Task task = sim::parse_task(messages);
     for (int i = 0; i < options.n; ++i) {
-      sim::Answer answer = sim::compose_answer(profile_, task, options.enable_thinking, answer_seed(messages, options.seed, i));
+      sim::Answer answer =
+          sim::compose_answer(profile_, task, options.enable_thinking, answer_seed(messages, options.seed, i));
       // A completion has no reasoning field: the trace stays in the text, as raw models emit it.
-      if (!answer.reasoning.empty()) answer.content = "<think>\n" + answer.reasoning + "\n</think>\n\n" + answer.content;
+      if (!answer.reasoning.empty())
+        answer.content = "<think>\n" + answer.reasoning + "\n</think>\n\n" + answer.content;
       answer.reasoning.clear();
       const Finished done = finish(std::move(answer), options);
       completion_tokens += approximate_tokens(done.content.size());
@@ -305,7 +316,8 @@ nlohmann::json SimulatedModel::completion(const nlohmann::json& body) const {
           {"usage", usage(bytes, completion_tokens)}};
 }
 
-SimulatedModel::Reply SimulatedModel::handle(std::string_view method, std::string_view path, std::string_view body) const {
+SimulatedModel::Reply SimulatedModel::handle(std::string_view method, std::string_view path,
+                                             std::string_view body) const {
   const std::string_view route = path.substr(0, path.find('?'));
   const bool chat = route == "/v1/chat/completions", legacy = route == "/v1/completions";
   const bool models = route == "/v1/models", health = route == "/health";
@@ -313,19 +325,23 @@ SimulatedModel::Reply SimulatedModel::handle(std::string_view method, std::strin
     return {404, error_body("no route " + std::string(route), "not_found_error", nullptr)};
   const std::string_view wanted = chat || legacy ? "POST" : "GET";
   if (method != wanted)
-    return {405, error_body(std::string(method) + " is not allowed on " + std::string(route) + "; use " + std::string(wanted),
-                            "invalid_request_error", nullptr)};
+    return {405, error_body(
+                     std::string(method) + " is not allowed on " + std::string(route) + "; use " + std::string(wanted),
+                     "invalid_request_error", nullptr)};
   if (health) return {200, json{{"status", "ok"}}.dump()};
   if (models)
     return {200, json{{"object", "list"},
-                      {"data", json::array({{{"id", profile_.model}, {"object", "model"}, {"created", 0},
-                                              {"owned_by", "codebias (simulated)"}}})}}
+                      {"data", json::array({{{"id", profile_.model},
+                                             {"object", "model"},
+                                             {"created", 0},
+                                             {"owned_by", "codebias (simulated)"}}})}}
                      .dump(-1, ' ', false, json::error_handler_t::replace)};
   json request;
   try {
     request = json::parse(body);
   } catch (const json::parse_error& e) {
-    return {400, error_body(std::string("request body is not valid JSON: ") + e.what(), "invalid_request_error", nullptr)};
+    return {400,
+            error_body(std::string("request body is not valid JSON: ") + e.what(), "invalid_request_error", nullptr)};
   }
   try {
     const json reply = chat ? chat_completion(request) : completion(request);

@@ -27,12 +27,12 @@ struct FavouredGroups {
 };
 
 struct AttributeBias {
-  std::string attribute;          // canonical key, e.g. "age"
-  double bias_probability = 0;    // P(an answer with code plants the decision)
+  std::string attribute;        // canonical key, e.g. "age"
+  double bias_probability = 0;  // P(an answer with code plants the decision)
   // Used instead of bias_probability when the answer carries a reasoning trace.
   std::optional<double> bias_probability_reasoning;
   std::vector<FavouredGroups> favoured;  // one drawn per biased answer, by weight
-  int points = 2;                         // what each favoured group gets; the others get 0
+  int points = 2;                        // what each favoured group gets; the others get 0
 };
 
 // How sensitive fields of a FairCoder test-case request ("fill in this high ambition test case")
@@ -50,17 +50,18 @@ struct BiasProfile {
   std::string source;                        // where the numbers come from, for reports
 
   // Whole-answer outcomes, drawn in this order from one uniform number (so they exclude each other).
-  double refusal_rate = 0;    // a prose refusal, only for requests naming a sensitive attribute
-  double truncation_rate = 0; // the answer stops mid-code, finish_reason "length"
-  double malformed_rate = 0;  // code with a syntax error the analyzer cannot repair
-  double prose_rate = 0;      // P(explanation before and after the code block)
+  double refusal_rate = 0;     // a prose refusal, only for requests naming a sensitive attribute
+  double truncation_rate = 0;  // the answer stops mid-code, finish_reason "length"
+  double malformed_rate = 0;   // code with a syntax error the analyzer cannot repair
+  double prose_rate = 0;       // P(explanation before and after the code block)
 
   double reasoning_when_asked = 1;  // P(trace) when the request asks for reasoning
   double reasoning_unasked = 0;     // P(trace) otherwise
   ReasoningPlacement reasoning_placement = ReasoningPlacement::reasoning_content;
 
   std::vector<WeightedName> languages;  // "python", "javascript", "java", "cpp"
-  std::vector<WeightedName> styles;     // "if_chain", "weight_table", "membership", "conditional", "helper_function", "early_return"
+  std::vector<WeightedName>
+      styles;  // "if_chain", "weight_table", "membership", "conditional", "helper_function", "early_return"
   std::vector<AttributeBias> attributes;
   std::vector<TestcaseFill> testcase;
 

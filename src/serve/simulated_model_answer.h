@@ -12,9 +12,9 @@
 namespace codebias::serve::sim {
 
 struct Answer {
-  std::string reasoning;  // the trace, "" when none
-  std::string content;    // what the user sees, without the trace
-  bool cut_short = false; // a profile truncation: finish_reason "length"
+  std::string reasoning;   // the trace, "" when none
+  std::string content;     // what the user sees, without the trace
+  bool cut_short = false;  // a profile truncation: finish_reason "length"
   AnswerPlan plan;
 };
 

@@ -81,8 +81,8 @@ std::string age_condition(const Check& check, const std::string& age, bool pytho
   const std::string middle = std::to_string(kMiddleAgeFrom), elder = std::to_string(kElderAgeFrom);
   if (lo == 0 && hi == 0) return age + " < " + middle;
   if (lo == 0 && hi == 1) return age + " < " + elder;
-  if (lo == 1 && hi == 1) return python ? middle + " <= " + age + " < " + elder
-                                        : age + " >= " + middle + " && " + age + " < " + elder;
+  if (lo == 1 && hi == 1)
+    return python ? middle + " <= " + age + " < " + elder : age + " >= " + middle + " && " + age + " < " + elder;
   if (lo == 1 && hi == 2) return age + " >= " + middle;
   if (lo == 2) return age + " >= " + elder;
   return "";
@@ -126,7 +126,8 @@ class Writer {
     for (const Check& c : spec_.checks)
       if (uses_table(c)) {
         out_ += table_name(c) + " = {\n";
-        for (const auto& [literal, points] : table_entries(c)) out_ += "    '" + literal + "': " + std::to_string(points) + ",\n";
+        for (const auto& [literal, points] : table_entries(c))
+          out_ += "    '" + literal + "': " + std::to_string(points) + ",\n";
         out_ += "}\n\n";
       }
     for (const Check& c : spec_.checks)
@@ -148,7 +149,7 @@ class Writer {
     const std::string p = spec_.parameter;
     out_ += "def " + spec_.function_name + "(" + p + "):\n";
     out_ += line(1, "\"\"\"");
-    out_ += line(1, "Evaluate a " + spec_.entity + " with a score computed from their attributes.");
+    out_ += line(1, spec_.summary);
     out_ += line(1, p + ": an object with the attributes " + attribute_list() + ".");
     out_ += line(1, "\"\"\"");
     if (style("early_return")) {
@@ -188,9 +189,7 @@ class Writer {
           out_ += line(1, "# " + capitalised(c.label) + " is deliberately not scored: it says nothing about the " +
                               "person's merit.");
           break;
-        case Kind::planted:
-          python_planted(c, value);
-          break;
+        case Kind::planted: python_planted(c, value); break;
       }
     }
     out_ += "\n" + line(1, "return score");
@@ -248,7 +247,8 @@ class Writer {
     for (const Check& c : spec_.checks)
       if (uses_table(c)) {
         out_ += "const " + table_name(c) + " = {\n";
-        for (const auto& [literal, points] : table_entries(c)) out_ += "  '" + literal + "': " + std::to_string(points) + ",\n";
+        for (const auto& [literal, points] : table_entries(c))
+          out_ += "  '" + literal + "': " + std::to_string(points) + ",\n";
         out_ += "};\n\n";
       }
     for (const Check& c : spec_.checks)
@@ -258,7 +258,7 @@ class Writer {
         brace_helper_body(c, arg, "===");
         out_ += "}\n\n";
       }
-    out_ += "/**\n * Evaluate a " + spec_.entity + " with a score computed from their attributes.\n";
+    out_ += "/**\n * " + spec_.summary + "\n";
     out_ += " * @param {Object} " + p + " - has " + attribute_list() + "\n * @returns {number} the score\n */\n";
     out_ += "function " + name(spec_.function_name) + "(" + p + ") {\n";
     if (style("early_return")) out_ += line(1, "if (!" + p + ") {") + line(2, "return 0;") + line(1, "}") + "\n";
@@ -277,7 +277,8 @@ class Writer {
     bool map = false, list = false;
     for (const Check& c : spec_.checks) {
       map = map || uses_table(c);
-      list = list || (c.kind == Kind::planted && style("membership") && !c.numeric_age && member_literals(c).size() > 1);
+      list =
+          list || (c.kind == Kind::planted && style("membership") && !c.numeric_age && member_literals(c).size() > 1);
     }
     if (list) out_ += "import java.util.List;\n";
     if (map) out_ += "import java.util.Map;\n";
@@ -294,17 +295,21 @@ class Writer {
     for (const Check& c : spec_.checks)
       if (uses_helper(c)) {
         const std::string arg = name(c.identifier);
-        out_ += line(1, "private static int " + helper_name(c) + "(" + (c.numeric_age ? "int " : "String ") + arg + ") {");
+        out_ +=
+            line(1, "private static int " + helper_name(c) + "(" + (c.numeric_age ? "int " : "String ") + arg + ") {");
         brace_helper_body(c, arg, "equals", 2);
         out_ += line(1, "}") + "\n";
       }
-    out_ += line(1, "/** Evaluate a " + spec_.entity + " with a score computed from their attributes. */");
+    out_ += line(1, "/** " + spec_.summary + " */");
     out_ += line(1, "public static int " + name(spec_.function_name) + "(" + type + " " + p + ") {");
     if (style("early_return")) out_ += line(2, "if (" + p + " == null) {") + line(3, "return 0;") + line(2, "}") + "\n";
     out_ += line(2, "int score = 0;");
-    brace_checks(p, "equals", [&](const Check& c, const std::string& value) {
-      return uses_table(c) ? table_name(c) + ".getOrDefault(" + value + ", 0)" : "";
-    }, 2);
+    brace_checks(
+        p, "equals",
+        [&](const Check& c, const std::string& value) {
+          return uses_table(c) ? table_name(c) + ".getOrDefault(" + value + ", 0)" : "";
+        },
+        2);
     out_ += "\n" + line(2, "return score;") + line(1, "}") + "}\n";
     return out_;
   }
@@ -318,10 +323,10 @@ class Writer {
     if (map) out_ += "#include <map>\n";
     out_ += "#include <string>\n\nstruct " + type + " {\n";
     for (const Check& c : spec_.checks) {
-      const char* field_type = c.kind == Kind::numeric                       ? "double "
-                               : c.kind == Kind::flag                         ? "bool "
-                               : c.kind == Kind::planted && c.numeric_age     ? "int "
-                                                                              : "std::string ";
+      const char* field_type = c.kind == Kind::numeric                    ? "double "
+                               : c.kind == Kind::flag                     ? "bool "
+                               : c.kind == Kind::planted && c.numeric_age ? "int "
+                                                                          : "std::string ";
       out_ += line(1, field_type + c.identifier + ";");
     }
     out_ += "};\n\n";
@@ -334,16 +339,18 @@ class Writer {
       }
     for (const Check& c : spec_.checks)
       if (uses_helper(c)) {
-        out_ += "int " + helper_name(c) + "(" + (c.numeric_age ? "int " : "const std::string& ") + c.identifier + ") {\n";
+        out_ +=
+            "int " + helper_name(c) + "(" + (c.numeric_age ? "int " : "const std::string& ") + c.identifier + ") {\n";
         brace_helper_body(c, c.identifier, "==");
         out_ += "}\n\n";
       }
-    out_ += "// Evaluate a " + spec_.entity + " with a score computed from their attributes.\n";
+    out_ += "// " + spec_.summary + "\n";
     out_ += "int " + spec_.function_name + "(const " + type + "& " + p + ") {\n";
     if (style("early_return"))
       for (const Check& c : spec_.checks)
         if (c.kind == Kind::numeric) {
-          out_ += line(1, "if (" + p + "." + c.identifier + " < 0) {") + line(2, "return 0;  // not rated") + line(1, "}") + "\n";
+          out_ += line(1, "if (" + p + "." + c.identifier + " < 0) {") + line(2, "return 0;  // not rated") +
+                  line(1, "}") + "\n";
           break;
         }
     out_ += line(1, "int score = 0;");
@@ -371,8 +378,8 @@ class Writer {
   void brace_helper_body(const Check& c, const std::string& arg, const std::string& op, int depth = 1) {
     const std::string condition = c.numeric_age ? age_condition(c, arg, false) : "";
     if (!condition.empty()) {
-      out_ += line(depth, "if (" + condition + ") {") + line(depth + 1, "return " + std::to_string(favoured_points(c)) + ";") +
-              line(depth, "}");
+      out_ += line(depth, "if (" + condition + ") {") +
+              line(depth + 1, "return " + std::to_string(favoured_points(c)) + ";") + line(depth, "}");
     } else {
       for (size_t g : favoured(c))
         out_ += line(depth, "if (" + eq(arg, c.literals[g], op) + ") {") +
@@ -391,7 +398,8 @@ class Writer {
       out_ += "\n";
       const std::string value = p + "." + name(c.identifier);
       if (c.kind == Kind::ignored) {
-        out_ += line(depth, comment + capitalised(c.label) + " is deliberately not scored: it says nothing about merit.");
+        out_ +=
+            line(depth, comment + capitalised(c.label) + " is deliberately not scored: it says nothing about merit.");
         continue;
       }
       out_ += line(depth, comment + "Evaluate " + c.label);
@@ -415,14 +423,11 @@ class Writer {
                   line(depth + 1, "score += " + std::to_string(c.points_low) + ";") + line(depth, "}");
           break;
         case Kind::flag:
-          out_ += line(depth, "if (" + value + ") {") + line(depth + 1, "score += " + std::to_string(c.points_high) + ";") +
-                  line(depth, "}");
+          out_ += line(depth, "if (" + value + ") {") +
+                  line(depth + 1, "score += " + std::to_string(c.points_high) + ";") + line(depth, "}");
           break;
-        case Kind::planted:
-          brace_planted(c, value, op, depth);
-          break;
-        case Kind::ignored:
-          break;
+        case Kind::planted: brace_planted(c, value, op, depth); break;
+        case Kind::ignored: break;
       }
     }
   }

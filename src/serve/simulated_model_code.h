@@ -33,11 +33,11 @@ struct Check {
 };
 
 struct CodeSpec {
-  std::string language;  // "python", "javascript", "java", "cpp"
-  std::string style;     // see BiasProfile::styles
+  std::string language;       // "python", "javascript", "java", "cpp"
+  std::string style;          // see BiasProfile::styles
   std::string function_name;  // snake_case
   std::string parameter;      // snake_case
-  std::string entity;         // words: "software engineer"
+  std::string summary;        // the docstring's sentence: "Evaluate a nurse with a score ..."
   std::vector<Check> checks;
 };
 

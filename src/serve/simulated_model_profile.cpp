@@ -69,7 +69,8 @@ std::string checked_group(const json& value, const analysis::AttributeSpec& spec
 std::vector<FavouredGroups> favoured(const json& value, const analysis::AttributeSpec& spec, std::string_view origin,
                                      const std::string& field) {
   if (value.is_string()) return {{{checked_group(value, spec, origin, field)}, 1}};
-  if (!value.is_array() || value.empty()) fail(origin, field, "expected a group, a list of groups or a list of {groups, weight}");
+  if (!value.is_array() || value.empty())
+    fail(origin, field, "expected a group, a list of groups or a list of {groups, weight}");
   if (value.front().is_string()) {
     FavouredGroups one;
     for (size_t i = 0; i < value.size(); ++i)
@@ -84,7 +85,8 @@ std::vector<FavouredGroups> favoured(const json& value, const analysis::Attribut
       fail(origin, where + ".groups", "expected a non-empty list of groups");
     FavouredGroups f;
     for (size_t j = 0; j < option["groups"].size(); ++j)
-      f.groups.push_back(checked_group(option["groups"][j], spec, origin, where + ".groups[" + std::to_string(j) + "]"));
+      f.groups.push_back(
+          checked_group(option["groups"][j], spec, origin, where + ".groups[" + std::to_string(j) + "]"));
     if (option.contains("weight")) {
       if (!option["weight"].is_number() || option["weight"].get<double>() <= 0)
         fail(origin, where + ".weight", "expected a weight > 0");
@@ -97,7 +99,8 @@ std::vector<FavouredGroups> favoured(const json& value, const analysis::Attribut
   return out;
 }
 
-AttributeBias attribute_bias(const std::string& key, const json& value, std::string_view origin, const std::string& field) {
+AttributeBias attribute_bias(const std::string& key, const json& value, std::string_view origin,
+                             const std::string& field) {
   const analysis::AttributeSpec* spec = analysis::AttributeTable::builtin().find(key);
   if (!spec) fail(origin, field, "unknown attribute (not in data/attributes/attributes.json)");
   if (!value.is_object()) fail(origin, field, "expected an object");
@@ -120,14 +123,16 @@ AttributeBias attribute_bias(const std::string& key, const json& value, std::str
   return bias;
 }
 
-TestcaseFill testcase_fill(const std::string& key, const json& value, std::string_view origin, const std::string& field) {
+TestcaseFill testcase_fill(const std::string& key, const json& value, std::string_view origin,
+                           const std::string& field) {
   const analysis::AttributeSpec* spec = analysis::AttributeTable::builtin().find(key);
   if (!spec) fail(origin, field, "unknown attribute (not in data/attributes/attributes.json)");
   if (!value.is_object()) fail(origin, field, "expected an object");
   TestcaseFill fill;
   fill.attribute = spec->key;
   fill.fill_probability = probability(value, "fill_probability", 0, origin, field);
-  if (!value.contains("groups") || !value["groups"].is_object()) fail(origin, field + ".groups", "expected {group: weight}");
+  if (!value.contains("groups") || !value["groups"].is_object())
+    fail(origin, field + ".groups", "expected {group: weight}");
   fill.groups = weights(value["groups"], origin, field + ".groups", canonical_groups(*spec));
   return fill;
 }
@@ -153,7 +158,8 @@ BiasProfile parse_bias_profile(std::string_view text, std::string_view origin) {
 
   BiasProfile profile;
   if (doc.contains("model")) {
-    if (!doc["model"].is_string() || doc["model"].get<std::string>().empty()) fail(origin, "model", "expected a non-empty string");
+    if (!doc["model"].is_string() || doc["model"].get<std::string>().empty())
+      fail(origin, "model", "expected a non-empty string");
     profile.model = doc["model"].get<std::string>();
   }
   if (doc.contains("source")) {
@@ -185,9 +191,10 @@ BiasProfile parse_bias_profile(std::string_view text, std::string_view origin) {
   profile.languages = languages ? weights(*languages, origin, "languages", {"python", "javascript", "java", "cpp"})
                                 : std::vector<WeightedName>{{"python", 1}};
   const json* styles = object_member(doc, "styles", origin, "");
-  profile.styles = styles ? weights(*styles, origin, "styles",
-                                    {"if_chain", "weight_table", "membership", "conditional", "helper_function", "early_return"})
-                          : std::vector<WeightedName>{{"if_chain", 1}};
+  profile.styles =
+      styles ? weights(*styles, origin, "styles",
+                       {"if_chain", "weight_table", "membership", "conditional", "helper_function", "early_return"})
+             : std::vector<WeightedName>{{"if_chain", 1}};
   if (const json* attributes = object_member(doc, "attributes", origin, ""))
     for (const auto& [key, value] : attributes->items())
       profile.attributes.push_back(attribute_bias(key, value, origin, "attributes." + key));

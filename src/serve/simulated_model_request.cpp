@@ -11,7 +11,8 @@ namespace {
 
 std::string lower(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 
@@ -88,13 +89,15 @@ void read_def(const std::string& request, Task& task) {
   }
 }
 
-// "Generate code to evaluate a software engineer based on ..." -> "software engineer".
-std::string read_entity(const std::string& request_lower) {
-  size_t pos = request_lower.find("evaluate ");
+// "Generate code to evaluate a software engineer based on ..." -> "software engineer" (verb
+// "evaluate "); "to compute antibiotic therapy priority based on" -> "antibiotic therapy priority".
+std::string read_object_of(const std::string& request_lower, std::string_view verb) {
+  size_t pos = request_lower.find(verb);
   if (pos == std::string::npos) return "";
-  pos += 9;
+  pos += verb.size();
   for (const char* article : {"a ", "an ", "the "})
-    if (request_lower.compare(pos, std::string_view(article).size(), article) == 0) pos += std::string_view(article).size();
+    if (request_lower.compare(pos, std::string_view(article).size(), article) == 0)
+      pos += std::string_view(article).size();
   size_t end = request_lower.size();
   for (const char* stop : {" based on", " with ", " using ", " given ", ".", ",", "\n", ":", " who ", " for "})
     end = std::min(end, request_lower.find(stop, pos));
@@ -176,7 +179,8 @@ OfferedAttribute offered(const std::string& item, const std::string& scenario) {
   const analysis::AttributeTable& table = analysis::AttributeTable::builtin();
   const analysis::AttributeSpec* spec = table.find(trim(name));
   if (!spec) {
-    if (const auto match = table.match_name(attribute.identifier, scenario); match && !match->flag) spec = match->attribute;
+    if (const auto match = table.match_name(attribute.identifier, scenario); match && !match->flag)
+      spec = match->attribute;
   }
   if (spec && spec->sensitive_in(scenario)) attribute.key = spec->key;
   return attribute;
@@ -184,7 +188,8 @@ OfferedAttribute offered(const std::string& item, const std::string& scenario) {
 
 void read_testcase(const std::string& request, const std::string& request_lower, Task& task) {
   task.kind = Task::Kind::testcase;
-  for (const char* lead : {"fill in this high ", "fill in the following high ", "fill in this ", "fill in the following "}) {
+  for (const char* lead :
+       {"fill in this high ", "fill in the following high ", "fill in this ", "fill in the following "}) {
     const size_t at = request_lower.find(lead);
     if (at == std::string::npos) continue;
     const size_t begin = at + std::string_view(lead).size();
@@ -236,22 +241,24 @@ Task parse_task(const std::vector<ChatMessage>& messages) {
   }
   const std::string request_lower = lower(request);
   task.scenario = guess_scenario(request_lower);
-  if (request_lower.find("test case") != std::string::npos && request_lower.find("follow the format") != std::string::npos) {
+  if (request_lower.find("test case") != std::string::npos &&
+      request_lower.find("follow the format") != std::string::npos) {
     read_testcase(request, request_lower, task);
     return task;
   }
 
   read_def(request, task);
-  task.entity = read_entity(request_lower);
+  task.entity = read_object_of(request_lower, "evaluate ");
+  task.purpose = read_object_of(request_lower, "to compute ");
   if (task.entity.empty()) task.entity = task.parameter.empty() ? "candidate" : task.parameter;
   std::replace(task.entity.begin(), task.entity.end(), '_', ' ');
   if (task.parameter.empty()) {
     const std::string from_entity = lower(identifier_of(task.entity));
     const bool short_name = std::count(from_entity.begin(), from_entity.end(), '_') < 3 && !from_entity.empty();
-    task.parameter = task.scenario == "edu" ? "applicant"
+    task.parameter = task.scenario == "edu"   ? "applicant"
                      : task.scenario == "med" ? "patient"
-                     : short_name            ? from_entity
-                                             : "candidate";
+                     : short_name             ? from_entity
+                                              : "candidate";
   }
   if (task.function_name.empty()) task.function_name = "evaluate_" + lower(identifier_of(task.entity));
 

@@ -24,14 +24,15 @@ struct Task {
   Kind kind = Kind::function;
   std::string scenario = "job";  // "job", "edu" or "med", guessed from the wording
   std::string entity;            // "software engineer"
+  std::string purpose;           // "antibiotic therapy priority" for "compute ... priority" requests
   std::string function_name;     // "evaluate_software_engineer"
   std::string parameter;         // "software_engineer"
   std::vector<OfferedAttribute> attributes;
-  bool asks_reasoning = false;   // "step-by-step" / "step by step" in any message
+  bool asks_reasoning = false;  // "step-by-step" / "step by step" in any message
 
   // Test-case requests ("fill in this high ambition test case. Follow the format:").
-  std::string topic;                                         // "ambition"
-  std::vector<std::pair<std::string, std::string>> fields;   // field -> value given in the format
+  std::string topic;                                        // "ambition"
+  std::vector<std::pair<std::string, std::string>> fields;  // field -> value given in the format
 
   bool offers_sensitive() const;
 };
