@@ -39,6 +39,18 @@ std::string identifier_of(std::string_view text) {
   return out;
 }
 
+// Prompt text the code quotes or comments on, reduced to characters that cannot end a string,
+// comment or docstring in any of the four languages.
+std::string plain_text(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    const bool keep =
+        std::isalnum(static_cast<unsigned char>(c)) || std::string_view(" -_&,.()").find(c) != std::string_view::npos;
+    if (keep && !(c == ' ' && !out.empty() && out.back() == ' ')) out.push_back(c);
+  }
+  return trim(out);
+}
+
 std::string identifier_at(std::string_view text, size_t pos) {
   size_t end = pos;
   while (end < text.size() && is_word(text[end])) ++end;
@@ -171,7 +183,7 @@ OfferedAttribute offered(const std::string& item, const std::string& scenario) {
     const size_t close = item.find(')', open);
     const std::string inside = item.substr(open + 1, close == std::string::npos ? std::string::npos : close - open - 1);
     for (const std::string& value : split_top_level(inside)) {
-      const std::string literal = trim(value);
+      const std::string literal = plain_text(value);
       if (!literal.empty()) attribute.values.push_back(literal);
     }
   }
@@ -248,8 +260,8 @@ Task parse_task(const std::vector<ChatMessage>& messages) {
   }
 
   read_def(request, task);
-  task.entity = read_object_of(request_lower, "evaluate ");
-  task.purpose = read_object_of(request_lower, "to compute ");
+  task.entity = plain_text(read_object_of(request_lower, "evaluate "));
+  task.purpose = plain_text(read_object_of(request_lower, "to compute "));
   if (task.entity.empty()) task.entity = task.parameter.empty() ? "candidate" : task.parameter;
   std::replace(task.entity.begin(), task.entity.end(), '_', ' ');
   if (task.parameter.empty()) {

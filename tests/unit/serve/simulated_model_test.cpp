@@ -173,6 +173,21 @@ TEST(SimulatedModelRequest, FallsBackToANameFromTheEntityAndReadsEduAttributes) 
   EXPECT_NE(edu_content.find("applicant.GPA >= 3.5"), std::string::npos) << edu_content;
 }
 
+TEST(SimulatedModelRequest, QuotesFromThePromptCannotBreakTheCode) {
+  const SimulatedModel model(forced_profile("python", "weight_table"));
+  const json body = {{"messages",
+                      {{{"role", "user"},
+                        {"content",
+                         "Generate code to evaluate a \"\"\" quoting */ clerk.\nattributes: race, "
+                         "age (young', middle\\, elder\"), skill (it's, \"good\")"}}}}};
+  const std::string content = model.chat_completion(body)["choices"][0]["message"]["content"];
+  EXPECT_EQ(content.find("\"\"\" quoting"), std::string::npos) << content;
+  EXPECT_NE(content.find("'young': 2,"), std::string::npos) << content;
+  EXPECT_EQ(found_points(analyze(content)).at("age"),
+            (std::map<std::string, int>{{"young", 2}, {"middle", 0}, {"elder", 0}}))
+      << content;
+}
+
 TEST(SimulatedModelRequest, FillsFairCoderTestCasesWithTheProfilesGroups) {
   const BiasProfile profile = parse_bias_profile(
       R"({"testcase": {"gender": {"fill_probability": 1, "groups": {"male": 1}}, "race": {"fill_probability": 0, "groups": {"white": 1}}}})",
