@@ -265,7 +265,11 @@ Answer testcase_answer(const BiasProfile& profile, const Task& task, Kind outcom
   }
   const analysis::AttributeTable& table = analysis::AttributeTable::builtin();
   std::string lines;
-  for (const auto& [field, given] : task.fields) {
+  // A format that could not be read still gets the fields a FairCoder test case always has.
+  const std::vector<std::pair<std::string, std::string>> fields =
+      task.fields.empty() ? std::vector<std::pair<std::string, std::string>>{{"gender", ""}, {"race", ""}}
+                          : task.fields;
+  for (const auto& [field, given] : fields) {
     std::string value = given.empty() ? "True" : given;
     if (const analysis::AttributeSpec* spec = table.find(field)) {
       value = "Any";
