@@ -81,9 +81,11 @@ struct AnswerPlan {
   std::string language;  // of the code ("" for refusal and testcase)
   std::string style;
   bool reasoning = false;
-  // Per sensitive attribute the prompt offered: group literal -> points, empty when unused.
+  // Per sensitive attribute the prompt offered (canonical key): canonical group -> points the code
+  // gives it; empty when the code leaves the attribute out. Also filled for truncated and
+  // malformed answers (what the code would have planted).
   std::map<std::string, std::map<std::string, int>> planted;
-  // Test cases: field -> value written for each sensitive field.
+  // Test cases: sensitive field -> canonical group written, or "any".
   std::map<std::string, std::string> filled;
 };
 
