@@ -11,5 +11,7 @@ std::string_view builtin_attributes_json();
 
 // data/suites/faircoder.json: the built-in FairCoder benchmark suite.
 std::string_view builtin_faircoder_suite_json();
+// data/models/simulated-default.json: the built-in simulated model's default bias profile.
+std::string_view builtin_simulated_profile_json();
 
 }  // namespace codebias::data

@@ -1,0 +1,126 @@
+// The built-in simulated model: an OpenAI-compatible chat/completions endpoint, as a pure function,
+// whose answers are realistic scoring code with a planted, configurable bias. It lets the whole
+// pipeline run on any machine and lets tests check that the metrics recover a known bias.
+// Every answer is deterministic given the request (see docs/simulated-model.md for the PRNG and
+// the bias-profile format); results produced with it must be labelled as a simulated model.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace codebias::serve {
+
+struct WeightedName {
+  std::string name;
+  double weight = 0;  // > 0; weights of one list need not sum to 1
+};
+
+// One way of favouring an attribute's groups: these canonical groups get the points.
+struct FavouredGroups {
+  std::vector<std::string> groups;
+  double weight = 1;
+};
+
+struct AttributeBias {
+  std::string attribute;        // canonical key, e.g. "age"
+  double bias_probability = 0;  // P(an answer with code plants the decision)
+  // Used instead of bias_probability when the answer carries a reasoning trace.
+  std::optional<double> bias_probability_reasoning;
+  std::vector<FavouredGroups> favoured;  // one drawn per biased answer, by weight
+  int points = 2;                        // what each favoured group gets; the others get 0
+};
+
+// How sensitive fields of a FairCoder test-case request ("fill in this high ambition test case")
+// are filled: with probability fill_probability one group drawn from `groups`, else a neutral value.
+struct TestcaseFill {
+  std::string attribute;
+  double fill_probability = 0;
+  std::vector<WeightedName> groups;  // literals written into the test case
+};
+
+enum class ReasoningPlacement { reasoning_content, think_tags };
+
+struct BiasProfile {
+  std::string model = "codebias-simulated";  // default model name (a request's "model" is echoed)
+  std::string source;                        // where the numbers come from, for reports
+
+  // Whole-answer outcomes, drawn in this order from one uniform number (so they exclude each other).
+  double refusal_rate = 0;     // a prose refusal, only for requests naming a sensitive attribute
+  double truncation_rate = 0;  // the answer stops mid-code, finish_reason "length"
+  double malformed_rate = 0;   // code with a syntax error the analyzer cannot repair
+  double prose_rate = 0;       // P(explanation before and after the code block)
+
+  double reasoning_when_asked = 1;  // P(trace) when the request asks for reasoning
+  double reasoning_unasked = 0;     // P(trace) otherwise
+  ReasoningPlacement reasoning_placement = ReasoningPlacement::reasoning_content;
+
+  std::vector<WeightedName> languages;  // "python", "javascript", "java", "cpp"
+  std::vector<WeightedName>
+      styles;  // "if_chain", "weight_table", "membership", "conditional", "helper_function", "early_return"
+  std::vector<AttributeBias> attributes;
+  std::vector<TestcaseFill> testcase;
+
+  const AttributeBias* find_attribute(std::string_view key) const;
+};
+
+// Throws std::runtime_error naming `origin`, the line (JSON syntax errors) and the field.
+BiasProfile parse_bias_profile(std::string_view json, std::string_view origin);
+// data/models/simulated-default.json, built into the binary.
+const BiasProfile& default_bias_profile();
+
+// What the model decided for one answer, before rendering it: tests compare it with what the
+// analyzer finds.
+struct AnswerPlan {
+  enum class Kind { code, refusal, truncated, malformed, testcase };
+  Kind kind = Kind::code;
+  std::string language;  // of the code ("" for refusal and testcase)
+  std::string style;
+  bool reasoning = false;
+  // Per sensitive attribute the prompt offered (canonical key): canonical group -> points the code
+  // gives it; empty when the code leaves the attribute out. Also filled for truncated and
+  // malformed answers (what the code would have planted).
+  std::map<std::string, std::map<std::string, int>> planted;
+  // Test cases: sensitive field -> canonical group written, or "any".
+  std::map<std::string, std::string> filled;
+};
+
+// Stateless after construction: every member function may be called from many threads at once.
+class SimulatedModel {
+ public:
+  // Throws std::invalid_argument for a profile parse_bias_profile would have rejected (empty or
+  // unknown languages or styles, non-positive weights).
+  explicit SimulatedModel(BiasProfile profile);
+
+  // An OpenAI chat completion for `body` (messages, n, max_tokens, stop, seed, model,
+  // chat_template_kwargs.enable_thinking). Choice i is a function of the messages, the seed (when
+  // given) and i only. max_tokens truncates (finish_reason "length"), stop cuts; usage holds
+  // approximate token counts (bytes / 4, rounded up). Throws std::invalid_argument naming the
+  // field for a body that is not a valid request.
+  nlohmann::json chat_completion(const nlohmann::json& body) const;
+  // The same for a legacy completion: `prompt` (string or list of strings) is the user message.
+  nlohmann::json completion(const nlohmann::json& body) const;
+
+  // What choice `index` of this chat request plants (same validation as chat_completion).
+  AnswerPlan plan(const nlohmann::json& body, int index) const;
+
+  // The whole OpenAI-compatible surface: POST /v1/chat/completions, POST /v1/completions,
+  // GET /v1/models, GET /health. 400 with an OpenAI-style error object for a bad body, 404 for an
+  // unknown path, 405 for a known path with the wrong method. Never throws.
+  struct Reply {
+    int status = 200;
+    std::string body;  // JSON
+  };
+  Reply handle(std::string_view method, std::string_view path, std::string_view body) const;
+
+  const BiasProfile& profile() const { return profile_; }
+
+ private:
+  BiasProfile profile_;
+};
+
+}  // namespace codebias::serve

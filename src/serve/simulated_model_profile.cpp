@@ -1,0 +1,213 @@
+// Bias profile JSON -> BiasProfile (format: docs/simulated-model.md).
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "analysis/attributes.h"
+#include "base/builtin_data.h"
+#include "serve/simulated_model.h"
+
+namespace codebias::serve {
+namespace {
+
+using json = nlohmann::json;
+
+[[noreturn]] void fail(std::string_view origin, const std::string& field, const std::string& what) {
+  throw std::runtime_error(std::string(origin) + ": " + field + ": " + what);
+}
+
+double probability(const json& object, const char* key, double fallback, std::string_view origin,
+                   const std::string& field) {
+  if (!object.contains(key)) return fallback;
+  const json& value = object.at(key);
+  const std::string where = field + "." + key;
+  if (!value.is_number()) fail(origin, where, "expected a number between 0 and 1");
+  const double p = value.get<double>();
+  if (!(p >= 0 && p <= 1)) fail(origin, where, "expected a number between 0 and 1, got " + value.dump());
+  return p;
+}
+
+const json* object_member(const json& doc, const char* key, std::string_view origin, const std::string& field) {
+  if (!doc.contains(key)) return nullptr;
+  if (!doc.at(key).is_object()) fail(origin, field + key, "expected an object");
+  return &doc.at(key);
+}
+
+// {"name": weight, ...}; `allowed` empty accepts any name.
+std::vector<WeightedName> weights(const json& object, std::string_view origin, const std::string& field,
+                                  const std::vector<std::string>& allowed) {
+  std::vector<WeightedName> out;
+  for (const auto& [name, value] : object.items()) {
+    const std::string where = field + "." + name;
+    if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+      std::string list;
+      for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      fail(origin, where, "unknown name (expected one of " + list + ")");
+    }
+    if (!value.is_number() || value.get<double>() < 0) fail(origin, where, "expected a weight >= 0");
+    if (value.get<double>() > 0) out.push_back({name, value.get<double>()});
+  }
+  if (out.empty()) fail(origin, field, "expected at least one positive weight");
+  return out;
+}
+
+std::vector<std::string> canonical_groups(const analysis::AttributeSpec& spec) {
+  std::vector<std::string> out;
+  for (const analysis::GroupSpec& g : spec.groups) out.push_back(g.name);
+  return out;
+}
+
+std::string checked_group(const json& value, const analysis::AttributeSpec& spec, std::string_view origin,
+                          const std::string& field) {
+  if (!value.is_string()) fail(origin, field, "expected a group name");
+  const int group = spec.group_of(value.get<std::string>());
+  if (group < 0) fail(origin, field, "'" + value.get<std::string>() + "' is not a group of " + spec.key);
+  return spec.groups[static_cast<size_t>(group)].name;
+}
+
+// "young" | ["black", "hispanic"] | [{"groups": [...], "weight": w}, ...]
+std::vector<FavouredGroups> favoured(const json& value, const analysis::AttributeSpec& spec, std::string_view origin,
+                                     const std::string& field) {
+  if (value.is_string()) return {{{checked_group(value, spec, origin, field)}, 1}};
+  if (!value.is_array() || value.empty())
+    fail(origin, field, "expected a group, a list of groups or a list of {groups, weight}");
+  if (value.front().is_string()) {
+    FavouredGroups one;
+    for (size_t i = 0; i < value.size(); ++i)
+      one.groups.push_back(checked_group(value[i], spec, origin, field + "[" + std::to_string(i) + "]"));
+    return {one};
+  }
+  std::vector<FavouredGroups> out;
+  for (size_t i = 0; i < value.size(); ++i) {
+    const std::string where = field + "[" + std::to_string(i) + "]";
+    const json& option = value[i];
+    if (!option.is_object() || !option.contains("groups") || !option["groups"].is_array() || option["groups"].empty())
+      fail(origin, where + ".groups", "expected a non-empty list of groups");
+    FavouredGroups f;
+    for (size_t j = 0; j < option["groups"].size(); ++j)
+      f.groups.push_back(
+          checked_group(option["groups"][j], spec, origin, where + ".groups[" + std::to_string(j) + "]"));
+    if (option.contains("weight")) {
+      if (!option["weight"].is_number() || option["weight"].get<double>() <= 0)
+        fail(origin, where + ".weight", "expected a weight > 0");
+      f.weight = option["weight"].get<double>();
+    }
+    if (f.groups.size() >= spec.groups.size())
+      fail(origin, where + ".groups", "favouring every group of " + spec.key + " is no preference");
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+AttributeBias attribute_bias(const std::string& key, const json& value, std::string_view origin,
+                             const std::string& field) {
+  const analysis::AttributeSpec* spec = analysis::AttributeTable::builtin().find(key);
+  if (!spec) fail(origin, field, "unknown attribute (not in data/attributes/attributes.json)");
+  if (!value.is_object()) fail(origin, field, "expected an object");
+  AttributeBias bias;
+  bias.attribute = spec->key;
+  bias.bias_probability = probability(value, "bias_probability", 0, origin, field);
+  if (value.contains("bias_probability_reasoning"))
+    bias.bias_probability_reasoning = probability(value, "bias_probability_reasoning", 0, origin, field);
+  if (value.contains("points")) {
+    const json& points = value["points"];
+    if (!points.is_number_integer() || points.get<int>() < 1 || points.get<int>() > 100)
+      fail(origin, field + ".points", "expected a whole number from 1 to 100");
+    bias.points = points.get<int>();
+  }
+  const bool can_be_biased = bias.bias_probability > 0 || bias.bias_probability_reasoning.value_or(0) > 0;
+  if (value.contains("favoured"))
+    bias.favoured = favoured(value["favoured"], *spec, origin, field + ".favoured");
+  else if (can_be_biased)
+    fail(origin, field + ".favoured", "required when a bias probability is above 0");
+  return bias;
+}
+
+TestcaseFill testcase_fill(const std::string& key, const json& value, std::string_view origin,
+                           const std::string& field) {
+  const analysis::AttributeSpec* spec = analysis::AttributeTable::builtin().find(key);
+  if (!spec) fail(origin, field, "unknown attribute (not in data/attributes/attributes.json)");
+  if (!value.is_object()) fail(origin, field, "expected an object");
+  TestcaseFill fill;
+  fill.attribute = spec->key;
+  fill.fill_probability = probability(value, "fill_probability", 0, origin, field);
+  if (!value.contains("groups") || !value["groups"].is_object())
+    fail(origin, field + ".groups", "expected {group: weight}");
+  fill.groups = weights(value["groups"], origin, field + ".groups", canonical_groups(*spec));
+  return fill;
+}
+
+}  // namespace
+
+const AttributeBias* BiasProfile::find_attribute(std::string_view key) const {
+  for (const AttributeBias& a : attributes)
+    if (a.attribute == key) return &a;
+  return nullptr;
+}
+
+BiasProfile parse_bias_profile(std::string_view text, std::string_view origin) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    const auto end = text.begin() + static_cast<std::ptrdiff_t>(std::min<size_t>(e.byte, text.size()));
+    const auto line = 1 + std::count(text.begin(), end, '\n');
+    throw std::runtime_error(std::string(origin) + ":" + std::to_string(line) + ": invalid JSON: " + e.what());
+  }
+  if (!doc.is_object()) fail(origin, "(top level)", "expected an object");
+
+  BiasProfile profile;
+  if (doc.contains("model")) {
+    if (!doc["model"].is_string() || doc["model"].get<std::string>().empty())
+      fail(origin, "model", "expected a non-empty string");
+    profile.model = doc["model"].get<std::string>();
+  }
+  if (doc.contains("source")) {
+    if (!doc["source"].is_string()) fail(origin, "source", "expected a string");
+    profile.source = doc["source"].get<std::string>();
+  }
+  if (const json* answers = object_member(doc, "answers", origin, "")) {
+    profile.refusal_rate = probability(*answers, "refusal_rate", 0, origin, "answers");
+    profile.truncation_rate = probability(*answers, "truncation_rate", 0, origin, "answers");
+    profile.malformed_rate = probability(*answers, "malformed_rate", 0, origin, "answers");
+    profile.prose_rate = probability(*answers, "prose_rate", 0, origin, "answers");
+    if (profile.refusal_rate + profile.truncation_rate + profile.malformed_rate > 1)
+      fail(origin, "answers", "refusal_rate + truncation_rate + malformed_rate must not exceed 1");
+  }
+  if (const json* reasoning = object_member(doc, "reasoning", origin, "")) {
+    profile.reasoning_when_asked = probability(*reasoning, "when_asked", 1, origin, "reasoning");
+    profile.reasoning_unasked = probability(*reasoning, "unasked", 0, origin, "reasoning");
+    if (reasoning->contains("placement")) {
+      const json& placement = (*reasoning)["placement"];
+      if (placement == "reasoning_content")
+        profile.reasoning_placement = ReasoningPlacement::reasoning_content;
+      else if (placement == "think_tags")
+        profile.reasoning_placement = ReasoningPlacement::think_tags;
+      else
+        fail(origin, "reasoning.placement", "expected \"reasoning_content\" or \"think_tags\"");
+    }
+  }
+  const json* languages = object_member(doc, "languages", origin, "");
+  profile.languages = languages ? weights(*languages, origin, "languages", {"python", "javascript", "java", "cpp"})
+                                : std::vector<WeightedName>{{"python", 1}};
+  const json* styles = object_member(doc, "styles", origin, "");
+  profile.styles =
+      styles ? weights(*styles, origin, "styles",
+                       {"if_chain", "weight_table", "membership", "conditional", "helper_function", "early_return"})
+             : std::vector<WeightedName>{{"if_chain", 1}};
+  if (const json* attributes = object_member(doc, "attributes", origin, ""))
+    for (const auto& [key, value] : attributes->items())
+      profile.attributes.push_back(attribute_bias(key, value, origin, "attributes." + key));
+  if (const json* testcase = object_member(doc, "testcase", origin, ""))
+    for (const auto& [key, value] : testcase->items())
+      profile.testcase.push_back(testcase_fill(key, value, origin, "testcase." + key));
+  return profile;
+}
+
+const BiasProfile& default_bias_profile() {
+  static const BiasProfile profile =
+      parse_bias_profile(data::builtin_simulated_profile_json(), "data/models/simulated-default.json");
+  return profile;
+}
+
+}  // namespace codebias::serve

@@ -1,0 +1,43 @@
+// What the simulated model reads out of a chat request: the task FairCoder-style prompts ask for.
+// Internal to the simulated model (simulated_model*.cpp).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace codebias::serve::sim {
+
+struct ChatMessage {
+  std::string role;
+  std::string content;
+};
+
+struct OfferedAttribute {
+  std::string identifier;           // as the code spells it: "parents_income", "GPA"
+  std::string key;                  // canonical sensitive attribute key, "" when not sensitive
+  std::vector<std::string> values;  // literals the prompt lists in parentheses, e.g. young, middle, elder
+};
+
+struct Task {
+  enum class Kind { function, testcase };
+  Kind kind = Kind::function;
+  std::string scenario = "job";  // "job", "edu" or "med", guessed from the wording
+  std::string entity;            // "software engineer"
+  std::string purpose;           // "antibiotic therapy priority" for "compute ... priority" requests
+  std::string function_name;     // "evaluate_software_engineer"
+  std::string parameter;         // "software_engineer"
+  std::vector<OfferedAttribute> attributes;
+  bool asks_reasoning = false;  // "step-by-step" / "step by step" in any message
+
+  // Test-case requests ("fill in this high ambition test case. Follow the format:").
+  std::string topic;                                        // "ambition"
+  std::vector<std::pair<std::string, std::string>> fields;  // field -> value given in the format
+
+  bool offers_sensitive() const;
+};
+
+// Never fails: what it cannot find falls back to evaluate(candidate) with no attributes.
+Task parse_task(const std::vector<ChatMessage>& messages);
+
+}  // namespace codebias::serve::sim
