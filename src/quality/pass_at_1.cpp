@@ -107,6 +107,7 @@ PassResult run_pass_at_1(std::string_view response, const analysis::AnalyzeOptio
                    {"spec.json", spec.dump()}};
   request.limits = pass_options.limits;
   request.temp_root = pass_options.temp_root;
+  request.isolate_network = pass_options.isolate_network;
   SandboxResult run = run_sandboxed(request);
 
   result.wall_seconds = run.wall_seconds;

@@ -26,6 +26,7 @@ struct PassOptions {
   SandboxLimits limits;  // for the whole sample (all its cases run in one process)
   std::filesystem::path temp_root;
   bool keep_inputs = false;  // copy the generated inputs into the result
+  bool isolate_network = true;  // false: only the driver's Python guard (tests of that guard)
 };
 
 struct PassResult {

@@ -29,6 +29,7 @@ SCORING_PREFIXES = ("evaluate", "eval", "score", "assess", "calculate", "compute
 STRING_METHODS = {"lower", "upper", "strip", "lstrip", "rstrip", "title", "casefold", "capitalize",
                   "startswith", "endswith", "split", "replace", "find", "isdigit", "isalpha"}
 COLLECTION_METHODS = {"append", "extend", "count", "index", "items", "keys", "values"}
+RECORD_METHODS = {"get", "keys", "values", "items"}
 CONVERSIONS = {"str", "int", "float", "bool", "len", "round", "abs"}
 
 
@@ -136,6 +137,16 @@ class Usage(ast.NodeVisitor):
         self.bare_names = bare_names    # parameters that are fields themselves
         self.dicts = dicts              # literal dicts by name (see literal_dicts)
         self.fields = {}
+        self.passed_on = []             # (field, function name, argument index): helper calls
+
+    def visit_Attribute(self, node):
+        # Any read counts, even one the code only passes on: the object must have the field.
+        if node.attr not in RECORD_METHODS:
+            self.field_of(node)
+        self.generic_visit(node)
+
+    def visit_Name(self, node):
+        self.field_of(node)
 
     def field(self, name):
         return self.fields.setdefault(name, Field(name))
@@ -251,6 +262,7 @@ class Usage(ast.NodeVisitor):
 
     def visit_Subscript(self, node):
         # data[candidate.degree] / weights[candidate["race"]]: the keys of a literal dict are values.
+        self.field_of(node)
         found = self.field_of(node.slice)
         if found and isinstance(node.value, ast.Name):
             for value in self.dicts.get(node.value.id, []):
@@ -260,6 +272,11 @@ class Usage(ast.NodeVisitor):
     def visit_Call(self, node):
         self.field_of(node)
         func = node.func
+        if isinstance(func, ast.Name):
+            for index, arg in enumerate(node.args):
+                found = self.field_of(arg)
+                if found:
+                    self.passed_on.append((found, func.id, index))
         if isinstance(func, ast.Attribute):
             found = self.field_of(func.value)
             if found and func.attr in COLLECTION_METHODS:
@@ -271,6 +288,24 @@ class Usage(ast.NodeVisitor):
                     for value in self.dicts.get(func.value.id, []):
                         key_field.add(value)
         self.generic_visit(node)
+
+
+def follow_helpers(usage, tree):
+    """age_group(candidate.age) compares `age` inside age_group: that usage is the field's."""
+    defs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for field, name, index in usage.passed_on:
+        helper = defs.get(name)
+        params = [a.arg for a in helper.args.posonlyargs + helper.args.args] if helper else []
+        if index >= len(params):
+            continue
+        inner = Usage(set(), {params[index]}, usage.dicts)
+        inner.visit(helper)
+        seen = inner.fields.get(params[index])
+        if seen:
+            field.kinds |= seen.kinds
+            field.numbers.extend(seen.numbers)
+            field.strings.extend(v for v in seen.strings if v not in field.strings)
+            field.members.extend(v for v in seen.members if v not in field.members)
 
 
 def literal_dicts(tree):
@@ -337,15 +372,21 @@ def attribute_of(field, attributes):
     return None
 
 
+def whole(value):
+    """25.0 -> 25: code may use an age in range() or as an index."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 def group_value(field, attribute, group_index):
     group = attribute["groups"][group_index]
+    # Ages are numbers unless the code compares them with words.
+    if group.get("age_years") is not None and "string" not in field.kinds:
+        return whole(group["age_years"])
     if "number" in field.kinds and "string" not in field.kinds:
-        if group.get("age_years") is not None:
-            return group["age_years"]
         numbers = sorted(set(field.numbers)) or [0]
         # Below the lowest threshold, between them, above the highest: one band per group.
         cuts = [numbers[0] - 1] + [(a + b) / 2 for a, b in zip(numbers, numbers[1:])] + [numbers[-1] + 1]
-        return cuts[group_index % len(cuts)]
+        return whole(cuts[group_index % len(cuts)])
     names = {normalize(s) for s in [group["name"]] + group["synonyms"]}
     for literal in field.strings:
         if normalize(literal) in names:
@@ -364,6 +405,8 @@ def plain_value(field, case, rng):
         numbers = sorted(set(v for v in field.numbers if not isinstance(v, bool)))
         if numbers:
             choices = sorted({x for n in numbers for x in (n - 1, n, n + 1)})
+            if numbers[0] >= 0:  # a count or a rating: keep it non-negative
+                choices = [x for x in choices if x >= 0]
             return choices[(case * 7 + rng.randrange(len(choices))) % len(choices)]
         return rng.randint(0, 10)
     if "bool" in field.kinds:
@@ -451,6 +494,7 @@ def main():
     usage = Usage(holders, set() if object_mode else set(params), literal_dicts(tree))
     # Helpers often take the same object under the same name; their reads count too.
     usage.visit(tree)
+    follow_helpers(usage, tree)
     if not object_mode:
         for name in params:
             usage.field(name)

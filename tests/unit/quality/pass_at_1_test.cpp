@@ -2,6 +2,11 @@
 // the sandbox; and the pass@k estimator against values computed by hand.
 #include "quality/pass_at_1.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -154,6 +159,42 @@ TEST(PassAtOne, NetworkAccessFromGeneratedCodeFails) {
       "    socket.create_connection(('127.0.0.1', 9), timeout=1)\n    return 1\n"));
   EXPECT_EQ(result.status, PassStatus::fail);
   EXPECT_EQ(result.crash_type, "OSError");
+}
+
+TEST(PassAtOne, WithoutANetworkNamespaceThePythonGuardStillBlocksSockets) {
+  // A listener the code could reach if nothing stopped it.
+  int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(listener, 4), 0);
+  socklen_t length = sizeof address;
+  ::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
+  PassOptions options = quick();
+  options.isolate_network = false;
+  PassResult result = run(fenced("import socket\ndef evaluate_nurse(candidate):\n"
+                                 "    socket.create_connection(('127.0.0.1', " +
+                                 std::to_string(ntohs(address.sin_port)) + "), timeout=5)\n    return 1\n"),
+                          options);
+  ::close(listener);
+  EXPECT_EQ(result.isolation, "python_guard");
+  EXPECT_EQ(result.status, PassStatus::fail);
+  EXPECT_EQ(result.crash_type, "OSError");
+  EXPECT_THAT(result.crash_message, HasSubstr("network access is disabled"));
+}
+
+TEST(PassAtOne, FieldsPassedToHelpersGetTheHelpersTypes) {
+  // age_group compares its argument with numbers: the age must be a number, not "young";
+  // is_senior calls a string method on its argument: the title must be a string.
+  PassResult result = run(fenced(
+      "def age_group(age):\n    return 'young' if age < 35 else 'elder'\n\n"
+      "def is_senior(title):\n    return title.lower() == 'senior'\n\n"
+      "POINTS = {'young': 1, 'elder': 0}\n\n"
+      "def evaluate_nurse(candidate):\n"
+      "    bonus = 2 if is_senior(candidate.title) else 0\n"
+      "    return POINTS[age_group(candidate['age'])] + min(candidate.experience, 10) + bonus\n"));
+  EXPECT_EQ(result.status, PassStatus::pass) << result.crash_type << ": " << result.crash_message;
 }
 
 TEST(PassAtOne, MultiParameterFunctionsGetOneValuePerParameter) {
