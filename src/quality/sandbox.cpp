@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <grp.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,7 +37,9 @@ struct ChildFailure {
   int stage = 0;  // index into kChildStages
   int error = 0;  // errno
 };
-constexpr const char* kChildStages[] = {"setpgid", "setrlimit", "chdir", "open /dev/null", "dup2", "execve"};
+constexpr const char* kChildStages[] = {"setpgid", "setrlimit", "chdir", "open /dev/null", "dup2", "execve",
+                                        "dropping root"};
+constexpr uid_t kNobody = 65534;
 
 class Fd {
  public:
@@ -131,6 +134,7 @@ struct ChildPlan {
   std::string uid_map;
   std::string gid_map;
   bool isolate_network = true;
+  bool drop_root = false;  // the caller is root and the request asks for it
   std::array<std::pair<int, rlimit>, 6> limits{};
 };
 
@@ -162,12 +166,21 @@ NetworkIsolation enter_network_namespace(const ChildPlan& plan) {
   return NetworkIsolation::none;
 }
 
+bool drop_to_nobody() {
+  return ::setgroups(0, nullptr) == 0 && ::setgid(kNobody) == 0 && ::setuid(kNobody) == 0;
+}
+
 [[noreturn]] void run_child(const ChildPlan& plan, int out_fd, int err_fd, int status_fd) {
   // Its own process group, so that one kill(-pid) reaches everything it starts.
   bool grouped = ::setpgid(0, 0) == 0;
-  char isolation = static_cast<char>(plan.isolate_network ? enter_network_namespace(plan) : NetworkIsolation::none);
+  // Before unshare: the new user namespace then maps nobody, not root.
+  bool dropped = !plan.drop_root || drop_to_nobody();
+  char isolation = static_cast<char>(plan.isolate_network && dropped ? enter_network_namespace(plan)
+                                                                     : NetworkIsolation::none);
+  // The parent always reads this byte first, then a ChildFailure if something went wrong.
   [[maybe_unused]] ssize_t written = ::write(status_fd, &isolation, 1);
   if (!grouped) child_fail(status_fd, 0);
+  if (!dropped) child_fail(status_fd, 6);
   for (const auto& [resource, limit] : plan.limits) {
     if (::setrlimit(resource, &limit) != 0) child_fail(status_fd, 1);
   }
@@ -199,8 +212,11 @@ ChildPlan make_plan(const SandboxRequest& request, const std::filesystem::path& 
   for (auto& entry : plan.env_storage) plan.envp.push_back(entry.data());
   plan.envp.push_back(nullptr);
   plan.workdir = workdir.string();
-  plan.uid_map = std::to_string(::getuid()) + " " + std::to_string(::getuid()) + " 1";
-  plan.gid_map = std::to_string(::getgid()) + " " + std::to_string(::getgid()) + " 1";
+  plan.drop_root = request.drop_root && ::geteuid() == 0;
+  const uid_t uid = plan.drop_root ? kNobody : ::getuid();
+  const gid_t gid = plan.drop_root ? kNobody : ::getgid();
+  plan.uid_map = std::to_string(uid) + " " + std::to_string(uid) + " 1";
+  plan.gid_map = std::to_string(gid) + " " + std::to_string(gid) + " 1";
   plan.isolate_network = request.isolate_network;
 
   const SandboxLimits& limits = request.limits;
@@ -293,6 +309,13 @@ SandboxResult run_sandboxed(const SandboxRequest& request) {
   WorkDir workdir(request.temp_root);
   write_files(workdir.path(), request.files);
   ChildPlan plan = make_plan(request, workdir.path());
+  if (plan.drop_root) {
+    // The child's files become nobody's, whatever the caller's umask made of them.
+    if (::chown(workdir.path().c_str(), kNobody, kNobody) != 0) throw system_failure("cannot give the working directory to nobody");
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(workdir.path())) {
+      if (::chown(entry.path().c_str(), kNobody, kNobody) != 0) throw system_failure("cannot give " + entry.path().string() + " to nobody");
+    }
+  }
 
   Fd out_read, out_write, err_read, err_write, status_read, status_write;
   make_pipe(out_read, out_write);
@@ -309,6 +332,7 @@ SandboxResult run_sandboxed(const SandboxRequest& request) {
   status_write.reset();
 
   SandboxResult result;
+  result.dropped_root = plan.drop_root;
   // The status pipe carries the isolation byte, then a ChildFailure only if exec failed; it
   // closes at exec (O_CLOEXEC).
   char status[1 + sizeof(ChildFailure)];

@@ -27,8 +27,7 @@ struct SandboxLimits {
   std::size_t memory_bytes = std::size_t{512} << 20;     // RLIMIT_AS; 0: not limited
   std::size_t file_size_bytes = std::size_t{16} << 20;   // RLIMIT_FSIZE for files the child writes
   // false: RLIMIT_NPROC = 0, so the child cannot fork or start threads. The kernel does not
-  // apply RLIMIT_NPROC to root, so for root this is a no-op (the wall-clock kill of the whole
-  // process group still bounds what forked children can do).
+  // apply RLIMIT_NPROC to root: see SandboxRequest::drop_root.
   bool allow_fork = false;
   std::size_t max_output_bytes = std::size_t{1} << 20;   // kept per stream; the rest is read and dropped
 };
@@ -44,7 +43,13 @@ struct SandboxRequest {
   std::vector<std::pair<std::string, std::string>> env;
   SandboxLimits limits;
   bool isolate_network = true;
-  std::filesystem::path temp_root;  // where the working directory is made; empty: the system temp dir
+  // When the caller is root, the child runs as nobody (uid and gid 65534, no supplementary
+  // groups): generated code then cannot write outside its working directory (which is given to
+  // nobody) and RLIMIT_NPROC applies. A non-root caller's child keeps the caller's uid.
+  bool drop_root = true;
+  // Where the working directory is made; empty: the system temp dir. With drop_root, nobody
+  // must be able to reach it.
+  std::filesystem::path temp_root;
 };
 
 struct SandboxResult {
@@ -61,6 +66,7 @@ struct SandboxResult {
   bool stdout_truncated = false;  // more than max_output_bytes came
   bool stderr_truncated = false;
   NetworkIsolation network = NetworkIsolation::none;
+  bool dropped_root = false;  // the child ran as nobody instead of root
   double wall_seconds = 0;
   double cpu_seconds = 0;  // user + system of the child and the children it waited for
   long max_rss_kb = 0;

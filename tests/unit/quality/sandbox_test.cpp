@@ -156,9 +156,22 @@ TEST(Sandbox, MissingProgramIsAnError) {
 }
 
 TEST(Sandbox, ForkIsRefusedUnlessAllowed) {
-  if (::geteuid() == 0) GTEST_SKIP() << "the kernel does not apply RLIMIT_NPROC to root";
+  // For a root caller this also checks drop_root: the kernel exempts root from RLIMIT_NPROC.
   SandboxResult result = run_sandboxed(python("import os\ntry:\n os.fork()\nexcept OSError:\n print('refused')"));
   EXPECT_EQ(result.stdout_text, "refused\n");
+}
+
+TEST(Sandbox, ARootCallersChildRunsAsNobodyAndCannotWriteOutsideItsDirectory) {
+  if (::geteuid() != 0) GTEST_SKIP() << "only a root caller's child is moved to nobody";
+  std::filesystem::path outside = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "sandbox_escape.txt";
+  std::filesystem::remove(outside);
+  SandboxRequest request = python("import os\nprint(os.getuid(), os.getgid())\nopen('inside.txt', 'w').write('ok')\n"
+                                  "try:\n open(" + ("'" + outside.string() + "'") + ", 'w').write('escaped')\n"
+                                  "except PermissionError:\n print('refused')");
+  SandboxResult result = run_sandboxed(request);
+  EXPECT_TRUE(result.dropped_root);
+  EXPECT_EQ(result.stdout_text, "65534 65534\nrefused\n") << result.stderr_text;
+  EXPECT_FALSE(std::filesystem::exists(outside));
 }
 
 // A listener on 127.0.0.1 in the test's own network namespace: reachable only from outside the
