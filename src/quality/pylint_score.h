@@ -27,6 +27,7 @@ struct PylintOptions {
     SandboxLimits limits;
     limits.wall_time = std::chrono::minutes(5);
     limits.memory_bytes = std::size_t{2} << 30;
+    limits.max_output_bytes = std::size_t{16} << 20;  // the report of a whole batch
     return limits;
   }
 };

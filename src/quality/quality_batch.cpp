@@ -175,8 +175,9 @@ void QualitySummary::add(const QualityLine& line) {
       quality_total += line.quality->score;
     } else {
       ++not_scored;
-      // "pylint_failed: <details>" counts under its kind.
-      ++not_scored_reasons[line.quality->not_scored_reason.substr(0, line.quality->not_scored_reason.find(':'))];
+      // "pylint_failed: <details>" counts under its kind; "not_python:java" stays as it is.
+      const std::string& reason = line.quality->not_scored_reason;
+      ++not_scored_reasons[reason.substr(0, reason.find(": "))];
     }
   }
 }
