@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   std::vector<codebias::cli::Command> commands;
   commands.push_back(codebias::cli::add_score_command(app));
   commands.push_back(codebias::cli::add_prompts_command(app));
+  commands.push_back(codebias::cli::add_quality_command(app));
 
   try {
     app.parse(argc, argv);
