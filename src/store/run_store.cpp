@@ -208,27 +208,36 @@ RunStore RunStore::create(const fs::path& dir, const json& provenance) {
   fs::create_directories(dir, error);
   if (error) throw StoreError("cannot create run directory " + dir.string() + ": " + error.message());
   fs::path path = dir / kStoreFileName;
-  if (fs::exists(path)) {
+  bool exists = fs::exists(path, error);
+  if (error) throw StoreError("cannot look into " + dir.string() + ": " + error.message());
+  if (exists) {
     throw StoreError("a run already exists in " + dir.string() + " (" + path.string() +
                      "); resume it or choose another directory");
   }
-  sqlite::Database db(path, sqlite::Database::Mode::create);
-  configure(db);
-  sqlite::Transaction transaction(db);
-  db.exec(kSchema);
-  db.exec(("PRAGMA application_id = " + std::to_string(kApplicationId) +
-           "; PRAGMA user_version = " + std::to_string(kSchemaVersion) + ";")
-              .c_str());
-  double now = unix_now();
-  sqlite::Statement insert(db, "INSERT INTO run (singleton, provenance, created_at, updated_at) VALUES (1, ?1, ?2, ?2)");
-  insert.bind_text(1, to_text(provenance)).bind_real(2, now).run();
-  transaction.commit();
-  return RunStore(std::make_unique<Impl>(std::move(db), provenance));
+  try {
+    sqlite::Database db(path, sqlite::Database::Mode::create);
+    configure(db);
+    sqlite::Transaction transaction(db);
+    db.exec(kSchema);
+    db.exec(("PRAGMA application_id = " + std::to_string(kApplicationId) +
+             "; PRAGMA user_version = " + std::to_string(kSchemaVersion) + ";")
+                .c_str());
+    sqlite::Statement insert(db,
+                             "INSERT INTO run (singleton, provenance, created_at, updated_at) VALUES (1, ?1, ?2, ?2)");
+    insert.bind_text(1, to_text(provenance)).bind_real(2, unix_now()).run();
+    transaction.commit();
+    return RunStore(std::make_unique<Impl>(std::move(db), provenance));
+  } catch (...) {
+    // The connection is closed by now; a half-made file would later read as "a run exists".
+    for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(path.string() + suffix, error);
+    throw;
+  }
 }
 
 RunStore RunStore::open(const fs::path& dir) {
   fs::path path = dir / kStoreFileName;
-  if (!fs::exists(path)) throw StoreError("no run in " + dir.string() + ": " + path.string() + " does not exist");
+  std::error_code error;
+  if (!fs::exists(path, error)) throw StoreError("no run in " + dir.string() + ": " + path.string() + " does not exist");
   sqlite::Database db(path, sqlite::Database::Mode::open_existing);
   if (db.pragma_integer("PRAGMA application_id") != kApplicationId) {
     throw StoreError(path.string() + " is not a codebias run store");

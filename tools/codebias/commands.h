@@ -15,5 +15,6 @@ struct Command {
 };
 
 Command add_score_command(CLI::App& parent);
+Command add_batch_command(CLI::App& parent);
 
 }  // namespace codebias::cli

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
 
   std::vector<codebias::cli::Command> commands;
   commands.push_back(codebias::cli::add_score_command(app));
+  commands.push_back(codebias::cli::add_batch_command(app));
 
   try {
     app.parse(argc, argv);
