@@ -23,9 +23,7 @@ struct LineProblem {
   std::string message;
 };
 
-double unix_now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
+double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
 
 const json* member(const json& object, const char* key) {
   if (!object.is_object()) return nullptr;
@@ -138,20 +136,20 @@ SampleResult result_from_line(const json& line, std::string custom_id, std::stri
   result.endpoint = "batch:" + std::string(origin);
   result.http_status = http_status;
   result.attempts = 1;
-  result.raw_response = body ? body->dump(-1, ' ', false, json::error_handler_t::replace)
-                             : error ? error->dump(-1, ' ', false, json::error_handler_t::replace) : std::string();
+  result.raw_response = body    ? body->dump(-1, ' ', false, json::error_handler_t::replace)
+                        : error ? error->dump(-1, ' ', false, json::error_handler_t::replace)
+                                : std::string();
   // Batch engines report when a completion was created, not how long it took.
   const json* created = body ? member(*body, "created") : nullptr;
-  result.started_at = result.finished_at =
-      created && created->is_number() ? created->get<double>() : unix_now();
+  result.started_at = result.finished_at = created && created->is_number() ? created->get<double>() : unix_now();
 
   bool succeeded = !error && http_status >= 200 && http_status < 300;
   if (!succeeded) {
     EngineError details = engine_error(error, body);
     result.status = SampleStatus::error;
     result.error_kind = error_kind(http_status, details);
-    result.error_message = details.message.empty() ? "the batch engine reported HTTP " + std::to_string(http_status)
-                                                   : details.message;
+    result.error_message =
+        details.message.empty() ? "the batch engine reported HTTP " + std::to_string(http_status) : details.message;
     return result;
   }
   try {
@@ -172,8 +170,7 @@ SampleResult result_from_line(const json& line, std::string custom_id, std::stri
 
 }  // namespace
 
-std::size_t export_batch(const store::RunStore& run, std::ostream& out, bool include_errors,
-                         std::size_t max_requests) {
+std::size_t export_batch(const store::RunStore& run, std::ostream& out, bool include_errors, std::size_t max_requests) {
   std::size_t written = 0;
   for (const auto& sample : run.pending(include_errors)) {
     if (max_requests != 0 && written == max_requests) break;

@@ -77,9 +77,7 @@ CREATE TABLE analyses (
 );
 )sql";
 
-double unix_now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
+double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
 
 const char* status_name(SampleStatus status) {
   switch (status) {
@@ -135,7 +133,8 @@ void refuse_credentials_in_url(const std::string& url, std::string_view where) {
   auto scheme = url.find("://");
   if (scheme == std::string::npos) return;
   auto authority_end = url.find_first_of("/?#", scheme + 3);
-  auto authority = url.substr(scheme + 3, authority_end == std::string::npos ? std::string::npos : authority_end - scheme - 3);
+  auto authority =
+      url.substr(scheme + 3, authority_end == std::string::npos ? std::string::npos : authority_end - scheme - 3);
   if (authority.find('@') != std::string::npos || url.find('?') != std::string::npos) {
     throw StoreError(std::string(where) + ": the endpoint URL carries credentials or a query; store the base URL only");
   }
@@ -161,7 +160,8 @@ PlannedSample read_planned(const sqlite::Statement& row, int first, const fs::pa
   return sample;
 }
 
-constexpr const char* kPlannedColumns = "s.id, s.prompt_id, s.sample_index, s.seed, s.config, s.api_path, s.body, s.metadata";
+constexpr const char* kPlannedColumns =
+    "s.id, s.prompt_id, s.sample_index, s.seed, s.config, s.api_path, s.body, s.metadata";
 
 }  // namespace
 
@@ -237,7 +237,9 @@ RunStore RunStore::create(const fs::path& dir, const json& provenance) {
 RunStore RunStore::open(const fs::path& dir) {
   fs::path path = dir / kStoreFileName;
   std::error_code error;
-  if (!fs::exists(path, error)) throw StoreError("no run in " + dir.string() + ": " + path.string() + " does not exist");
+  if (!fs::exists(path, error)) {
+    throw StoreError("no run in " + dir.string() + ": " + path.string() + " does not exist");
+  }
   sqlite::Database db(path, sqlite::Database::Mode::open_existing);
   if (db.pragma_integer("PRAGMA application_id") != kApplicationId) {
     throw StoreError(path.string() + " is not a codebias run store");

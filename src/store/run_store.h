@@ -66,7 +66,7 @@ class RunStore {
 
   // Stores one sample's result, committed before returning. Returns false (and stores nothing)
   // when the sample is already done. Throws StoreError for an unknown id, a result whose status
-  // is pending, or an endpoint carrying credentials.
+  // is pending, an endpoint carrying credentials, or a failed write (disk full, ...).
   bool record(const generation::SampleResult& result);
 
   // Stores (or replaces) the analysis of a done sample. Throws StoreError for an unknown id or a

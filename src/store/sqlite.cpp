@@ -29,8 +29,7 @@ Database::Database(const std::filesystem::path& path, Mode mode) : path_(path) {
 
 Database::~Database() { sqlite3_close(db_); }
 
-Database::Database(Database&& other) noexcept
-    : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
+Database::Database(Database&& other) noexcept : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
 
 Database& Database::operator=(Database&& other) noexcept {
   if (this != &other) {

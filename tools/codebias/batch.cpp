@@ -85,11 +85,12 @@ int run_import(const BatchArgs& args) {
 
 Command add_batch_command(CLI::App& parent) {
   auto args = std::make_shared<BatchArgs>();
-  CLI::App* app = parent.add_subcommand(
-      "batch", "Move a run's requests through a batch engine (OpenAI Batch API, vllm run-batch)");
+  CLI::App* app =
+      parent.add_subcommand("batch", "Move a run's requests through a batch engine (OpenAI Batch API, vllm run-batch)");
   app->require_subcommand(1);
-  app->footer("Exit status: 0 ok, 2 bad usage, no run, or result lines not imported (FILE:LINE: field ...), "
-              "1 internal or output error.");
+  app->footer(
+      "Exit status: 0 ok, 2 bad usage, no run, or result lines not imported (FILE:LINE: field ...), "
+      "1 internal or output error.");
 
   CLI::App* export_app = app->add_subcommand(
       "export", "Write the run's pending requests as OpenAI Batch JSONL ({custom_id, method, url, body} per line)");

@@ -57,8 +57,11 @@ json openai_completion(const std::string& content) {
                                     {"message", {{"role", "assistant"}, {"content", content}, {"refusal", nullptr}}},
                                     {"logprobs", nullptr},
                                     {"finish_reason", "stop"}}})},
-          {"usage", {{"prompt_tokens", 22}, {"completion_tokens", 41}, {"total_tokens", 63},
-                     {"completion_tokens_details", {{"reasoning_tokens", 7}}}}},
+          {"usage",
+           {{"prompt_tokens", 22},
+            {"completion_tokens", 41},
+            {"total_tokens", 63},
+            {"completion_tokens_details", {{"reasoning_tokens", 7}}}}},
           {"system_fingerprint", "fp_44709d6fcb"}};
 }
 
@@ -88,8 +91,8 @@ TEST_F(BatchFile, ExportWritesOneOpenAiBatchLinePerPendingSample) {
   auto lines = parse_lines(export_text(run(), false));
   ASSERT_EQ(lines.size(), 4u);
   auto planned = make_sample(0, 2);
-  EXPECT_EQ(lines[0], json({{"custom_id", "p0#2"}, {"method", "POST"}, {"url", "/v1/chat/completions"},
-                            {"body", planned.body}}));
+  EXPECT_EQ(lines[0],
+            json({{"custom_id", "p0#2"}, {"method", "POST"}, {"url", "/v1/chat/completions"}, {"body", planned.body}}));
   EXPECT_EQ(lines[0]["body"]["seed"], 1002);
   EXPECT_EQ(lines[3]["custom_id"], "p1#2");
 
@@ -102,19 +105,22 @@ TEST_F(BatchFile, ExportWritesOneOpenAiBatchLinePerPendingSample) {
 TEST_F(BatchFile, ImportsOpenAiOutputAndErrorFiles) {
   std::string output = openai_line("p0#0", openai_completion("```python\ndef score(a): return 1\n```")).dump() + "\n" +
                        openai_line("p0#1",
-                                   {{"error", {{"message", "This model's maximum context length is 8192 tokens."},
-                                               {"type", "invalid_request_error"},
-                                               {"param", "messages"},
-                                               {"code", "context_length_exceeded"}}}},
+                                   {{"error",
+                                     {{"message", "This model's maximum context length is 8192 tokens."},
+                                      {"type", "invalid_request_error"},
+                                      {"param", "messages"},
+                                      {"code", "context_length_exceeded"}}}},
                                    400)
                            .dump() +
                        "\n";
   std::string errors = json({{"id", "batch_req_x"},
                              {"custom_id", "p0#2"},
                              {"response", nullptr},
-                             {"error", {{"code", "batch_expired"},
-                                        {"message", "This request could not be executed before the completion window "
-                                                    "expired."}}}})
+                             {"error",
+                              {{"code", "batch_expired"},
+                               {"message",
+                                "This request could not be executed before the completion window "
+                                "expired."}}}})
                            .dump() +
                        "\n";
   auto stats = import_text(run(), output, "batch_out.jsonl");
@@ -155,22 +161,24 @@ TEST_F(BatchFile, ImportsOpenAiOutputAndErrorFiles) {
 TEST_F(BatchFile, ImportsVllmRunBatchOutput) {
   // vllm run-batch: ids "vllm-...", reasoning in message.reasoning (older: reasoning_content),
   // failures with a null body and the error as a string or an ErrorResponse.
-  json vllm_body = {{"id", "chatcmpl-5"},
-                    {"object", "chat.completion"},
-                    {"created", 1730000000},
-                    {"model", "Qwen/Qwen3-8B"},
-                    {"choices", json::array({{{"index", 0},
-                                              {"message", {{"role", "assistant"},
-                                                           {"reasoning", "The user wants a scorer."},
-                                                           {"reasoning_content", nullptr},
-                                                           {"content", "def score(a):\n    return 0\n"},
-                                                           {"tool_calls", json::array()}}},
-                                              {"logprobs", nullptr},
-                                              {"finish_reason", "stop"},
-                                              {"stop_reason", nullptr}}})},
-                    {"usage", {{"prompt_tokens", 30}, {"total_tokens", 90}, {"completion_tokens", 60},
-                               {"prompt_tokens_details", nullptr}}},
-                    {"prompt_logprobs", nullptr}};
+  json vllm_body = {
+      {"id", "chatcmpl-5"},
+      {"object", "chat.completion"},
+      {"created", 1730000000},
+      {"model", "Qwen/Qwen3-8B"},
+      {"choices", json::array({{{"index", 0},
+                                {"message",
+                                 {{"role", "assistant"},
+                                  {"reasoning", "The user wants a scorer."},
+                                  {"reasoning_content", nullptr},
+                                  {"content", "def score(a):\n    return 0\n"},
+                                  {"tool_calls", json::array()}}},
+                                {"logprobs", nullptr},
+                                {"finish_reason", "stop"},
+                                {"stop_reason", nullptr}}})},
+      {"usage",
+       {{"prompt_tokens", 30}, {"total_tokens", 90}, {"completion_tokens", 60}, {"prompt_tokens_details", nullptr}}},
+      {"prompt_logprobs", nullptr}};
   json older_body = vllm_body;
   older_body["choices"][0]["message"].erase("reasoning");
   older_body["choices"][0]["message"]["reasoning_content"] = "Older field.";
@@ -181,19 +189,24 @@ TEST_F(BatchFile, ImportsVllmRunBatchOutput) {
                  {"custom_id", id},
                  {"response", {{"status_code", status}, {"request_id", "vllm-batch-" + id}, {"body", body}}},
                  {"error", error}})
-               .dump();
+        .dump();
   };
-  std::string output =
-      vllm_line("p1#0", vllm_body, 200, nullptr) + "\n" + vllm_line("p1#1", older_body, 200, nullptr) + "\n" +
-      vllm_line("p1#2", nullptr, 400, "Request must not be sent in stream mode") + "\n" +
-      vllm_line("p0#0", nullptr, 404,
-                {{"error", {{"message", "The model `x` does not exist."}, {"type", "NotFoundError"},
-                            {"param", "model"}, {"code", 404}}}}) +
-      "\n" +
-      vllm_line("p0#1", nullptr, 400,
-                {{"object", "error"}, {"message", "This model's maximum context length is 4096 tokens."},
-                 {"type", "BadRequestError"}, {"param", nullptr}, {"code", 400}}) +
-      "\n";
+  std::string output = vllm_line("p1#0", vllm_body, 200, nullptr) + "\n" + vllm_line("p1#1", older_body, 200, nullptr) +
+                       "\n" + vllm_line("p1#2", nullptr, 400, "Request must not be sent in stream mode") + "\n" +
+                       vllm_line("p0#0", nullptr, 404,
+                                 {{"error",
+                                   {{"message", "The model `x` does not exist."},
+                                    {"type", "NotFoundError"},
+                                    {"param", "model"},
+                                    {"code", 404}}}}) +
+                       "\n" +
+                       vllm_line("p0#1", nullptr, 400,
+                                 {{"object", "error"},
+                                  {"message", "This model's maximum context length is 4096 tokens."},
+                                  {"type", "BadRequestError"},
+                                  {"param", nullptr},
+                                  {"code", 400}}) +
+                       "\n";
   auto stats = import_text(run(), output, "vllm_out.jsonl");
   EXPECT_TRUE(stats.problems.empty()) << ::testing::PrintToString(stats.problems);
   EXPECT_EQ(stats.done, 2);
@@ -229,8 +242,9 @@ TEST_F(BatchFile, ExportThenImportCompletesTheRun) {
   std::vector<std::string> results;
   for (const auto& request : parse_lines(requests)) {
     std::string id = request["custom_id"];
-    results.push_back(openai_line(id, openai_completion("answer to " + request["body"]["messages"][0]["content"].get<std::string>()))
-                          .dump());
+    results.push_back(
+        openai_line(id, openai_completion("answer to " + request["body"]["messages"][0]["content"].get<std::string>()))
+            .dump());
   }
   std::reverse(results.begin(), results.end());
   std::string output;
@@ -247,20 +261,25 @@ TEST_F(BatchFile, AlreadyDoneSamplesAreCountedAndNeverRewritten) {
   std::string first = openai_line("p0#0", openai_completion("first")).dump() + "\n";
   EXPECT_EQ(import_text(run(), first).done, 1);
   std::string again = openai_line("p0#0", openai_completion("second")).dump() + "\n" +
-                      json({{"id", "r"}, {"custom_id", "p0#0"}, {"response", nullptr},
+                      json({{"id", "r"},
+                            {"custom_id", "p0#0"},
+                            {"response", nullptr},
                             {"error", {{"code", "batch_cancelled"}, {"message", "cancelled"}}}})
                           .dump() +
                       "\n";
   auto stats = import_text(run(), again, "again.jsonl");
   EXPECT_EQ(stats.already_done, 1);
   ASSERT_EQ(stats.problems.size(), 1u);  // the repeat within one file is reported, not imported
-  EXPECT_EQ(stats.problems[0], "again.jsonl:2: custom_id: \"p0#0\" already appeared on line 1; only the first is imported");
+  EXPECT_EQ(stats.problems[0],
+            "again.jsonl:2: custom_id: \"p0#0\" already appeared on line 1; only the first is imported");
   EXPECT_EQ(stored(run(), "p0#0").result.answer, "first");
   EXPECT_EQ(stored(run(), "p0#0").result.status, SampleStatus::done);
 }
 
 TEST_F(BatchFile, AFailedSampleIsReplacedByALaterImport) {
-  std::string failed = json({{"id", "r"}, {"custom_id", "p0#0"}, {"response", nullptr},
+  std::string failed = json({{"id", "r"},
+                             {"custom_id", "p0#0"},
+                             {"response", nullptr},
                              {"error", {{"code", "batch_cancelled"}, {"message", "Batch was cancelled"}}}})
                            .dump();
   EXPECT_EQ(import_text(run(), failed).errors, 1);
@@ -270,17 +289,22 @@ TEST_F(BatchFile, AFailedSampleIsReplacedByALaterImport) {
 }
 
 TEST_F(BatchFile, BadLinesAreReportedWithOriginLineAndFieldAndTheRestIsImported) {
-  std::string input = openai_line("p0#0", openai_completion("good")).dump() + "\n" +  // 1
-                      "{\"custom_id\": \"p0#1\", \"response\": \n" +                      // 2
-                      "\n" +                                                             // 3 (blank)
-                      json({{"response", {{"status_code", 200}}}}).dump() + "\n" +      // 4
-                      openai_line("p9#9", openai_completion("x")).dump() + "\n" +        // 5
-                      json({{"custom_id", "p0#2"}, {"method", "POST"}, {"url", "/v1/chat/completions"},
-                            {"body", {{"model", "m"}}}}).dump() + "\n" +                 // 6
-                      json({{"custom_id", "p1#0"}, {"response", {{"status_code", "200"}}}, {"error", nullptr}}).dump() +
-                      "\n" +                                                             // 7
-                      "[1, 2]\n" +                                                       // 8
-                      openai_line("p1#1", openai_completion("also good")).dump() + "\n";  // 9
+  json input_line = {
+      {"custom_id", "p0#2"}, {"method", "POST"}, {"url", "/v1/chat/completions"}, {"body", {{"model", "m"}}}};
+  json text_status = {{"custom_id", "p1#0"}, {"response", {{"status_code", "200"}}}, {"error", nullptr}};
+  std::vector<std::string> lines = {
+      openai_line("p0#0", openai_completion("good")).dump(),       // 1
+      "{\"custom_id\": \"p0#1\", \"response\": ",                  // 2: cut off
+      "",                                                          // 3: blank, skipped
+      json({{"response", {{"status_code", 200}}}}).dump(),         // 4
+      openai_line("p9#9", openai_completion("x")).dump(),          // 5
+      input_line.dump(),                                           // 6
+      text_status.dump(),                                          // 7
+      "[1, 2]",                                                    // 8
+      openai_line("p1#1", openai_completion("also good")).dump(),  // 9
+  };
+  std::string input;
+  for (const auto& line : lines) input += line + "\n";
   auto stats = import_text(run(), input, "results.jsonl");
   EXPECT_EQ(stats.lines, 8);
   EXPECT_EQ(stats.done, 2);
@@ -350,7 +374,8 @@ TEST_F(BatchFile, CliExportsAndImports) {
   EXPECT_THAT(slurp(log), HasSubstr(results.string() + ":7: line: not valid JSON"));
   EXPECT_THAT(slurp(log), HasSubstr("6 done, 0 failed, 0 already done (skipped), 1 not imported"));
   EXPECT_EQ(RunStore::open(dir_).counts().done, 6);
-  ASSERT_EQ(run_cli("batch export '" + dir_.string() + "' --retry-errors --output '" + requests.string() + "'", log), 0);
+  ASSERT_EQ(run_cli("batch export '" + dir_.string() + "' --retry-errors --output '" + requests.string() + "'", log),
+            0);
   EXPECT_EQ(slurp(requests), "");
   EXPECT_EQ(run_cli("batch export '" + (dir_ / "missing").string() + "'", log), 2);
   EXPECT_THAT(slurp(log), HasSubstr("no run in"));

@@ -41,15 +41,19 @@ TEST(RunStore, CreateWritesAVersionedWalSchema) {
   ASSERT_TRUE(fs::exists(file));
   EXPECT_EQ(query_integer(file, "PRAGMA user_version"), kSchemaVersion);
   EXPECT_EQ(query_integer(file, "SELECT COUNT(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"), 1);
-  EXPECT_EQ(query_integer(file, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN "
-                                "('run', 'samples', 'results', 'analyses')"),
+  EXPECT_EQ(query_integer(file,
+                          "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+                          "('run', 'samples', 'results', 'analyses')"),
             4);
-  EXPECT_EQ(query_integer(file, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'samples' "
-                                "AND sql LIKE '%(status%'"),
+  EXPECT_EQ(query_integer(file,
+                          "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'samples' "
+                          "AND sql LIKE '%(status%'"),
             1);
   // results and analyses point at their sample.
-  EXPECT_EQ(query_integer(file, "SELECT COUNT(*) FROM pragma_foreign_key_list('results') WHERE \"table\" = 'samples'"), 1);
-  EXPECT_EQ(query_integer(file, "SELECT COUNT(*) FROM pragma_foreign_key_list('analyses') WHERE \"table\" = 'samples'"), 1);
+  EXPECT_EQ(query_integer(file, "SELECT COUNT(*) FROM pragma_foreign_key_list('results') WHERE \"table\" = 'samples'"),
+            1);
+  EXPECT_EQ(query_integer(file, "SELECT COUNT(*) FROM pragma_foreign_key_list('analyses') WHERE \"table\" = 'samples'"),
+            1);
   EXPECT_EQ(store.provenance(), kProvenance);
 }
 
@@ -321,7 +325,8 @@ TEST(RunStore, ForEachSampleCallbackMayWriteAnalysesBack) {
 
 TEST(RunStore, RefusesCredentialsInBodiesMetadataProvenanceAndEndpoints) {
   fs::path dir = fresh_test_dir("store");
-  json with_header = {{"endpoints", json::array({{{"url", "http://h/v1"}, {"headers", {{"Authorization", "Bearer x"}}}}})}};
+  json with_header = {
+      {"endpoints", json::array({{{"url", "http://h/v1"}, {"headers", {{"Authorization", "Bearer x"}}}}})}};
   EXPECT_THAT(error_of([&] { RunStore::create(dir, with_header); }),
               HasSubstr("refusing to store a credential field \"Authorization\""));
   EXPECT_FALSE(fs::exists(dir / kStoreFileName));
@@ -329,7 +334,9 @@ TEST(RunStore, RefusesCredentialsInBodiesMetadataProvenanceAndEndpoints) {
   auto store = RunStore::create(dir, kProvenance);
   auto keyed = make_sample(0, 0);
   keyed.body["extra_body"] = {{"api_key", "sk-abc"}};
-  EXPECT_THAT(error_of([&] { store.plan(std::vector<PlannedSample>{make_sample(1, 0), keyed}); }),
+  EXPECT_THAT(error_of([&] {
+                store.plan(std::vector<PlannedSample>{make_sample(1, 0), keyed});
+              }),
               HasSubstr("request body of sample p0#0: refusing to store a credential field \"api_key\""));
   auto keyed_metadata = make_sample(0, 0);
   keyed_metadata.metadata["X-Api-Key"] = "k";
@@ -355,7 +362,8 @@ TEST(RunStore, AnApiKeyNeverReachesTheStoreFiles) {
   const std::string key = "sk-test-7f3a9c2e1b8d4f6a0e5c";
   fs::path dir = fresh_test_dir("store");
   {
-    auto store = RunStore::create(dir, {{"endpoints", json::array({{{"url", "http://127.0.0.1:9/v1"}, {"api_key_env", "CODEBIAS_TEST_KEY"}}})}});
+    auto store = RunStore::create(
+        dir, {{"endpoints", json::array({{{"url", "http://127.0.0.1:9/v1"}, {"api_key_env", "CODEBIAS_TEST_KEY"}}})}});
     store.plan(make_plan(2, 2));
     auto failed = error_result("p0#0", "auth");
     failed.http_status = 401;

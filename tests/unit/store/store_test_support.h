@@ -41,11 +41,12 @@ inline PlannedSample make_sample(int prompt, int k) {
   sample.sample_index = k;
   sample.seed = 1000 + k;
   sample.id = sample.prompt_id + "#" + std::to_string(k);
-  sample.body = {{"model", "test-model"},
-                 {"messages", json::array({{{"role", "user"}, {"content", "Write score(applicant) #" + std::to_string(prompt)}}})},
-                 {"temperature", 0.7},
-                 {"max_tokens", 512},
-                 {"seed", *sample.seed}};
+  sample.body = {
+      {"model", "test-model"},
+      {"messages", json::array({{{"role", "user"}, {"content", "Write score(applicant) #" + std::to_string(prompt)}}})},
+      {"temperature", 0.7},
+      {"max_tokens", 512},
+      {"seed", *sample.seed}};
   sample.metadata = {{"suite", "test"}, {"scenario", "job"}, {"attribute", "gender"}};
   return sample;
 }
@@ -117,7 +118,8 @@ inline std::int64_t query_integer(const fs::path& database, const std::string& s
   }
   sqlite3_stmt* statement = nullptr;
   std::int64_t value = -1;
-  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr) == SQLITE_OK && sqlite3_step(statement) == SQLITE_ROW) {
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr) == SQLITE_OK &&
+      sqlite3_step(statement) == SQLITE_ROW) {
     value = sqlite3_column_int64(statement, 0);
   }
   std::string error = sqlite3_errmsg(db);
