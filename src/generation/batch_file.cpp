@@ -201,16 +201,18 @@ ImportStats import_batch_results(store::RunStore& run, std::istream& in, std::st
       const json* custom_id = member(parsed, "custom_id");
       if (!custom_id || !custom_id->is_string()) throw LineProblem{"custom_id", "missing or not a string"};
       std::string id = custom_id->get<std::string>();
+      auto status = run.status(id);
+      if (!status) throw LineProblem{"custom_id", "\"" + id + "\" is not a sample of this run"};
+      // Done is final: a line for a done sample (a file imported twice, or a repeat within this
+      // file after a done line) is counted and skipped.
+      if (*status == SampleStatus::done) {
+        ++stats.already_done;
+        continue;
+      }
       auto [previous, first] = first_line_of.try_emplace(id, line.number);
       if (!first) {
         throw LineProblem{"custom_id", "\"" + id + "\" already appeared on line " + std::to_string(previous->second) +
                                            "; only the first is imported"};
-      }
-      auto status = run.status(id);
-      if (!status) throw LineProblem{"custom_id", "\"" + id + "\" is not a sample of this run"};
-      if (*status == SampleStatus::done) {
-        ++stats.already_done;
-        continue;
       }
       SampleResult result = result_from_line(parsed, id, origin);
       if (!run.record(result)) {

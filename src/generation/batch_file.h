@@ -29,9 +29,10 @@ struct ImportStats {
   std::int64_t lines = 0;         // non-blank lines read
   std::int64_t done = 0;          // samples stored as done
   std::int64_t errors = 0;        // samples stored as failed (the engine's error for that request)
-  std::int64_t already_done = 0;  // lines for samples that were done before: skipped, never rewritten
+  std::int64_t already_done = 0;  // lines for samples already done: skipped, never rewritten
   // Lines that were not imported, each "origin:line: field: what is wrong" (malformed JSON, no
-  // custom_id, an id that is not a sample of this run, an id repeated within the file, ...).
+  // custom_id, an id that is not a sample of this run, a repeat of a failed sample's id within
+  // the file, ...).
   std::vector<std::string> problems;
 };
 

@@ -257,31 +257,42 @@ TEST_F(BatchFile, ExportThenImportCompletesTheRun) {
   EXPECT_EQ(stored(run(), "p1#1").result.answer, "online");
 }
 
-TEST_F(BatchFile, AlreadyDoneSamplesAreCountedAndNeverRewritten) {
+json cancelled_line(const std::string& custom_id) {
+  return {{"id", "batch_req_c"},
+          {"custom_id", custom_id},
+          {"response", nullptr},
+          {"error", {{"code", "batch_cancelled"}, {"message", "Batch was cancelled"}}}};
+}
+
+TEST_F(BatchFile, LinesForDoneSamplesAreCountedAndNeverRewritten) {
   std::string first = openai_line("p0#0", openai_completion("first")).dump() + "\n";
   EXPECT_EQ(import_text(run(), first).done, 1);
-  std::string again = openai_line("p0#0", openai_completion("second")).dump() + "\n" +
-                      json({{"id", "r"},
-                            {"custom_id", "p0#0"},
-                            {"response", nullptr},
-                            {"error", {{"code", "batch_cancelled"}, {"message", "cancelled"}}}})
-                          .dump() +
-                      "\n";
+  // The same file again, a second answer and an error for the done sample, and a repeat.
+  std::string again = first + openai_line("p0#0", openai_completion("second")).dump() + "\n" +
+                      cancelled_line("p0#0").dump() + "\n" + first;
   auto stats = import_text(run(), again, "again.jsonl");
-  EXPECT_EQ(stats.already_done, 1);
-  ASSERT_EQ(stats.problems.size(), 1u);  // the repeat within one file is reported, not imported
-  EXPECT_EQ(stats.problems[0],
-            "again.jsonl:2: custom_id: \"p0#0\" already appeared on line 1; only the first is imported");
+  EXPECT_EQ(stats.lines, 4);
+  EXPECT_EQ(stats.already_done, 4);
+  EXPECT_EQ(stats.done + stats.errors, 0);
+  EXPECT_TRUE(stats.problems.empty());
   EXPECT_EQ(stored(run(), "p0#0").result.answer, "first");
   EXPECT_EQ(stored(run(), "p0#0").result.status, SampleStatus::done);
 }
 
+TEST_F(BatchFile, ARepeatedIdOfAFailedSampleIsReportedAndOnlyTheFirstImported) {
+  std::string input = cancelled_line("p0#1").dump() + "\n" + openai_line("p0#1", openai_completion("late")).dump() +
+                      "\n" + cancelled_line("p0#1").dump() + "\n";
+  auto stats = import_text(run(), input, "dup.jsonl");
+  EXPECT_EQ(stats.errors, 1);
+  EXPECT_EQ(stats.done, 0);
+  EXPECT_THAT(stats.problems,
+              ElementsAre("dup.jsonl:2: custom_id: \"p0#1\" already appeared on line 1; only the first is imported",
+                          "dup.jsonl:3: custom_id: \"p0#1\" already appeared on line 1; only the first is imported"));
+  EXPECT_EQ(stored(run(), "p0#1").result.status, SampleStatus::error);
+}
+
 TEST_F(BatchFile, AFailedSampleIsReplacedByALaterImport) {
-  std::string failed = json({{"id", "r"},
-                             {"custom_id", "p0#0"},
-                             {"response", nullptr},
-                             {"error", {{"code", "batch_cancelled"}, {"message", "Batch was cancelled"}}}})
-                           .dump();
+  std::string failed = cancelled_line("p0#0").dump();
   EXPECT_EQ(import_text(run(), failed).errors, 1);
   EXPECT_EQ(stored(run(), "p0#0").result.error_kind, "cancelled");
   EXPECT_EQ(import_text(run(), openai_line("p0#0", openai_completion("retried")).dump()).done, 1);
