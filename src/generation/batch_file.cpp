@@ -23,6 +23,10 @@ struct LineProblem {
   std::string message;
 };
 
+// Batch lines nest a few levels (line, response, body, choices, message); far deeper input is
+// malformed, and refusing it keeps the recursive serialiser from exhausting the stack.
+constexpr int kMaxJsonDepth = 256;
+
 double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
 
 const json* member(const json& object, const char* key) {
@@ -193,7 +197,11 @@ ImportStats import_batch_results(store::RunStore& run, std::istream& in, std::st
       if (line.too_long) throw LineProblem{"line", std::to_string(line.length) + " bytes is longer than allowed"};
       json parsed;
       try {
-        parsed = json::parse(line.text);
+        parsed = json::parse(line.text, [](int depth, json::parse_event_t, json&) {
+          if (depth > kMaxJsonDepth)
+            throw LineProblem{"line", "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels"};
+          return true;
+        });
       } catch (const json::parse_error& error) {
         throw LineProblem{"line", std::string("not valid JSON: ") + error.what()};
       }

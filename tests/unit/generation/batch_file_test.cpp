@@ -316,16 +316,18 @@ TEST_F(BatchFile, BadLinesAreReportedWithOriginLineAndFieldAndTheRestIsImported)
   };
   std::string input;
   for (const auto& line : lines) input += line + "\n";
+  input += "{\"custom_id\": \"p0#1\", \"response\": " + std::string(100'000, '[') + "\n";  // 10
   auto stats = import_text(run(), input, "results.jsonl");
-  EXPECT_EQ(stats.lines, 8);
+  EXPECT_EQ(stats.lines, 9);
   EXPECT_EQ(stats.done, 2);
-  ASSERT_EQ(stats.problems.size(), 6u);
+  ASSERT_EQ(stats.problems.size(), 7u);
   EXPECT_THAT(stats.problems[0], HasSubstr("results.jsonl:2: line: not valid JSON"));
   EXPECT_EQ(stats.problems[1], "results.jsonl:4: custom_id: missing or not a string");
   EXPECT_EQ(stats.problems[2], "results.jsonl:5: custom_id: \"p9#9\" is not a sample of this run");
   EXPECT_EQ(stats.problems[3], "results.jsonl:6: response: missing: this is a batch input line, not an output line");
   EXPECT_EQ(stats.problems[4], "results.jsonl:7: response.status_code: missing or not an integer");
   EXPECT_EQ(stats.problems[5], "results.jsonl:8: line: not a JSON object");
+  EXPECT_EQ(stats.problems[6], "results.jsonl:10: line: nested deeper than 256 levels");
   EXPECT_EQ(run().status("p0#1"), std::optional(SampleStatus::pending));
   EXPECT_EQ(run().status("p0#2"), std::optional(SampleStatus::pending));
   EXPECT_EQ(run().status("p1#1"), std::optional(SampleStatus::done));
