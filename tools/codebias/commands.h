@@ -17,5 +17,6 @@ struct Command {
 Command add_score_command(CLI::App& parent);
 Command add_prompts_command(CLI::App& parent);
 Command add_quality_command(CLI::App& parent);
+Command add_batch_command(CLI::App& parent);
 
 }  // namespace codebias::cli

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   commands.push_back(codebias::cli::add_score_command(app));
   commands.push_back(codebias::cli::add_prompts_command(app));
   commands.push_back(codebias::cli::add_quality_command(app));
+  commands.push_back(codebias::cli::add_batch_command(app));
 
   try {
     app.parse(argc, argv);

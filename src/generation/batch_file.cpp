@@ -1,0 +1,241 @@
+#include "generation/batch_file.h"
+
+#include <chrono>
+#include <istream>
+#include <optional>
+#include <ostream>
+#include <unordered_map>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "base/jsonl.h"
+
+namespace codebias::generation {
+
+namespace {
+
+using nlohmann::json;
+
+// What is wrong with one line of a batch output file: the field and why.
+struct LineProblem {
+  std::string field;
+  std::string message;
+};
+
+// Batch lines nest a few levels (line, response, body, choices, message); far deeper input is
+// malformed, and refusing it keeps the recursive serialiser from exhausting the stack.
+constexpr int kMaxJsonDepth = 256;
+
+double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
+
+const json* member(const json& object, const char* key) {
+  if (!object.is_object()) return nullptr;
+  auto found = object.find(key);
+  return found == object.end() || found->is_null() ? nullptr : &*found;
+}
+
+std::string string_member(const json& object, const char* key) {
+  const json* value = member(object, key);
+  return value && value->is_string() ? value->get<std::string>() : std::string();
+}
+
+std::int64_t integer_member(const json& object, const char* key) {
+  const json* value = member(object, key);
+  return value && value->is_number_integer() ? value->get<std::int64_t>() : 0;
+}
+
+// The engine's error, wherever it put it: OpenAI {"code", "message"} in `error` or
+// {"error": {...}} in the response body; vLLM a plain string, or an ErrorResponse either flat
+// ({"object": "error", "message", "code"}) or nested ({"error": {"message", "code"}}).
+struct EngineError {
+  std::string code;
+  std::string message;
+};
+
+EngineError engine_error(const json* error, const json* body) {
+  for (const json* source : {error, body}) {
+    if (!source) continue;
+    if (source->is_string()) return {"", source->get<std::string>()};
+    const json* nested = member(*source, "error");
+    const json& details = nested && nested->is_object() ? *nested : *source;
+    std::string message = string_member(details, "message");
+    std::string code = string_member(details, "code");
+    if (code.empty()) code = string_member(details, "type");
+    if (!message.empty() || !code.empty()) return {code, message};
+  }
+  return {};
+}
+
+bool mentions_context_length(const std::string& text) {
+  return text.find("context_length") != std::string::npos || text.find("context length") != std::string::npos;
+}
+
+// error_kind as sample.h defines it, from the HTTP status the engine gave the request and its
+// error code; OpenAI's batch_expired / batch_cancelled lines carry no status.
+std::string error_kind(int http_status, const EngineError& error) {
+  if (error.code == "batch_expired") return "timeout";
+  if (error.code == "batch_cancelled") return "cancelled";
+  if (mentions_context_length(error.code) || mentions_context_length(error.message)) return "context_length";
+  if (http_status == 401 || http_status == 403) return "auth";
+  if (http_status == 429) return "rate_limit";
+  if (http_status >= 400 && http_status < 500) return "bad_request";
+  return "server";
+}
+
+// Reasoning and answer as the engine separated them: message.content is the answer;
+// message.reasoning_content (llama.cpp, SGLang, DeepSeek, older vLLM) or message.reasoning
+// (vLLM since late 2025, Ollama) the trace. Text completions have only choices[0].text.
+// TODO(integrator): route the content through the shared splitter of generation/reasoning.h so
+// that <think> tags left in the content are split exactly as online results are.
+void fill_completion(const json& body, SampleResult& result) {
+  const json* choices = member(body, "choices");
+  if (!choices || !choices->is_array() || choices->empty() || !(*choices)[0].is_object()) {
+    throw LineProblem{"response.body.choices", "missing or empty"};
+  }
+  const json& choice = (*choices)[0];
+  if (const json* message = member(choice, "message")) {
+    const json* content = member(*message, "content");
+    if (content && !content->is_string()) throw LineProblem{"response.body.choices[0].message.content", "not a string"};
+    result.answer = content ? content->get<std::string>() : std::string();
+    result.reasoning = string_member(*message, "reasoning_content");
+    if (result.reasoning.empty()) result.reasoning = string_member(*message, "reasoning");
+  } else if (const json* text = member(choice, "text"); text && text->is_string()) {
+    result.answer = text->get<std::string>();
+  } else {
+    throw LineProblem{"response.body.choices[0]", "has neither a message nor a text"};
+  }
+  result.finish_reason = string_member(choice, "finish_reason");
+  if (const json* usage = member(body, "usage")) {
+    result.usage.prompt_tokens = integer_member(*usage, "prompt_tokens");
+    result.usage.completion_tokens = integer_member(*usage, "completion_tokens");
+    if (const json* details = member(*usage, "completion_tokens_details")) {
+      result.usage.reasoning_tokens = integer_member(*details, "reasoning_tokens");
+    }
+  }
+}
+
+// The result one output line reports for its sample. A line that is a well-formed batch line but
+// whose completion is unusable becomes an `invalid_response` error, like a bad answer online.
+SampleResult result_from_line(const json& line, std::string custom_id, std::string_view origin) {
+  const json* response = member(line, "response");
+  const json* error = member(line, "error");
+  if (!response && !error) {
+    bool input_line = member(line, "body") && member(line, "method");
+    throw LineProblem{"response", input_line ? "missing: this is a batch input line, not an output line"
+                                             : "missing, and no error either"};
+  }
+  if (response && !response->is_object()) throw LineProblem{"response", "not an object"};
+  int http_status = 0;
+  const json* body = nullptr;
+  if (response) {
+    const json* status = member(*response, "status_code");
+    if (!status || !status->is_number_integer()) throw LineProblem{"response.status_code", "missing or not an integer"};
+    http_status = status->get<int>();
+    body = member(*response, "body");
+  }
+
+  SampleResult result;
+  result.id = std::move(custom_id);
+  result.endpoint = "batch:" + std::string(origin);
+  result.http_status = http_status;
+  result.attempts = 1;
+  result.raw_response = body    ? body->dump(-1, ' ', false, json::error_handler_t::replace)
+                        : error ? error->dump(-1, ' ', false, json::error_handler_t::replace)
+                                : std::string();
+  // Batch engines report when a completion was created, not how long it took.
+  const json* created = body ? member(*body, "created") : nullptr;
+  result.started_at = result.finished_at = created && created->is_number() ? created->get<double>() : unix_now();
+
+  bool succeeded = !error && http_status >= 200 && http_status < 300;
+  if (!succeeded) {
+    EngineError details = engine_error(error, body);
+    result.status = SampleStatus::error;
+    result.error_kind = error_kind(http_status, details);
+    result.error_message =
+        details.message.empty() ? "the batch engine reported HTTP " + std::to_string(http_status) : details.message;
+    return result;
+  }
+  try {
+    if (!body || !body->is_object()) throw LineProblem{"response.body", "missing or not an object"};
+    fill_completion(*body, result);
+    result.status = SampleStatus::done;
+  } catch (const LineProblem& problem) {
+    result.status = SampleStatus::error;
+    result.reasoning.clear();
+    result.answer.clear();
+    result.finish_reason.clear();
+    result.usage = Usage{};
+    result.error_kind = "invalid_response";
+    result.error_message = problem.field + ": " + problem.message;
+  }
+  return result;
+}
+
+}  // namespace
+
+std::size_t export_batch(const store::RunStore& run, std::ostream& out, bool include_errors, std::size_t max_requests) {
+  std::size_t written = 0;
+  for (const auto& sample : run.pending(include_errors)) {
+    if (max_requests != 0 && written == max_requests) break;
+    json line = {{"custom_id", sample.id}, {"method", "POST"}, {"url", sample.api_path}, {"body", sample.body}};
+    out << line.dump() << '\n';
+    ++written;
+  }
+  return written;
+}
+
+ImportStats import_batch_results(store::RunStore& run, std::istream& in, std::string_view origin) {
+  ImportStats stats;
+  std::unordered_map<std::string, long> first_line_of;
+  base::LineReader reader(in);
+  base::Line line;
+  while (reader.next(line)) {
+    if (!line.too_long && base::is_blank(line.text)) continue;
+    ++stats.lines;
+    try {
+      if (line.too_long) throw LineProblem{"line", std::to_string(line.length) + " bytes is longer than allowed"};
+      json parsed;
+      try {
+        parsed = json::parse(line.text, [](int depth, json::parse_event_t, json&) {
+          if (depth > kMaxJsonDepth)
+            throw LineProblem{"line", "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels"};
+          return true;
+        });
+      } catch (const json::parse_error& error) {
+        throw LineProblem{"line", std::string("not valid JSON: ") + error.what()};
+      }
+      if (!parsed.is_object()) throw LineProblem{"line", "not a JSON object"};
+      const json* custom_id = member(parsed, "custom_id");
+      if (!custom_id || !custom_id->is_string()) throw LineProblem{"custom_id", "missing or not a string"};
+      std::string id = custom_id->get<std::string>();
+      auto status = run.status(id);
+      if (!status) throw LineProblem{"custom_id", "\"" + id + "\" is not a sample of this run"};
+      // Done is final: a line for a done sample (a file imported twice, or a repeat within this
+      // file after a done line) is counted and skipped.
+      if (*status == SampleStatus::done) {
+        ++stats.already_done;
+        continue;
+      }
+      auto [previous, first] = first_line_of.try_emplace(id, line.number);
+      if (!first) {
+        throw LineProblem{"custom_id", "\"" + id + "\" already appeared on line " + std::to_string(previous->second) +
+                                           "; only the first is imported"};
+      }
+      SampleResult result = result_from_line(parsed, id, origin);
+      if (!run.record(result)) {
+        ++stats.already_done;
+      } else if (result.status == SampleStatus::done) {
+        ++stats.done;
+      } else {
+        ++stats.errors;
+      }
+    } catch (const LineProblem& problem) {
+      stats.problems.push_back(std::string(origin) + ":" + std::to_string(line.number) + ": " + problem.field + ": " +
+                               problem.message);
+    }
+  }
+  return stats;
+}
+
+}  // namespace codebias::generation

@@ -1,0 +1,449 @@
+#include "store/run_store.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <tuple>
+#include <utility>
+
+#include "store/sqlite.h"
+
+namespace codebias::store {
+
+namespace {
+
+using generation::PlannedSample;
+using generation::SampleResult;
+using generation::SampleStatus;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+// PRAGMA application_id: "cbrs", so that `open` can tell a run store from any other SQLite file.
+constexpr std::int64_t kApplicationId = 0x63627273;
+
+// for_each_sample reads this many samples per query, then calls back without the lock held.
+constexpr std::int64_t kPageSize = 512;
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE run (
+  singleton  INTEGER PRIMARY KEY CHECK (singleton = 1),
+  provenance TEXT NOT NULL CHECK (json_valid(provenance)),
+  created_at REAL NOT NULL,
+  updated_at REAL NOT NULL
+);
+CREATE TABLE samples (
+  seq          INTEGER PRIMARY KEY,
+  id           TEXT NOT NULL UNIQUE,
+  prompt_id    TEXT NOT NULL,
+  sample_index INTEGER NOT NULL,
+  seed         INTEGER,
+  config       TEXT NOT NULL,
+  api_path     TEXT NOT NULL,
+  body         TEXT NOT NULL CHECK (json_valid(body)),
+  metadata     TEXT NOT NULL CHECK (json_valid(metadata)),
+  status       TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'done', 'error'))
+);
+CREATE INDEX samples_by_status ON samples (status, seq);
+CREATE INDEX samples_by_prompt ON samples (prompt_id);
+CREATE TABLE results (
+  seq               INTEGER PRIMARY KEY REFERENCES samples (seq),
+  endpoint          TEXT NOT NULL,
+  http_status       INTEGER NOT NULL,
+  attempts          INTEGER NOT NULL,
+  raw_response      TEXT NOT NULL,
+  reasoning         TEXT NOT NULL,
+  reasoning_cut_off INTEGER NOT NULL,
+  answer            TEXT NOT NULL,
+  finish_reason     TEXT NOT NULL,
+  prompt_tokens     INTEGER NOT NULL,
+  completion_tokens INTEGER NOT NULL,
+  reasoning_tokens  INTEGER NOT NULL,
+  latency_s         REAL NOT NULL,
+  started_at        REAL NOT NULL,
+  finished_at       REAL NOT NULL,
+  error_kind        TEXT NOT NULL,
+  error_message     TEXT NOT NULL,
+  recorded_at       REAL NOT NULL
+);
+CREATE TABLE analyses (
+  seq         INTEGER PRIMARY KEY REFERENCES samples (seq),
+  analysis    TEXT NOT NULL CHECK (json_valid(analysis)),
+  recorded_at REAL NOT NULL
+);
+)sql";
+
+double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
+
+const char* status_name(SampleStatus status) {
+  switch (status) {
+    case SampleStatus::pending: return "pending";
+    case SampleStatus::done: return "done";
+    case SampleStatus::error: return "error";
+  }
+  return "pending";
+}
+
+SampleStatus parse_status(const std::string& name) {
+  if (name == "done") return SampleStatus::done;
+  if (name == "error") return SampleStatus::error;
+  return SampleStatus::pending;
+}
+
+// JSON the store keeps for reading back (metadata, provenance, analyses): invalid UTF-8 in a
+// string becomes U+FFFD rather than failing the write.
+std::string to_text(const json& value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// A request body is stored exactly or not at all: it must be what goes over the wire.
+std::string body_text(const PlannedSample& sample) {
+  if (!sample.body.is_object()) throw StoreError("sample " + sample.id + ": request body must be a JSON object");
+  try {
+    return sample.body.dump();
+  } catch (const json::exception& error) {
+    throw StoreError("sample " + sample.id + ": request body cannot be stored: " + error.what());
+  }
+}
+
+json parse_stored(const std::string& text, const fs::path& path, std::string_view what) {
+  try {
+    return json::parse(text);
+  } catch (const json::exception& error) {
+    throw StoreError(path.string() + ": stored " + std::string(what) + " is not valid JSON: " + error.what());
+  }
+}
+
+bool is_credential_key(const std::string& key) {
+  std::string normalized;
+  for (char c : key) {
+    if (c == '-' || c == '_') continue;
+    normalized += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  static constexpr std::array<std::string_view, 5> kCredentialKeys = {"apikey", "xapikey", "authorization",
+                                                                      "proxyauthorization", "bearertoken"};
+  return std::find(kCredentialKeys.begin(), kCredentialKeys.end(), normalized) != kCredentialKeys.end();
+}
+
+// A base URL carries no credentials: no user:password@ and no query string (?key=...). Anything
+// without "://" is a label such as "batch:<file>", not a URL.
+void refuse_credentials_in_url(const std::string& url, std::string_view where) {
+  auto scheme = url.find("://");
+  if (scheme == std::string::npos) return;
+  auto authority_end = url.find_first_of("/?#", scheme + 3);
+  auto authority =
+      url.substr(scheme + 3, authority_end == std::string::npos ? std::string::npos : authority_end - scheme - 3);
+  if (authority.find('@') != std::string::npos || url.find('?') != std::string::npos) {
+    throw StoreError(std::string(where) + ": the endpoint URL carries credentials or a query; store the base URL only");
+  }
+}
+
+void configure(sqlite::Database& db) {
+  // WAL + synchronous=NORMAL: a commit is in the WAL file (the OS's page cache) before it
+  // returns, so killing the process loses nothing committed; only an OS crash or power loss can
+  // drop the last commits, and never corrupts the file. FULL would fsync on every sample.
+  db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;");
+}
+
+PlannedSample read_planned(const sqlite::Statement& row, int first, const fs::path& path) {
+  PlannedSample sample;
+  sample.id = row.text(first);
+  sample.prompt_id = row.text(first + 1);
+  sample.sample_index = static_cast<int>(row.integer(first + 2));
+  sample.seed = row.optional_integer(first + 3);
+  sample.config = row.text(first + 4);
+  sample.api_path = row.text(first + 5);
+  sample.body = parse_stored(row.text(first + 6), path, "body of sample " + sample.id);
+  sample.metadata = parse_stored(row.text(first + 7), path, "metadata of sample " + sample.id);
+  return sample;
+}
+
+constexpr const char* kPlannedColumns =
+    "s.id, s.prompt_id, s.sample_index, s.seed, s.config, s.api_path, s.body, s.metadata";
+
+}  // namespace
+
+void refuse_credentials(const json& value, std::string_view where) {
+  if (value.is_object()) {
+    for (const auto& [key, child] : value.items()) {
+      if (is_credential_key(key)) {
+        throw StoreError(std::string(where) + ": refusing to store a credential field \"" + key + "\"");
+      }
+      refuse_credentials(child, where);
+    }
+  } else if (value.is_array()) {
+    for (const auto& child : value) refuse_credentials(child, where);
+  }
+}
+
+struct RunStore::Impl {
+  Impl(sqlite::Database database, json run_provenance)
+      : db(std::move(database)), provenance(std::move(run_provenance)) {}
+
+  // The sample's seq and status; throws for an id that was never planned.
+  std::pair<std::int64_t, SampleStatus> find(std::string_view sample_id) {
+    sqlite::Statement query(db, "SELECT seq, status FROM samples WHERE id = ?1");
+    query.bind_text(1, sample_id);
+    if (!query.step()) {
+      throw StoreError(db.path().string() + ": no sample \"" + std::string(sample_id) + "\" in this run");
+    }
+    return {query.integer(0), parse_status(query.text(1))};
+  }
+
+  sqlite::Database db;
+  json provenance;
+  std::mutex mutex;
+};
+
+RunStore::RunStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+RunStore::RunStore(RunStore&&) noexcept = default;
+RunStore& RunStore::operator=(RunStore&&) noexcept = default;
+RunStore::~RunStore() = default;
+
+RunStore RunStore::create(const fs::path& dir, const json& provenance) {
+  refuse_credentials(provenance, "run provenance");
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error) throw StoreError("cannot create run directory " + dir.string() + ": " + error.message());
+  fs::path path = dir / kStoreFileName;
+  bool exists = fs::exists(path, error);
+  if (error) throw StoreError("cannot look into " + dir.string() + ": " + error.message());
+  if (exists) {
+    throw StoreError("a run already exists in " + dir.string() + " (" + path.string() +
+                     "); resume it or choose another directory");
+  }
+  try {
+    sqlite::Database db(path, sqlite::Database::Mode::create);
+    configure(db);
+    sqlite::Transaction transaction(db);
+    db.exec(kSchema);
+    db.exec(("PRAGMA application_id = " + std::to_string(kApplicationId) +
+             "; PRAGMA user_version = " + std::to_string(kSchemaVersion) + ";")
+                .c_str());
+    sqlite::Statement insert(db,
+                             "INSERT INTO run (singleton, provenance, created_at, updated_at) VALUES (1, ?1, ?2, ?2)");
+    insert.bind_text(1, to_text(provenance)).bind_real(2, unix_now()).run();
+    transaction.commit();
+    return RunStore(std::make_unique<Impl>(std::move(db), provenance));
+  } catch (...) {
+    // The connection is closed by now; a half-made file would later read as "a run exists".
+    for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(path.string() + suffix, error);
+    throw;
+  }
+}
+
+RunStore RunStore::open(const fs::path& dir) {
+  fs::path path = dir / kStoreFileName;
+  std::error_code error;
+  if (!fs::exists(path, error)) {
+    throw StoreError("no run in " + dir.string() + ": " + path.string() + " does not exist");
+  }
+  sqlite::Database db(path, sqlite::Database::Mode::open_existing);
+  if (db.pragma_integer("PRAGMA application_id") != kApplicationId) {
+    throw StoreError(path.string() + " is not a codebias run store");
+  }
+  std::int64_t version = db.pragma_integer("PRAGMA user_version");
+  if (version != kSchemaVersion) {
+    throw StoreError(path.string() + " has run-store schema version " + std::to_string(version) +
+                     "; this codebias reads version " + std::to_string(kSchemaVersion));
+  }
+  configure(db);
+  sqlite::Statement query(db, "SELECT provenance FROM run WHERE singleton = 1");
+  if (!query.step()) throw StoreError(path.string() + ": the run's provenance row is missing");
+  json provenance = parse_stored(query.text(0), path, "provenance");
+  return RunStore(std::make_unique<Impl>(std::move(db), std::move(provenance)));
+}
+
+const fs::path& RunStore::path() const { return impl_->db.path(); }
+
+const json& RunStore::provenance() const { return impl_->provenance; }
+
+void RunStore::update_provenance(const json& provenance) {
+  refuse_credentials(provenance, "run provenance");
+  std::lock_guard lock(impl_->mutex);
+  sqlite::Statement update(impl_->db, "UPDATE run SET provenance = ?1, updated_at = ?2 WHERE singleton = 1");
+  update.bind_text(1, to_text(provenance)).bind_real(2, unix_now()).run();
+  impl_->provenance = provenance;
+}
+
+void RunStore::plan(std::span<const PlannedSample> samples) {
+  std::lock_guard lock(impl_->mutex);
+  auto& db = impl_->db;
+  sqlite::Transaction transaction(db);
+  sqlite::Statement insert(db,
+                           "INSERT INTO samples (id, prompt_id, sample_index, seed, config, api_path, body, metadata) "
+                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (id) DO NOTHING");
+  for (const auto& sample : samples) {
+    if (sample.id.empty()) throw StoreError("a planned sample has an empty id");
+    refuse_credentials(sample.body, "request body of sample " + sample.id);
+    refuse_credentials(sample.metadata, "metadata of sample " + sample.id);
+    std::string body = body_text(sample);
+    insert.reset();
+    insert.bind_text(1, sample.id)
+        .bind_text(2, sample.prompt_id)
+        .bind_integer(3, sample.sample_index)
+        .bind_optional_integer(4, sample.seed)
+        .bind_text(5, sample.config)
+        .bind_text(6, sample.api_path)
+        .bind_text(7, body)
+        .bind_text(8, to_text(sample.metadata))
+        .run();
+    if (db.changes() > 0) continue;
+    sqlite::Statement existing(db, "SELECT api_path, body, seed FROM samples WHERE id = ?1");
+    existing.bind_text(1, sample.id);
+    if (!existing.step() || existing.text(0) != sample.api_path || existing.text(1) != body ||
+        existing.optional_integer(2) != sample.seed) {
+      throw StoreError(db.path().string() + ": sample " + sample.id +
+                       " is already planned with a different request (api_path, body or seed); a resumed run "
+                       "must use the configuration it was started with");
+    }
+  }
+  transaction.commit();
+}
+
+std::vector<PlannedSample> RunStore::pending(bool include_errors) const {
+  std::lock_guard lock(impl_->mutex);
+  sqlite::Statement query(impl_->db, std::string("SELECT ") + kPlannedColumns +
+                                         " FROM samples AS s WHERE s.status IN ('pending', ?1) ORDER BY s.seq");
+  query.bind_text(1, include_errors ? "error" : "pending");
+  std::vector<PlannedSample> samples;
+  while (query.step()) samples.push_back(read_planned(query, 0, impl_->db.path()));
+  return samples;
+}
+
+bool RunStore::record(const SampleResult& result) {
+  if (result.status == SampleStatus::pending) {
+    throw StoreError("sample " + result.id + ": a result to record must be done or error, not pending");
+  }
+  refuse_credentials_in_url(result.endpoint, "result of sample " + result.id);
+  std::lock_guard lock(impl_->mutex);
+  auto& db = impl_->db;
+  sqlite::Transaction transaction(db);
+  auto [seq, status] = impl_->find(result.id);
+  if (status == SampleStatus::done) return false;  // final: the transaction rolls back unchanged
+  sqlite::Statement upsert(db,
+                           "INSERT OR REPLACE INTO results (seq, endpoint, http_status, attempts, raw_response, "
+                           "reasoning, reasoning_cut_off, answer, finish_reason, prompt_tokens, completion_tokens, "
+                           "reasoning_tokens, latency_s, started_at, finished_at, error_kind, error_message, "
+                           "recorded_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+                           "?16, ?17, ?18)");
+  upsert.bind_integer(1, seq)
+      .bind_text(2, result.endpoint)
+      .bind_integer(3, result.http_status)
+      .bind_integer(4, result.attempts)
+      .bind_text(5, result.raw_response)
+      .bind_text(6, result.reasoning)
+      .bind_integer(7, result.reasoning_cut_off ? 1 : 0)
+      .bind_text(8, result.answer)
+      .bind_text(9, result.finish_reason)
+      .bind_integer(10, result.usage.prompt_tokens)
+      .bind_integer(11, result.usage.completion_tokens)
+      .bind_integer(12, result.usage.reasoning_tokens)
+      .bind_real(13, result.latency_s)
+      .bind_real(14, result.started_at)
+      .bind_real(15, result.finished_at)
+      .bind_text(16, result.error_kind)
+      .bind_text(17, result.error_message)
+      .bind_real(18, unix_now())
+      .run();
+  sqlite::Statement update(db, "UPDATE samples SET status = ?1 WHERE seq = ?2");
+  update.bind_text(1, status_name(result.status)).bind_integer(2, seq).run();
+  transaction.commit();
+  return true;
+}
+
+void RunStore::record_analysis(std::string_view sample_id, const json& analysis) {
+  std::lock_guard lock(impl_->mutex);
+  auto& db = impl_->db;
+  sqlite::Transaction transaction(db);
+  auto [seq, status] = impl_->find(sample_id);
+  if (status != SampleStatus::done) {
+    throw StoreError(db.path().string() + ": sample \"" + std::string(sample_id) +
+                     "\" is not done; only a done sample has an answer to analyse");
+  }
+  sqlite::Statement upsert(db, "INSERT OR REPLACE INTO analyses (seq, analysis, recorded_at) VALUES (?1, ?2, ?3)");
+  upsert.bind_integer(1, seq).bind_text(2, to_text(analysis)).bind_real(3, unix_now()).run();
+  transaction.commit();
+}
+
+std::optional<SampleStatus> RunStore::status(std::string_view sample_id) const {
+  std::lock_guard lock(impl_->mutex);
+  sqlite::Statement query(impl_->db, "SELECT status FROM samples WHERE id = ?1");
+  query.bind_text(1, sample_id);
+  if (!query.step()) return std::nullopt;
+  return parse_status(query.text(0));
+}
+
+RunStore::Counts RunStore::counts() const {
+  std::lock_guard lock(impl_->mutex);
+  sqlite::Statement query(impl_->db, "SELECT status, COUNT(*) FROM samples GROUP BY status");
+  Counts counts;
+  while (query.step()) {
+    std::int64_t n = query.integer(1);
+    counts.planned += n;
+    switch (parse_status(query.text(0))) {
+      case SampleStatus::done: counts.done += n; break;
+      case SampleStatus::error: counts.errors += n; break;
+      case SampleStatus::pending: counts.pending += n; break;
+    }
+  }
+  return counts;
+}
+
+void RunStore::for_each_sample(const SampleVisitor& visit) const {
+  struct Row {
+    PlannedSample planned;
+    SampleResult result;
+    std::optional<json> analysis;
+  };
+  std::int64_t after_seq = 0;
+  for (;;) {
+    std::vector<Row> page;
+    {
+      std::lock_guard lock(impl_->mutex);
+      sqlite::Statement query(
+          impl_->db,
+          std::string("SELECT s.seq, ") + kPlannedColumns +
+              ", s.status, r.endpoint, r.http_status, r.attempts, r.raw_response, r.reasoning, r.reasoning_cut_off, "
+              "r.answer, r.finish_reason, r.prompt_tokens, r.completion_tokens, r.reasoning_tokens, r.latency_s, "
+              "r.started_at, r.finished_at, r.error_kind, r.error_message, a.analysis "
+              "FROM samples AS s LEFT JOIN results AS r ON r.seq = s.seq LEFT JOIN analyses AS a ON a.seq = s.seq "
+              "WHERE s.seq > ?1 ORDER BY s.seq LIMIT ?2");
+      query.bind_integer(1, after_seq).bind_integer(2, kPageSize);
+      while (query.step()) {
+        after_seq = query.integer(0);
+        Row row;
+        row.planned = read_planned(query, 1, impl_->db.path());
+        auto& result = row.result;
+        result.id = row.planned.id;
+        result.status = parse_status(query.text(9));
+        result.endpoint = query.text(10);
+        result.http_status = static_cast<int>(query.integer(11));
+        result.attempts = static_cast<int>(query.integer(12));
+        result.raw_response = query.text(13);
+        result.reasoning = query.text(14);
+        result.reasoning_cut_off = query.integer(15) != 0;
+        result.answer = query.text(16);
+        result.finish_reason = query.text(17);
+        result.usage.prompt_tokens = query.integer(18);
+        result.usage.completion_tokens = query.integer(19);
+        result.usage.reasoning_tokens = query.integer(20);
+        result.latency_s = query.real(21);
+        result.started_at = query.real(22);
+        result.finished_at = query.real(23);
+        result.error_kind = query.text(24);
+        result.error_message = query.text(25);
+        if (!query.is_null(26)) {
+          row.analysis = parse_stored(query.text(26), impl_->db.path(), "analysis of sample " + result.id);
+        }
+        page.push_back(std::move(row));
+      }
+    }
+    if (page.empty()) return;
+    for (const auto& row : page) visit(row.planned, row.result, row.analysis ? &*row.analysis : nullptr);
+  }
+}
+
+}  // namespace codebias::store

@@ -1,0 +1,110 @@
+// `codebias batch export|import`: a run's pending requests out as an OpenAI Batch file, and the
+// batch engine's results (OpenAI Batch API or `vllm run-batch`) back into the run (docs/store.md).
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.h"
+#include "generation/batch_file.h"
+#include "store/run_store.h"
+
+namespace codebias::cli {
+
+namespace {
+
+struct BatchArgs {
+  std::string run_dir;
+  std::string output = "-";
+  bool retry_errors = false;
+  std::size_t limit = 0;
+  std::vector<std::string> result_files;
+};
+
+int fail(const char* name, const std::string& message, int code) {
+  std::cerr << name << ": " << message << '\n';
+  return code;
+}
+
+int run_export(const BatchArgs& args) {
+  constexpr const char* kName = "codebias batch export";
+  std::optional<store::RunStore> run;
+  try {
+    run.emplace(store::RunStore::open(args.run_dir));
+  } catch (const store::StoreError& error) {
+    return fail(kName, error.what(), 2);
+  }
+  std::ofstream file;
+  if (args.output != "-") {
+    file.open(args.output, std::ios::binary | std::ios::trunc);
+    if (!file) return fail(kName, "cannot write " + args.output, 1);
+  }
+  std::ostream& out = args.output == "-" ? std::cout : file;
+  std::size_t written = generation::export_batch(*run, out, args.retry_errors, args.limit);
+  out.flush();
+  if (!out) return fail(kName, "writing " + args.output + " failed", 1);
+  std::cerr << kName << ": " << written << " requests written to " << (args.output == "-" ? "stdout" : args.output)
+            << '\n';
+  if (written > generation::kOpenAiBatchMaxRequests) {
+    std::cerr << kName << ": note: OpenAI's Batch API takes at most " << generation::kOpenAiBatchMaxRequests
+              << " requests per file; use --limit and import before the next export (vLLM has no limit)\n";
+  }
+  return 0;
+}
+
+int run_import(const BatchArgs& args) {
+  constexpr const char* kName = "codebias batch import";
+  std::optional<store::RunStore> run;
+  try {
+    run.emplace(store::RunStore::open(args.run_dir));
+  } catch (const store::StoreError& error) {
+    return fail(kName, error.what(), 2);
+  }
+  bool any_problem = false;
+  for (const auto& path : args.result_files) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return fail(kName, "cannot read " + path, 2);
+    auto stats = generation::import_batch_results(*run, in, path);
+    for (const auto& problem : stats.problems) std::cerr << kName << ": " << problem << '\n';
+    any_problem = any_problem || !stats.problems.empty();
+    std::cerr << kName << ": " << path << ": " << stats.lines << " lines: " << stats.done << " done, " << stats.errors
+              << " failed, " << stats.already_done << " already done (skipped), " << stats.problems.size()
+              << " not imported\n";
+  }
+  auto counts = run->counts();
+  std::cerr << kName << ": run " << args.run_dir << ": " << counts.done << " of " << counts.planned << " done, "
+            << counts.errors << " failed, " << counts.pending << " pending\n";
+  return any_problem ? 2 : 0;
+}
+
+}  // namespace
+
+Command add_batch_command(CLI::App& parent) {
+  auto args = std::make_shared<BatchArgs>();
+  CLI::App* app =
+      parent.add_subcommand("batch", "Move a run's requests through a batch engine (OpenAI Batch API, vllm run-batch)");
+  app->require_subcommand(1);
+  app->footer(
+      "Exit status: 0 ok, 2 bad usage, no run, or result lines not imported (FILE:LINE: field ...), "
+      "1 internal or output error.");
+
+  CLI::App* export_app = app->add_subcommand(
+      "export", "Write the run's pending requests as OpenAI Batch JSONL ({custom_id, method, url, body} per line)");
+  export_app->add_option("RUN_DIR", args->run_dir, "Run directory (holding run.sqlite)")->required();
+  export_app->add_option("--output", args->output, "Batch input file; - for stdout")->capture_default_str();
+  export_app->add_flag("--retry-errors", args->retry_errors, "Also export the samples that failed");
+  export_app->add_option("--limit", args->limit, "Export at most this many requests (0: all)")->capture_default_str();
+
+  CLI::App* import_app = app->add_subcommand(
+      "import", "Read batch output files (OpenAI output/error files, vllm run-batch output) into the run");
+  import_app->add_option("RUN_DIR", args->run_dir, "Run directory (holding run.sqlite)")->required();
+  import_app->add_option("FILE", args->result_files, "Batch output JSONL files")->required();
+
+  return Command{app, [args, export_app] { return export_app->parsed() ? run_export(*args) : run_import(*args); }};
+}
+
+}  // namespace codebias::cli
