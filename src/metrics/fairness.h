@@ -41,7 +41,7 @@ struct MetricsOptions {
   double epsilon = kShiftEpsilon;   // > 0
   // When set, the blocks are these consecutive runs of responses instead (one per prompt, as
   // many as its samples that came back); they must add up to the number of responses.
-  std::vector<std::size_t> block_sizes;
+  std::vector<std::size_t> block_sizes{};
 };
 
 struct AttributeMetrics {
