@@ -40,4 +40,20 @@ McNemarResult mcnemar(std::int64_t b, std::int64_t c, const McNemarOptions& opti
   return result;
 }
 
+McNemarResult mcnemar(const std::vector<bool>& outcome_a, const std::vector<bool>& outcome_b,
+                      const McNemarOptions& options) {
+  if (outcome_a.size() != outcome_b.size()) {
+    throw std::invalid_argument("mcnemar: paired outcomes differ in size (" +
+                                std::to_string(outcome_a.size()) + " vs " +
+                                std::to_string(outcome_b.size()) + ")");
+  }
+  std::int64_t only_a = 0;
+  std::int64_t only_b = 0;
+  for (std::size_t i = 0; i < outcome_a.size(); ++i) {
+    only_a += outcome_a[i] && !outcome_b[i];
+    only_b += !outcome_a[i] && outcome_b[i];
+  }
+  return mcnemar(only_a, only_b, options);
+}
+
 }  // namespace codebias::stats

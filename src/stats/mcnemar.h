@@ -1,6 +1,6 @@
 // McNemar's test (McNemar 1947) for paired binary outcomes, e.g. the same prompt judged biased or
 // unbiased under run A and run B. Only the discordant pairs matter: b = biased in A only,
-// c = biased in B only. Under H0 (same marginal rate) b ~ Bin(b + c, 1/2).
+// c = biased in B only. Under H0 (same marginal rate), given b + c, b ~ Bin(b + c, 1/2).
 //
 // Variant (docs/statistics.md, "McNemar"): exact binomial test when b + c < exact_below
 // (default 25, the usual rule of thumb; R's mcnemar.test has no exact branch;
@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace codebias::stats {
 
@@ -46,5 +47,10 @@ struct McNemarResult {
 
 // Throws std::invalid_argument for negative counts or a negative exact_below.
 McNemarResult mcnemar(std::int64_t b, std::int64_t c, const McNemarOptions& options = {});
+// The same from the outcomes themselves: outcome_a[i] and outcome_b[i] are prompt i under run
+// A and run B (b counts true in A only, c true in B only). Throws std::invalid_argument when
+// the sizes differ.
+McNemarResult mcnemar(const std::vector<bool>& outcome_a, const std::vector<bool>& outcome_b,
+                      const McNemarOptions& options = {});
 
 }  // namespace codebias::stats

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -55,6 +56,21 @@ TEST(StatsMcNemar, NoDiscordantPairsAndBadCounts) {
   EXPECT_EQ(none.p_value, 1.0);
   EXPECT_THROW(mcnemar(-1, 3), std::invalid_argument);
   EXPECT_THROW(mcnemar(1, 3, {.exact_below = -1}), std::invalid_argument);
+}
+
+// Seven prompts: biased in A only at 0..4, in both at 6, in neither at 5 → b = 5, c = 0,
+// p = 2·P(X ≤ 0), X ~ Bin(5, 1/2) = 2/32.
+TEST(StatsMcNemar, CountsDiscordantPairsFromOutcomes) {
+  const std::vector<bool> biased_a = {true, true, true, true, true, false, true};
+  const std::vector<bool> biased_b = {false, false, false, false, false, false, true};
+  const McNemarResult result = mcnemar(biased_a, biased_b);
+  EXPECT_EQ(result.b, 5);
+  EXPECT_EQ(result.c, 0);
+  EXPECT_DOUBLE_EQ(result.p_value, 2.0 / 32);
+  const McNemarResult swapped = mcnemar(biased_b, biased_a);
+  EXPECT_EQ(swapped.b, 0);
+  EXPECT_EQ(swapped.c, 5);
+  EXPECT_THROW(mcnemar(biased_a, std::vector<bool>(5, false)), std::invalid_argument);
 }
 
 }  // namespace
