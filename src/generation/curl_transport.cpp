@@ -94,15 +94,25 @@ struct CurlTransport::Impl {
     curl_slist_free_all(headers);
   }
 
+  // Idle handles keep their constant options between requests; only per-request ones change.
   CURL* take_handle() {
     if (!idle_handles.empty()) {
       CURL* easy = idle_handles.back();
       idle_handles.pop_back();
-      curl_easy_reset(easy);
       return easy;
     }
     CURL* easy = curl_easy_init();
     if (easy == nullptr) throw std::runtime_error("libcurl: cannot create an easy handle");
+    curl_easy_setopt(easy, CURLOPT_POST, 1L);
+    curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(settings.timeout.count()));
+    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
+                     static_cast<long>(settings.connect_timeout.count()));
+    // Loopback servers never sit behind a proxy, whatever http_proxy says.
+    curl_easy_setopt(easy, CURLOPT_NOPROXY, "127.0.0.1,localhost,::1");
     return easy;
   }
 
@@ -145,23 +155,13 @@ void CurlTransport::start(std::uint64_t tag, const std::string& url, std::string
   CURL* easy = impl_->take_handle();
   transfer->easy = easy;
   curl_easy_setopt(easy, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(easy, CURLOPT_POST, 1L);
   curl_easy_setopt(easy, CURLOPT_POSTFIELDS, transfer->request_body.data());
   curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE,
                    static_cast<curl_off_t>(transfer->request_body.size()));
-  curl_easy_setopt(easy, CURLOPT_HTTPHEADER, impl_->headers);
-  curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body);
   curl_easy_setopt(easy, CURLOPT_WRITEDATA, transfer.get());
-  curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
   curl_easy_setopt(easy, CURLOPT_HEADERDATA, transfer.get());
   curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, transfer->error_buffer);
   curl_easy_setopt(easy, CURLOPT_PRIVATE, transfer.get());
-  curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(impl_->settings.timeout.count()));
-  curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
-                   static_cast<long>(impl_->settings.connect_timeout.count()));
-  // Loopback servers never sit behind a proxy, whatever http_proxy says.
-  curl_easy_setopt(easy, CURLOPT_NOPROXY, "127.0.0.1,localhost,::1");
   if (curl_multi_add_handle(impl_->multi, easy) != CURLM_OK) {
     impl_->idle_handles.push_back(easy);
     throw std::runtime_error("libcurl: cannot add a transfer");

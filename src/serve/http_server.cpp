@@ -176,8 +176,7 @@ class HttpServer::Loop {
   void run() {
     std::vector<epoll_event> events(256);
     while (!stop_requested_.load()) {
-      const int ready = ::epoll_wait(epoll_, events.data(), static_cast<int>(events.size()),
-                                     milliseconds_to_next_timer());
+      const int ready = wait_for_events(events);
       if (ready < 0 && errno != EINTR) break;
       for (int i = 0; i < ready; ++i) {
         const std::uint64_t tag = events[i].data.u64;
@@ -414,11 +413,22 @@ class HttpServer::Loop {
     return true;
   }
 
-  int milliseconds_to_next_timer() const {
-    if (timers_.empty()) return -1;
-    const auto wait = std::chrono::ceil<std::chrono::milliseconds>(timers_.front().due -
-                                                                   Clock::now());
-    return static_cast<int>(std::max<std::int64_t>(0, wait.count()));
+  // epoll_pwait2 takes a nanosecond timeout, so delayed answers leave on time rather than up
+  // to a millisecond late; kernels before 5.11 fall back to epoll_wait.
+  int wait_for_events(std::vector<epoll_event>& events) {
+    const int capacity = static_cast<int>(events.size());
+    if (timers_.empty()) return ::epoll_wait(epoll_, events.data(), capacity, -1);
+    const auto wait = std::max(Clock::duration::zero(), timers_.front().due - Clock::now());
+    if (precise_wait_available_) {
+      const auto nanoseconds = std::chrono::duration_cast<std::chrono::nanoseconds>(wait).count();
+      const timespec timeout{static_cast<time_t>(nanoseconds / 1'000'000'000),
+                             static_cast<long>(nanoseconds % 1'000'000'000)};
+      const int ready = ::epoll_pwait2(epoll_, events.data(), capacity, &timeout, nullptr);
+      if (ready >= 0 || errno != ENOSYS) return ready;
+      precise_wait_available_ = false;
+    }
+    return ::epoll_wait(epoll_, events.data(), capacity,
+                        static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(wait).count()));
   }
 
   void fire_due_timers() {
@@ -445,6 +455,7 @@ class HttpServer::Loop {
   std::uint16_t port_ = 0;
   std::atomic<bool> stop_requested_{false};
   std::uint64_t next_tag_ = kFirstConnectionTag;
+  bool precise_wait_available_ = true;
   std::unordered_map<std::uint64_t, Connection> connections_;
   std::vector<DelayedAnswer> timers_;  // min-heap on `due`
 };
