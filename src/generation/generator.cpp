@@ -344,6 +344,7 @@ class Generator::Run {
     {
       std::lock_guard lock(owner_.stats_mutex_);
       owner_.stats_.errors += job.samples.size();
+      owner_.stats_.errors_by_kind[failure.kind] += job.samples.size();
     }
     for (const std::size_t sample : job.samples) {
       SampleResult result = result_for(job, sample, outcome);

@@ -25,6 +25,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -91,6 +92,7 @@ struct GenerationStats {
   std::int64_t requests = 0;      // HTTP attempts
   std::int64_t retries = 0;
   std::int64_t rate_limited = 0;
+  std::map<std::string, std::size_t> errors_by_kind;  // final errors, e.g. {"auth": 12}
   TokenTotals tokens;
   std::optional<double> cost;     // USD, when prices are configured
   double elapsed_s = 0;

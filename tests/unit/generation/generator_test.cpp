@@ -227,6 +227,7 @@ TEST(Generator, AuthErrorIsNotRetried) {
   EXPECT_EQ(outcome.only().error_kind, "auth");
   EXPECT_EQ(outcome.only().attempts, 1);
   EXPECT_EQ(script.calls, 1);
+  EXPECT_EQ(outcome.stats.errors_by_kind.at("auth"), 1u);
 }
 
 TEST(Generator, ContextLengthErrorIsNotRetried) {
