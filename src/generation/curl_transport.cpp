@@ -1,10 +1,14 @@
 #include "generation/curl_transport.h"
 
 #include <curl/curl.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 
@@ -63,17 +67,61 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
 
 }  // namespace
 
+// The multi handle runs in socket mode over our own epoll set: each socket event and each
+// expired timer only touches the transfers concerned, where curl_multi_perform/curl_multi_poll
+// would walk every transfer and poll every socket on each wake-up.
 struct CurlTransport::Impl {
+  using Clock = std::chrono::steady_clock;
   TransportSettings settings;
   CURLM* multi = nullptr;
   curl_slist* headers = nullptr;
   std::vector<std::unique_ptr<Transfer>> active;
   std::vector<CURL*> idle_handles;
+  int epoll_fd = -1;
+  int wake_fd = -1;
+  std::optional<Clock::time_point> timer_due;  // when libcurl wants CURL_SOCKET_TIMEOUT
+
+  static int on_socket(CURL*, curl_socket_t socket, int what, void* user, void*) {
+    auto* self = static_cast<Impl*>(user);
+    if (what == CURL_POLL_REMOVE) {
+      ::epoll_ctl(self->epoll_fd, EPOLL_CTL_DEL, socket, nullptr);
+      return 0;
+    }
+    epoll_event event{};
+    event.events = ((what & CURL_POLL_IN) ? EPOLLIN : 0u) | ((what & CURL_POLL_OUT) ? EPOLLOUT : 0u);
+    event.data.fd = socket;
+    if (::epoll_ctl(self->epoll_fd, EPOLL_CTL_MOD, socket, &event) != 0) {
+      ::epoll_ctl(self->epoll_fd, EPOLL_CTL_ADD, socket, &event);
+    }
+    return 0;
+  }
+
+  static int on_timer(CURLM*, long timeout_ms, void* user) {
+    auto* self = static_cast<Impl*>(user);
+    if (timeout_ms < 0) {
+      self->timer_due.reset();
+    } else {
+      self->timer_due = Clock::now() + std::chrono::milliseconds(timeout_ms);
+    }
+    return 0;
+  }
 
   explicit Impl(TransportSettings given) : settings(std::move(given)) {
     initialise_curl_once();
+    epoll_fd = ::epoll_create1(EPOLL_CLOEXEC);
+    wake_fd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     multi = curl_multi_init();
-    if (multi == nullptr) throw std::runtime_error("libcurl: cannot create a multi handle");
+    if (multi == nullptr || epoll_fd < 0 || wake_fd < 0) {
+      throw std::runtime_error("libcurl: cannot create a multi handle");
+    }
+    epoll_event wake{};
+    wake.events = EPOLLIN;
+    wake.data.fd = wake_fd;
+    ::epoll_ctl(epoll_fd, EPOLL_CTL_ADD, wake_fd, &wake);
+    curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, on_socket);
+    curl_multi_setopt(multi, CURLMOPT_SOCKETDATA, this);
+    curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, on_timer);
+    curl_multi_setopt(multi, CURLMOPT_TIMERDATA, this);
     curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, static_cast<long>(settings.max_connections));
     headers = curl_slist_append(headers, "Content-Type: application/json");
     headers = curl_slist_append(headers, "Accept: application/json");
@@ -92,6 +140,16 @@ struct CurlTransport::Impl {
     for (CURL* easy : idle_handles) curl_easy_cleanup(easy);
     curl_multi_cleanup(multi);
     curl_slist_free_all(headers);
+    ::close(wake_fd);
+    ::close(epoll_fd);
+  }
+
+  // Runs the transfers whose timer expired (new ones start this way).
+  void run_expired_timers() {
+    if (!timer_due || *timer_due > Clock::now()) return;
+    timer_due.reset();
+    int running = 0;
+    curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &running);
   }
 
   // Idle handles keep their constant options between requests; only per-request ones change.
@@ -172,8 +230,6 @@ void CurlTransport::start(std::uint64_t tag, const std::string& url, std::string
 std::vector<HttpOutcome> CurlTransport::poll(std::chrono::milliseconds max_wait) {
   std::vector<HttpOutcome> finished;
   auto collect = [&] {
-    int running = 0;
-    curl_multi_perform(impl_->multi, &running);
     int queued = 0;
     while (CURLMsg* message = curl_multi_info_read(impl_->multi, &queued)) {
       if (message->msg != CURLMSG_DONE) continue;
@@ -190,16 +246,41 @@ std::vector<HttpOutcome> CurlTransport::poll(std::chrono::milliseconds max_wait)
       }
     }
   };
+  impl_->run_expired_timers();
   collect();
-  if (finished.empty()) {
-    curl_multi_poll(impl_->multi, nullptr, 0, static_cast<int>(std::max<std::int64_t>(0, max_wait.count())),
-                    nullptr);
-    collect();
+  if (!finished.empty()) return finished;
+
+  auto wait = max_wait;
+  if (impl_->timer_due) {
+    wait = std::min(wait, std::chrono::ceil<std::chrono::milliseconds>(*impl_->timer_due -
+                                                                      Impl::Clock::now()));
   }
+  epoll_event events[64];
+  const int ready = ::epoll_wait(impl_->epoll_fd, events, 64,
+                                 static_cast<int>(std::max<std::int64_t>(0, wait.count())));
+  for (int i = 0; i < ready; ++i) {
+    const int fd = events[i].data.fd;
+    if (fd == impl_->wake_fd) {
+      std::uint64_t count = 0;
+      [[maybe_unused]] auto drained = ::read(impl_->wake_fd, &count, sizeof count);
+      continue;
+    }
+    int flags = 0;
+    if (events[i].events & EPOLLIN) flags |= CURL_CSELECT_IN;
+    if (events[i].events & EPOLLOUT) flags |= CURL_CSELECT_OUT;
+    if (events[i].events & (EPOLLERR | EPOLLHUP)) flags |= CURL_CSELECT_ERR;
+    int running = 0;
+    curl_multi_socket_action(impl_->multi, fd, flags, &running);
+  }
+  impl_->run_expired_timers();
+  collect();
   return finished;
 }
 
-void CurlTransport::wakeup() { curl_multi_wakeup(impl_->multi); }
+void CurlTransport::wakeup() {
+  const std::uint64_t one = 1;
+  [[maybe_unused]] auto written = ::write(impl_->wake_fd, &one, sizeof one);
+}
 
 std::vector<std::uint64_t> CurlTransport::abort_all() {
   std::vector<std::uint64_t> tags;

@@ -1,4 +1,5 @@
-// POST requests over libcurl's multi interface, driven by the one thread that calls poll().
+// POST requests over libcurl's multi interface (socket mode, on an epoll set), driven by the one
+// thread that calls poll().
 // Connections are kept alive and reused across requests. The API key is held only here, sent as
 // `Authorization: Bearer`, and never copied into outcomes.
 #pragma once
