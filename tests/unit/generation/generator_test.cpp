@@ -103,6 +103,8 @@ TEST(Generator, RateLimitWithRetryAfterThenSuccess) {
   EXPECT_EQ(outcome.stats.rate_limited, 1);
   EXPECT_EQ(outcome.stats.retries, 1);
   EXPECT_EQ(outcome.stats.done, 1u);
+  // The 429 halved the endpoint's limit (4 -> 2); one success is not yet a window's worth.
+  EXPECT_EQ(outcome.stats.endpoints[0].concurrency_limit, 2);
 }
 
 TEST(Generator, ServerErrorsThenSuccess) {
