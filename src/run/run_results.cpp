@@ -21,15 +21,21 @@ analysis::AnalyzeOptions analyze_options(const nlohmann::json& metadata,
   analysis::AnalyzeOptions options;
   options.scenario = string_field(metadata, "scenario");
   options.function = string_field(metadata, "function");
+  const auto offer = [&](std::string name) {
+    // Prompts may spell out the groups: "income level (high, medium, low)".
+    if (const auto paren = name.find(" ("); paren != std::string::npos) name.resize(paren);
+    const auto* spec = table.find(name);
+    if (spec && std::find(options.attributes.begin(), options.attributes.end(), spec->key) ==
+                    options.attributes.end()) {
+      options.attributes.push_back(spec->key);
+    }
+  };
+  const std::string sensitive = string_field(metadata, "attribute");
+  if (!sensitive.empty()) offer(sensitive);
   const auto offered = metadata.find("attributes");
   if (offered != metadata.end() && offered->is_array()) {
     for (const auto& name : *offered) {
-      if (!name.is_string()) continue;
-      const auto* spec = table.find(name.get<std::string>());
-      if (spec && std::find(options.attributes.begin(), options.attributes.end(), spec->key) ==
-                      options.attributes.end()) {
-        options.attributes.push_back(spec->key);
-      }
+      if (name.is_string()) offer(name.get<std::string>());
     }
   }
   return options;

@@ -18,5 +18,7 @@ Command add_score_command(CLI::App& parent);
 Command add_prompts_command(CLI::App& parent);
 Command add_quality_command(CLI::App& parent);
 Command add_batch_command(CLI::App& parent);
+Command add_run_command(CLI::App& parent);
+Command add_serve_model_command(CLI::App& parent);
 
 }  // namespace codebias::cli

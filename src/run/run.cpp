@@ -1,0 +1,348 @@
+#include "run/run.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+#include <tuple>
+
+#include "analysis/analyzer.h"
+#include "generation/generator.h"
+#include "generation/request_builder.h"
+#include "prompts/prompt_builder.h"
+#include "reports/run_report.h"
+#include "run/progress.h"
+#include "serve/http_server.h"
+#include "serve/simulated_model.h"
+#include "store/run_store.h"
+#include "suites/suite.h"
+
+#ifndef CODEBIAS_VERSION
+#error "CODEBIAS_VERSION must be defined by the build"
+#endif
+
+namespace codebias::run {
+namespace {
+
+constexpr const char* kSimulatedModelName = "codebias-simulated";
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm parts{};
+  gmtime_r(&now, &parts);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
+  return text;
+}
+
+suites::Suite load_suite(const RunOptions& options) {
+  if (!options.suite_file.empty()) return suites::load_suite_file(options.suite_file);
+  return suites::builtin_suite(options.suite);
+}
+
+std::string metadata_string(const nlohmann::json& metadata, const char* key) {
+  const auto it = metadata.find(key);
+  return it != metadata.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// Keeps the first K entities of each (scenario, attribute, group) list, in prompt order.
+std::vector<prompts::Prompt> first_entities_per_group(std::vector<prompts::Prompt> all, int k) {
+  std::map<std::tuple<std::string, std::string, std::string>, std::vector<std::string>> seen;
+  std::vector<prompts::Prompt> kept;
+  for (auto& prompt : all) {
+    const auto& m = prompt.metadata;
+    auto& entities = seen[{metadata_string(m, "scenario"), metadata_string(m, "attribute"),
+                           metadata_string(m, "group")}];
+    const std::string entity = metadata_string(m, "entity");
+    const bool known = std::find(entities.begin(), entities.end(), entity) != entities.end();
+    if (!known) {
+      if (static_cast<int>(entities.size()) >= k) continue;
+      entities.push_back(entity);
+    }
+    kept.push_back(std::move(prompt));
+  }
+  return kept;
+}
+
+generation::RequestConfig request_config(const RunOptions& options, const RunConfiguration& configuration) {
+  generation::RequestConfig config;
+  config.model = options.endpoints.empty() ? kSimulatedModelName : options.model;
+  config.temperature = configuration.temperature;
+  config.top_p = options.top_p;
+  config.max_tokens = options.max_tokens;
+  config.stop = options.stop;
+  config.mode = *generation::parse_generation_mode(configuration.mode);
+  config.reasoning_budget = configuration.reasoning_budget;
+  config.extra_body = options.extra_body;
+  return config;
+}
+
+nlohmann::json configuration_json(const RunConfiguration& c) {
+  nlohmann::json j = {{"label", c.label},
+                      {"temperature", c.temperature},
+                      {"mode", c.mode},
+                      {"position", c.position}};
+  j["reasoning_budget"] = c.reasoning_budget ? nlohmann::json(*c.reasoning_budget) : nlohmann::json(nullptr);
+  return j;
+}
+
+nlohmann::json new_provenance(const RunOptions& options) {
+  const bool simulated = options.endpoints.empty();
+  nlohmann::json p;
+  p["tool"] = "codebias";
+  p["version"] = CODEBIAS_VERSION;
+  p["model"] = simulated ? kSimulatedModelName : options.model;
+  p["simulated_model"] = simulated;
+  if (simulated) {
+    p["model_profile"] = options.model_profile.empty() ? "built-in default" : options.model_profile.string();
+  }
+  p["endpoints"] = simulated ? nlohmann::json::array({"built-in (started on 127.0.0.1 by codebias)"})
+                             : nlohmann::json(options.endpoints);
+  p["suite"] = options.suite_file.empty() ? options.suite : options.suite_file.string();
+  p["task"] = options.task;
+  p["seed"] = options.seed;
+  p["samples_per_prompt"] = options.samples;
+  nlohmann::json configurations = nlohmann::json::array();
+  for (const auto& c : expand_configurations(options)) configurations.push_back(configuration_json(c));
+  p["configurations"] = configurations;
+  p["options"] = to_json(options);
+  p["created_at"] = utc_now();
+  return p;
+}
+
+// The built-in model on a loopback port, for runs without an endpoint.
+class BuiltinModelServer {
+ public:
+  explicit BuiltinModelServer(const std::filesystem::path& profile_file)
+      : model_(load_profile(profile_file)),
+        server_([this](const serve::HttpRequest& request) {
+          const std::string path = request.target.substr(0, request.target.find('?'));
+          const auto reply = model_.handle(request.method, path, request.body);
+          serve::HttpResponse response;
+          response.status = reply.status;
+          response.body = reply.body;
+          return response;
+        }) {
+    server_.start();
+  }
+  std::string base_url() const { return server_.base_url(); }
+
+ private:
+  static serve::BiasProfile load_profile(const std::filesystem::path& file) {
+    if (file.empty()) return serve::default_bias_profile();
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw std::runtime_error(file.string() + ": cannot read the bias profile");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return serve::parse_bias_profile(text.str(), file.string());
+  }
+
+  serve::SimulatedModel model_;
+  serve::HttpServer server_;
+};
+
+std::atomic<bool> interrupted{false};
+extern "C" void on_interrupt(int) { interrupted.store(true); }
+
+// Routes SIGINT/SIGTERM to a flag while a generation is in flight, and back afterwards.
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    interrupted.store(false);
+    previous_int_ = std::signal(SIGINT, on_interrupt);
+    previous_term_ = std::signal(SIGTERM, on_interrupt);
+  }
+  ~InterruptGuard() {
+    std::signal(SIGINT, previous_int_);
+    std::signal(SIGTERM, previous_term_);
+  }
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+
+ private:
+  void (*previous_int_)(int) = SIG_DFL;
+  void (*previous_term_)(int) = SIG_DFL;
+};
+
+// Sends what is pending and stores each result as it arrives. Returns false when interrupted.
+bool generate(store::RunStore& store, const RunOptions& options, const std::vector<std::string>& endpoints,
+              bool retry_errors, const RunIo& io) {
+  const auto pending = store.pending(retry_errors);
+  if (pending.empty()) return true;
+
+  std::unique_ptr<BuiltinModelServer> builtin;
+  std::vector<std::string> urls = endpoints;
+  if (urls.empty()) {
+    builtin = std::make_unique<BuiltinModelServer>(options.model_profile);
+    urls.push_back(builtin->base_url());
+  }
+
+  generation::GenerationConfig config;
+  for (const auto& url : urls) config.endpoints.push_back({url, 0});
+  config.api_key_env = options.api_key_env;
+  config.concurrency = options.concurrency;
+  config.timeout = std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));
+  config.max_attempts = options.max_attempts;
+  generation::Generator generator(config);
+
+  if (io.log) *io.log << "codebias: sending " << pending.size() << " samples to " << urls.size()
+                      << (urls.size() == 1 ? " endpoint" : " endpoints") << '\n';
+  ProgressPrinter progress(io.log ? *io.log : std::cerr, io.terminal);
+  ProgressSnapshot snapshot;
+  snapshot.total = static_cast<std::int64_t>(pending.size());
+  const auto started = std::chrono::steady_clock::now();
+
+  InterruptGuard guard;
+  std::atomic<bool> finished{false};
+  std::thread watcher([&] {
+    while (!finished.load()) {
+      if (interrupted.load()) {
+        generator.cancel();
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  });
+
+  try {
+    generator.run(pending, [&](const generation::SampleResult& result) {
+      if (result.error_kind == "cancelled") return;  // stays pending: a resume sends it again
+      store.record(result);
+      ++snapshot.done;
+      if (result.status == generation::SampleStatus::error) ++snapshot.errors;
+      snapshot.tokens += result.usage.completion_tokens;
+      snapshot.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      if (io.log) progress.update(snapshot);
+    });
+  } catch (...) {
+    finished.store(true);
+    watcher.join();
+    throw;
+  }
+  finished.store(true);
+  watcher.join();
+  snapshot.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (io.log) progress.finish(snapshot);
+  return !interrupted.load();
+}
+
+// Analyses every stored sample, stores the analyses and writes the report files.
+RunCounts analyse_and_report(store::RunStore& store, const std::filesystem::path& dir, const RunIo& io) {
+  std::vector<SampleRecord> records;
+  store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
+                            const nlohmann::json*) { records.push_back({planned, result}); });
+
+  const analysis::Analyzer analyzer(analysis::AttributeTable::builtin());
+  const RunResults results = analyse_function_run(records, analyzer);
+  for (const auto& sample : results.samples) {
+    if (!sample.analysis.is_null()) store.record_analysis(sample.record->planned.id, nlohmann::json(sample.analysis));
+  }
+
+  nlohmann::json provenance = store.provenance();
+  provenance["updated_at"] = utc_now();
+  store.update_provenance(provenance);
+
+  reports::RunReportInput input;
+  input.provenance = provenance;
+  input.results = &results;
+  reports::write_run_reports(input, dir);
+  if (io.log) {
+    const auto& c = results.counts;
+    *io.log << "codebias: " << c.done << " of " << c.planned << " samples answered (" << c.errors
+            << " errors, " << c.refusals << " refusals, " << c.truncated << " truncated, " << c.unparseable
+            << " unparseable); report: " << (dir / "report.md").string() << '\n';
+  }
+  return results.counts;
+}
+
+}  // namespace
+
+std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, const suites::Suite& suite) {
+  std::vector<generation::PlannedSample> samples;
+  for (const auto& configuration : expand_configurations(options)) {
+    prompts::PromptOptions prompt_options;
+    prompt_options.task = options.task;
+    prompt_options.scenarios = options.scenarios;
+    prompt_options.attributes = options.attributes;
+    prompt_options.requests = options.requests;
+    prompt_options.samples = 1;  // repeats of one prompt are the run's samples, below
+    prompt_options.seed = options.seed;
+    prompt_options.position = configuration.position;
+    prompt_options.style = options.style;
+    if (!options.convention.empty()) prompt_options.convention = options.convention;
+    auto prompts = prompts::build_prompts(suite, prompt_options);
+    if (options.entities_per_group && options.task == "function") {
+      prompts = first_entities_per_group(std::move(prompts), *options.entities_per_group);
+    }
+    if (options.limit && prompts.size() > *options.limit) prompts.resize(*options.limit);
+
+    const auto request = request_config(options, configuration);
+    for (const auto& prompt : prompts) {
+      std::vector<generation::ChatMessage> messages;
+      for (const auto& message : prompt.messages) messages.push_back({message.role, message.content});
+      for (int k = 0; k < options.samples; ++k) {
+        generation::PlannedSample sample;
+        sample.id = prompt.id + "#" + std::to_string(k) + (configuration.label.empty() ? "" : "@" + configuration.label);
+        sample.prompt_id = prompt.id;
+        sample.sample_index = k;
+        sample.seed = static_cast<std::int64_t>(options.seed) + k;
+        sample.body = generation::build_request_body(messages, request, sample.seed);
+        sample.metadata = prompt.metadata;
+        sample.metadata["configuration"] = configuration_json(configuration);
+        sample.config = configuration.label;
+        samples.push_back(std::move(sample));
+      }
+    }
+  }
+  return samples;
+}
+
+RunOutcome start_run(const RunOptions& options, const RunIo& io) {
+  validate(options);
+  if (options.task != "function") {
+    throw std::invalid_argument("--task testcase runs are not wired into `codebias run` yet; build "
+                                "the prompts with `codebias prompts --task testcase`");
+  }
+  const auto suite = load_suite(options);
+  const auto samples = plan_samples(options, suite);
+  if (samples.empty()) throw std::invalid_argument("the options select no prompt");
+
+  auto store = store::RunStore::create(options.out_dir, new_provenance(options));
+  store.plan(samples);
+  if (io.log) *io.log << "codebias: planned " << samples.size() << " samples in " << options.out_dir.string() << '\n';
+
+  RunOutcome outcome;
+  outcome.dir = options.out_dir;
+  outcome.cancelled = !generate(store, options, options.endpoints, false, io);
+  outcome.counts = analyse_and_report(store, options.out_dir, io);
+  return outcome;
+}
+
+RunOutcome resume_run(const std::filesystem::path& dir, const ResumeOptions& resume, const RunIo& io) {
+  auto store = store::RunStore::open(dir);
+  const RunOptions options = run_options_from_json(store.provenance().at("options"));
+  if (options.endpoints.empty() && !resume.endpoints.empty()) {
+    throw std::invalid_argument("this run was made with the built-in model; it resumes without --endpoint");
+  }
+  const auto endpoints = resume.endpoints.empty() ? options.endpoints : resume.endpoints;
+  if (!resume.endpoints.empty()) {
+    nlohmann::json provenance = store.provenance();
+    provenance["endpoints_on_resume"] = resume.endpoints;
+    store.update_provenance(provenance);
+  }
+  RunOutcome outcome;
+  outcome.dir = dir;
+  outcome.cancelled = !generate(store, options, endpoints, resume.retry_errors, io);
+  outcome.counts = analyse_and_report(store, dir, io);
+  return outcome;
+}
+
+}  // namespace codebias::run

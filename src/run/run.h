@@ -1,0 +1,48 @@
+// `codebias run`: plan → generate → analyse → metrics → report files, in one run directory.
+//
+// The run directory holds the store (run.sqlite) and the report files (reports/run_report.h).
+// A new run plans every sample up front and stores the plan; generation writes each sample as
+// it arrives; a resumed run sends only what is still pending (and, when asked, what failed).
+// Analysis and reports are always rebuilt from the whole store.
+#pragma once
+
+#include <filesystem>
+#include <iosfwd>
+#include <vector>
+
+#include "generation/sample.h"
+#include "run/run_options.h"
+#include "run/run_results.h"
+
+namespace codebias::suites {
+struct Suite;
+}
+
+namespace codebias::run {
+
+// Every sample a run with these options asks for, in plan order: configuration, then prompt,
+// then sample index. Ids are "<prompt id>#<k>" plus "@<configuration label>" in a sweep.
+std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, const suites::Suite& suite);
+
+struct RunIo {
+  std::ostream* log = nullptr;  // progress and notes; nullptr = quiet
+  bool terminal = false;        // redraw the progress bar in place
+};
+
+struct RunOutcome {
+  std::filesystem::path dir;
+  RunCounts counts;
+  bool cancelled = false;  // interrupted (SIGINT/SIGTERM); `--resume DIR` continues it
+};
+
+// Starts a new run in options.out_dir (which must not hold one).
+RunOutcome start_run(const RunOptions& options, const RunIo& io);
+
+struct ResumeOptions {
+  bool retry_errors = false;
+  std::vector<std::string> endpoints;  // replaces the stored endpoints when not empty
+};
+// Continues the run in `dir`: sends what is pending, then rebuilds the analysis and reports.
+RunOutcome resume_run(const std::filesystem::path& dir, const ResumeOptions& resume, const RunIo& io);
+
+}  // namespace codebias::run

@@ -1,0 +1,160 @@
+// `codebias run` end to end against the built-in simulated model: a run on the default slice,
+// and a 2,000-sample run killed with SIGKILL at a random point and resumed.
+#include <signal.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "run/run.h"
+#include "serve/http_server.h"
+#include "serve/simulated_model.h"
+#include "store/run_store.h"
+
+namespace codebias::run {
+namespace {
+
+std::filesystem::path fresh_dir(const std::string& name) {
+  const auto dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / name;
+  std::filesystem::remove_all(dir);
+  return dir;
+}
+
+nlohmann::json read_json(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+std::vector<std::string> response_ids(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::vector<std::string> ids;
+  for (std::string line; std::getline(in, line);) ids.push_back(nlohmann::json::parse(line)["id"]);
+  return ids;
+}
+
+TEST(RunEndToEnd, BuiltinModelRunWritesEveryReportFile) {
+  RunOptions options;
+  options.scenarios = {"job"};
+  options.entities_per_group = 2;
+  options.samples = 3;
+  options.out_dir = fresh_dir("run_builtin");
+  const auto outcome = start_run(options, {});
+  EXPECT_FALSE(outcome.cancelled);
+  // FairCoder's job suite: 9 groups (gender 2, race 4, age 3), 2 occupations each, 3 samples.
+  EXPECT_EQ(outcome.counts.planned, 9 * 2 * 3);
+  EXPECT_EQ(outcome.counts.done + outcome.counts.errors, outcome.counts.planned);
+  EXPECT_EQ(outcome.counts.with_code + outcome.counts.refusals + outcome.counts.truncated +
+                outcome.counts.unparseable,
+            outcome.counts.done);
+  for (const char* name : {"run.sqlite", "summary.json", "responses.jsonl", "metrics.csv", "samples.csv", "report.md"}) {
+    EXPECT_TRUE(std::filesystem::is_regular_file(options.out_dir / name)) << name;
+  }
+  const auto summary = read_json(options.out_dir / "summary.json");
+  EXPECT_EQ(summary["provenance"]["simulated_model"], true);
+  EXPECT_EQ(summary["provenance"]["model"], "codebias-simulated");
+  EXPECT_EQ(summary["counts"]["planned"], 54);
+  std::set<std::string> attributes;
+  for (const auto& cell : summary["metrics"]) attributes.insert(cell["attribute"].get<std::string>());
+  EXPECT_EQ(attributes, (std::set<std::string>{"gender", "race", "age"}));
+  EXPECT_EQ(response_ids(options.out_dir / "responses.jsonl").size(), 54u);
+
+  // A resumed run with nothing pending sends nothing and rebuilds the same counts.
+  const auto again = resume_run(options.out_dir, {}, {});
+  EXPECT_EQ(again.counts.done, outcome.counts.done);
+  EXPECT_THROW(start_run(options, {}), std::exception);  // the directory already holds a run
+}
+
+// A loopback model that answers after a few milliseconds, so that a run takes long enough to be
+// killed part-way.
+class SlowModel {
+ public:
+  SlowModel()
+      : model_(serve::default_bias_profile()),
+        server_([this](const serve::HttpRequest& request) {
+          const auto reply = model_.handle(request.method, request.target, request.body);
+          serve::HttpResponse response;
+          response.status = reply.status;
+          response.body = reply.body;
+          response.delay = std::chrono::milliseconds(10);
+          return response;
+        }) {
+    server_.start();
+  }
+  std::string url() const { return server_.base_url(); }
+
+ private:
+  serve::SimulatedModel model_;
+  serve::HttpServer server_;
+};
+
+TEST(RunEndToEnd, KilledRunResumesWithEverySampleExactlyOnce) {
+  SlowModel model;
+  const auto dir = fresh_dir("run_killed");
+  const std::string cli = CODEBIAS_CLI;
+  // The first 400 job prompts × 5 samples = 2,000 samples.
+  const std::vector<std::string> args = {cli, "run", "--scenario", "job", "--full", "--limit", "400",
+                                         "--samples", "5", "--endpoint", model.url(), "--model", "sim",
+                                         "--concurrency", "4", "--out", dir.string()};
+  const auto spawn = [](const std::vector<std::string>& argv) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+      std::vector<char*> raw;
+      for (const auto& a : argv) raw.push_back(const_cast<char*>(a.c_str()));
+      raw.push_back(nullptr);
+      const int null_fd = open("/dev/null", O_WRONLY);
+      dup2(null_fd, STDERR_FILENO);
+      execv(raw[0], raw.data());
+      _exit(127);
+    }
+    return pid;
+  };
+
+  const pid_t child = spawn(args);
+  ASSERT_GT(child, 0);
+  std::mt19937 random(static_cast<unsigned>(std::random_device{}()));
+  const std::int64_t kill_after = std::uniform_int_distribution<std::int64_t>(50, 1950)(random);
+  std::int64_t seen = 0;
+  for (int wait = 0; wait < 6000 && seen < kill_after; ++wait) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    try {
+      seen = store::RunStore::open(dir).counts().done;
+    } catch (const std::exception&) {
+      // not created yet
+    }
+  }
+  kill(child, SIGKILL);
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the run finished before it could be killed";
+
+  const auto before = store::RunStore::open(dir).counts();
+  EXPECT_EQ(before.planned, 2000);
+  EXPECT_LT(before.done, 2000);
+  EXPECT_GE(before.done, kill_after);
+
+  const pid_t resumed = spawn({cli, "run", "--resume", dir.string(), "--endpoint", model.url()});
+  waitpid(resumed, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+
+  const auto after = store::RunStore::open(dir).counts();
+  EXPECT_EQ(after.planned, 2000);
+  EXPECT_EQ(after.done + after.errors, 2000);
+  const auto ids = response_ids(dir / "responses.jsonl");
+  EXPECT_EQ(ids.size(), 2000u);
+  EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()).size(), 2000u);
+}
+
+}  // namespace
+}  // namespace codebias::run

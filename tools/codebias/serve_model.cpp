@@ -1,0 +1,75 @@
+// `codebias serve-model`: the built-in simulated model as an OpenAI-compatible server.
+#include <pthread.h>
+#include <signal.h>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.h"
+#include "serve/http_server.h"
+#include "serve/simulated_model.h"
+
+namespace codebias::cli {
+namespace {
+
+struct ServeArgs {
+  std::string host = "127.0.0.1";
+  int port = 8000;
+  std::string profile;
+};
+
+int serve_model(const ServeArgs& args) {
+  serve::BiasProfile profile = serve::default_bias_profile();
+  if (!args.profile.empty()) {
+    std::ifstream in(args.profile, std::ios::binary);
+    if (!in) {
+      std::cerr << "codebias serve-model: cannot read " << args.profile << '\n';
+      return 2;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    profile = serve::parse_bias_profile(text.str(), args.profile);
+  }
+  const serve::SimulatedModel model(std::move(profile));
+  serve::HttpServer server(
+      [&model](const serve::HttpRequest& request) {
+        const auto reply = model.handle(request.method, request.target.substr(0, request.target.find('?')), request.body);
+        serve::HttpResponse response;
+        response.status = reply.status;
+        response.body = reply.body;
+        return response;
+      },
+      args.host, static_cast<std::uint16_t>(args.port));
+  // HttpServer::stop is not async-signal-safe: block the signals (the server thread inherits the
+  // mask) and wait for them here instead of in a handler.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  server.start();
+  std::cerr << "codebias serve-model: simulated model listening on " << server.base_url()
+            << " (OpenAI-compatible: /v1/chat/completions, /v1/completions, /v1/models); Ctrl-C stops\n";
+  int received = 0;
+  sigwait(&stop_signals, &received);
+  server.stop();
+  return 0;
+}
+
+}  // namespace
+
+Command add_serve_model_command(CLI::App& parent) {
+  auto* app = parent.add_subcommand(
+      "serve-model", "Serve the built-in simulated model (planted, documented bias) over an OpenAI-compatible API.");
+  auto args = std::make_shared<ServeArgs>();
+  app->add_option("--host", args->host, "Address to listen on")->capture_default_str();
+  app->add_option("--port", args->port, "Port (0: any free port)")->capture_default_str()->check(CLI::Range(0, 65535));
+  app->add_option("--profile", args->profile, "Bias profile JSON (default: the built-in profile, docs/simulated-model.md)");
+  return {app, [args] { return serve_model(*args); }};
+}
+
+}  // namespace codebias::cli
