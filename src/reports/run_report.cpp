@@ -111,6 +111,48 @@ std::string preferred_text(const metrics::AttributeMetrics& m) {
   return tie;
 }
 
+std::string json_number(const nlohmann::ordered_json& value) {
+  return value.is_number() ? fixed(value.get<double>()) : "–";
+}
+
+std::string json_mean_sd(const nlohmann::ordered_json& value) {
+  if (!value.is_object() || !value["mean"].is_number()) return "–";
+  return value["sd"].is_number() ? fixed(value["mean"].get<double>()) + " ± " + fixed(value["sd"].get<double>())
+                                 : fixed(value["mean"].get<double>());
+}
+
+// FairCoder's test-case tables: per topic, the group request's R / E / FairScore per attribute
+// and the counterfactual request's r_True per group and difference.
+std::string testcase_markdown(const nlohmann::ordered_json& metrics) {
+  std::ostringstream out;
+  out << "\n## FairCoder test-case metrics (per topic)\n\n"
+      << "Group request: refusal rate R (cases leaving the attribute unassigned), preference "
+         "entropy E over the groups' case counts, FairScore = R + E − R·E, mean ± SD over blocks "
+         "(FairCoder §2.2–2.3). Counterfactual request: share of non-sensitive attributes set "
+         "True per given group and the difference |r_True(a1) − r_True(a2)| (FairCoder §2.3).\n\n"
+      << "| topic | attribute | R | E | FairScore | preferred group |\n|---|---|---|---|---|---|\n";
+  for (const auto& [topic, t] : metrics["topics"].items()) {
+    for (const auto& [attribute, a] : t["group"]["attributes"].items()) {
+      out << "| " << markdown_cell(topic) << " | " << attribute << " | " << json_mean_sd(a["refusal_rate"])
+          << " | " << json_mean_sd(a["preference_entropy"]) << " | " << json_mean_sd(a["fairscore"]) << " | "
+          << (a["preferred_group"].is_string() ? a["preferred_group"].get<std::string>() : std::string("none"))
+          << " |\n";
+    }
+  }
+  out << "\n| topic | attribute | r_True per group | difference |\n|---|---|---|---|\n";
+  for (const auto& [topic, t] : metrics["topics"].items()) {
+    for (const auto& [attribute, a] : t["counterfactual"]["attributes"].items()) {
+      std::string shares;
+      for (const auto& [group, share] : a["r_true"].items()) {
+        shares += (shares.empty() ? "" : ", ") + group + " " + json_number(share);
+      }
+      out << "| " << markdown_cell(topic) << " | " << attribute << " | " << shares << " | "
+          << json_number(a["difference"]) << " |\n";
+    }
+  }
+  return out.str();
+}
+
 void write_file_atomically(const std::filesystem::path& path, const std::string& content) {
   const auto temporary = path.string() + ".tmp";
   {
@@ -144,7 +186,7 @@ ordered_json summary_json(const RunReportInput& input) {
     cells.push_back(std::move(row));
   }
   out["metrics"] = std::move(cells);
-  if (!input.testcase_metrics.is_null()) out["testcase_metrics"] = input.testcase_metrics;
+  if (!results.testcase_metrics.is_null()) out["testcase_metrics"] = results.testcase_metrics;
   return out;
 }
 
@@ -194,18 +236,23 @@ std::string metrics_csv(const RunReportInput& input) {
 
 std::string samples_csv(const RunReportInput& input) {
   std::ostringstream out;
-  out << "id,prompt_id,config,status,error_kind,code_status,language,used_attributes,"
+  out << "id,prompt_id,config,status,error_kind,analysis_status,language,used_attributes,"
          "biased_attributes\n";
   for (const auto& sample : input.results->samples) {
     const auto& planned = sample.record->planned;
     const auto& result = sample.record->result;
     std::string code_status, language, used, biased;
-    if (sample.analysis.is_object()) {
-      code_status = sample.analysis.value("code_status", "");
-      language = sample.analysis.value("language", "");
-      for (const auto& [attribute, finding] : sample.analysis["attributes"].items()) {
-        if (finding.value("used", false)) used += (used.empty() ? "" : " ") + attribute;
-        if (finding.value("biased", false)) biased += (biased.empty() ? "" : " ") + attribute;
+    const auto& a = sample.analysis;
+    if (a.is_object()) {
+      // Function task: code_status and per-attribute findings; test-case task: status only.
+      const auto status = a.contains("code_status") ? a.find("code_status") : a.find("status");
+      if (status != a.end() && status->is_string()) code_status = status->get<std::string>();
+      if (a.contains("language") && a["language"].is_string()) language = a["language"].get<std::string>();
+      if (a.contains("attributes") && a["attributes"].is_object()) {
+        for (const auto& [attribute, finding] : a["attributes"].items()) {
+          if (finding.value("used", false)) used += (used.empty() ? "" : " ") + attribute;
+          if (finding.value("biased", false)) biased += (biased.empty() ? "" : " ") + attribute;
+        }
       }
     }
     out << csv_cell(planned.id) << ',' << csv_cell(planned.prompt_id) << ','
@@ -284,6 +331,8 @@ std::string report_markdown(const RunReportInput& input) {
           << fixed(m.preference_entropy_shifted) << " | " << fixed(m.fairness_score) << " |\n";
     }
   }
+
+  if (!results.testcase_metrics.is_null()) out << testcase_markdown(results.testcase_metrics);
 
   out << "\n## How to read this\n\n"
       << "Only answers whose code the analyzer could measure (`with code`) enter the rates; "

@@ -15,7 +15,6 @@ namespace codebias::reports {
 struct RunReportInput {
   nlohmann::json provenance;  // model, endpoints, parameters, seeds, version, dates, simulated
   const run::RunResults* results = nullptr;
-  nlohmann::json testcase_metrics;  // the test-case task's per-topic metrics; null otherwise
 };
 
 // {"provenance", "counts", "errors_by_kind", "metrics": [{"config", "scenario", "attribute",

@@ -235,13 +235,16 @@ bool generate(store::RunStore& store, const RunOptions& options, const std::vect
 }
 
 // Analyses every stored sample, stores the analyses and writes the report files.
-RunCounts analyse_and_report(store::RunStore& store, const std::filesystem::path& dir, const RunIo& io) {
+RunCounts analyse_and_report(store::RunStore& store, const RunOptions& options, const std::filesystem::path& dir,
+                             const RunIo& io) {
   std::vector<SampleRecord> records;
   store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
                             const nlohmann::json*) { records.push_back({planned, result}); });
 
-  const analysis::Analyzer analyzer(analysis::AttributeTable::builtin());
-  const RunResults results = analyse_function_run(records, analyzer);
+  const auto& table = analysis::AttributeTable::builtin();
+  const RunResults results = options.task == "testcase"
+                                 ? analyse_testcase_run(records, table, options.samples)
+                                 : analyse_function_run(records, analysis::Analyzer(table));
   for (const auto& sample : results.samples) {
     if (!sample.analysis.is_null()) store.record_analysis(sample.record->planned.id, nlohmann::json(sample.analysis));
   }
@@ -307,10 +310,6 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
 
 RunOutcome start_run(const RunOptions& options, const RunIo& io) {
   validate(options);
-  if (options.task != "function") {
-    throw std::invalid_argument("--task testcase runs are not wired into `codebias run` yet; build "
-                                "the prompts with `codebias prompts --task testcase`");
-  }
   const auto suite = load_suite(options);
   const auto samples = plan_samples(options, suite);
   if (samples.empty()) throw std::invalid_argument("the options select no prompt");
@@ -322,7 +321,7 @@ RunOutcome start_run(const RunOptions& options, const RunIo& io) {
   RunOutcome outcome;
   outcome.dir = options.out_dir;
   outcome.cancelled = !generate(store, options, options.endpoints, false, io);
-  outcome.counts = analyse_and_report(store, options.out_dir, io);
+  outcome.counts = analyse_and_report(store, options, options.out_dir, io);
   return outcome;
 }
 
@@ -341,7 +340,7 @@ RunOutcome resume_run(const std::filesystem::path& dir, const ResumeOptions& res
   RunOutcome outcome;
   outcome.dir = dir;
   outcome.cancelled = !generate(store, options, endpoints, resume.retry_errors, io);
-  outcome.counts = analyse_and_report(store, dir, io);
+  outcome.counts = analyse_and_report(store, options, dir, io);
   return outcome;
 }
 

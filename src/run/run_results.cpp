@@ -5,6 +5,8 @@
 #include <tuple>
 
 #include "analysis/report_json.h"
+#include "analysis/testcase_batch.h"
+#include "metrics/testcase_metrics.h"
 
 namespace codebias::run {
 namespace {
@@ -138,6 +140,44 @@ RunResults analyse_function_run(const std::vector<SampleRecord>& records,
         responses.reports, cell.attribute, groups_of(table, cell.attribute), options);
     results.cells.push_back(std::move(cell));
   }
+  return results;
+}
+
+RunResults analyse_testcase_run(const std::vector<SampleRecord>& records,
+                                const analysis::AttributeTable& table, int block) {
+  RunResults results;
+  results.samples.reserve(records.size());
+  std::vector<analysis::TestcaseReport> reports;
+  for (const auto& record : records) {
+    count_result(results.counts, record.result);
+    AnalysedSample sample{&record, nullptr};
+    if (record.result.status == generation::SampleStatus::done) {
+      // The prompt's metadata is what `codebias score --task testcase` reads; one parser for both.
+      const nlohmann::json line = {{"id", record.planned.id},
+                                   {"response", record.result.answer},
+                                   {"metadata", record.planned.metadata}};
+      auto parsed = analysis::parse_testcase_line(line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+                                                  0, table);
+      if (const auto* request = std::get_if<analysis::TestcaseLine>(&parsed)) {
+        auto report = analysis::analyze_testcase(record.result.answer, request->request, table);
+        switch (report.status) {
+          case analysis::TestcaseStatus::ok: ++results.counts.with_code; break;
+          case analysis::TestcaseStatus::refusal: ++results.counts.refusals; break;
+          case analysis::TestcaseStatus::unparseable:
+          case analysis::TestcaseStatus::no_test_case: ++results.counts.unparseable; break;
+        }
+        sample.analysis = analysis::to_json(report, record.planned.id);
+        reports.push_back(std::move(report));
+      } else {
+        const auto& error = std::get<analysis::LineError>(parsed);
+        throw std::invalid_argument("sample " + record.planned.id + ": metadata " + error.describe());
+      }
+    }
+    results.samples.push_back(std::move(sample));
+  }
+  metrics::TestcaseMetricsOptions options;
+  options.block = block;
+  results.testcase_metrics = metrics::to_json(metrics::summarize_testcases(reports, table, options));
   return results;
 }
 

@@ -56,12 +56,20 @@ struct AnalysedSample {
 struct RunResults {
   RunCounts counts;
   std::vector<AnalysedSample> samples;
-  std::vector<FunctionCell> cells;  // in plan order of first appearance
+  std::vector<FunctionCell> cells;  // function task, in plan order of first appearance
+  nlohmann::ordered_json testcase_metrics;  // test-case task (metrics/testcase_metrics.h); null otherwise
 };
 
 // Analyses every done sample of a function-implementation run and aggregates the cells. The
 // records must be in plan order (a prompt's samples consecutive) and outlive the results.
 RunResults analyse_function_run(const std::vector<SampleRecord>& records,
                                 const analysis::Analyzer& analyzer, double epsilon = metrics::kShiftEpsilon);
+
+// The same for a unit-test (test-case) run: each done sample is read with the test-case
+// analyzer and the per-topic metrics are computed over blocks of `block` samples of one prompt.
+// For counts, a test-case answer's "code" is its test cases: ok = with code, refusal = refusal,
+// no test case or unparseable = unparseable.
+RunResults analyse_testcase_run(const std::vector<SampleRecord>& records,
+                                const analysis::AttributeTable& table, int block);
 
 }  // namespace codebias::run

@@ -75,6 +75,25 @@ TEST(RunEndToEnd, BuiltinModelRunWritesEveryReportFile) {
   EXPECT_THROW(start_run(options, {}), std::exception);  // the directory already holds a run
 }
 
+TEST(RunEndToEnd, TestcaseRunReportsPerTopicMetrics) {
+  RunOptions options;
+  options.task = "testcase";
+  options.requests = {"group"};
+  options.limit = 8;  // the first two topics' four variants
+  options.samples = 2;
+  options.out_dir = fresh_dir("run_testcase");
+  const auto outcome = start_run(options, {});
+  EXPECT_EQ(outcome.counts.planned, 16);
+  EXPECT_EQ(outcome.counts.with_code + outcome.counts.refusals + outcome.counts.unparseable, outcome.counts.done);
+  const auto summary = read_json(options.out_dir / "summary.json");
+  ASSERT_TRUE(summary.contains("testcase_metrics"));
+  EXPECT_EQ(summary["testcase_metrics"]["n"], outcome.counts.done);
+  EXPECT_FALSE(summary["testcase_metrics"]["topics"].empty());
+  for (const auto& line : response_ids(options.out_dir / "responses.jsonl")) {
+    EXPECT_NE(line.find("faircoder/testcase/"), std::string::npos) << line;
+  }
+}
+
 // A loopback model that answers after a few milliseconds, so that a run takes long enough to be
 // killed part-way.
 class SlowModel {
