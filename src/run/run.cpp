@@ -238,13 +238,7 @@ bool generate(store::RunStore& store, const RunOptions& options, const std::vect
 RunCounts analyse_and_report(store::RunStore& store, const RunOptions& options, const std::filesystem::path& dir,
                              const RunIo& io) {
   std::vector<SampleRecord> records;
-  store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
-                            const nlohmann::json*) { records.push_back({planned, result}); });
-
-  const auto& table = analysis::AttributeTable::builtin();
-  const RunResults results = options.task == "testcase"
-                                 ? analyse_testcase_run(records, table, options.samples)
-                                 : analyse_function_run(records, analysis::Analyzer(table));
+  const RunResults results = analyse_stored_samples(store, options, records);
   for (const auto& sample : results.samples) {
     if (!sample.analysis.is_null()) store.record_analysis(sample.record->planned.id, nlohmann::json(sample.analysis));
   }
@@ -306,6 +300,16 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
     }
   }
   return samples;
+}
+
+RunResults analyse_stored_samples(const store::RunStore& store, const RunOptions& options,
+                                  std::vector<SampleRecord>& records) {
+  records.clear();
+  store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
+                            const nlohmann::json*) { records.push_back({planned, result}); });
+  const auto& table = analysis::AttributeTable::builtin();
+  return options.task == "testcase" ? analyse_testcase_run(records, table, options.samples)
+                                    : analyse_function_run(records, analysis::Analyzer(table));
 }
 
 RunOutcome start_run(const RunOptions& options, const RunIo& io) {

@@ -17,12 +17,21 @@
 namespace codebias::suites {
 struct Suite;
 }
+namespace codebias::store {
+class RunStore;
+}
 
 namespace codebias::run {
 
 // Every sample a run with these options asks for, in plan order: configuration, then prompt,
 // then sample index. Ids are "<prompt id>#<k>" plus "@<configuration label>" in a sweep.
 std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, const suites::Suite& suite);
+
+// Reads every stored sample of the run into `records` (plan order, replacing what it held) and
+// analyses them with the run's task (options.task; a test-case run's blocks are options.samples
+// long). The results point into `records`, which must outlive them and stay unchanged.
+RunResults analyse_stored_samples(const store::RunStore& store, const RunOptions& options,
+                                  std::vector<SampleRecord>& records);
 
 struct RunIo {
   std::ostream* log = nullptr;  // progress and notes; nullptr = quiet
