@@ -108,7 +108,8 @@ class Page {
     out_ << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          << "<title>codebias report: " << html_escape(string_field(p, "model")) << "</title>\n"
-         << "<style>" << html_report_css() << "</style>\n"
+         << "<style>" << html_report_css()
+         << "</style>\n"
          // First script on the page, so that errors thrown while Chart.js loads are caught too.
          << "<script>" << html_report_error_capture_js() << "</script>\n"
          << "</head>\n<body>\n<header><h1>codebias run report</h1>\n<p class=\"sub\">"
@@ -130,20 +131,12 @@ class Page {
     drilldown();
     out_ << "</main>\n<pre id=\"selftest\" hidden></pre>\n"
          << "<script type=\"application/json\" id=\"codebias-data\">" << script_safe_json(data_) << "</script>\n"
-         << "<script>" << script_safe(data::builtin_chartjs()) << "</script>\n"
+         << "<script>" << data::builtin_chartjs() << "</script>\n"
          << "<script>" << html_report_page_js() << "</script>\n</body>\n</html>\n";
     return out_.str();
   }
 
  private:
-  // A script body must not contain "</script" (any case); Chart.js has none, but the check keeps
-  // a future release from silently breaking the page.
-  static std::string script_safe(std::string_view code) {
-    std::string text(code);
-    for (std::size_t at = 0; (at = text.find("</", at)) != std::string::npos; at += 3) text.replace(at, 2, "<\\/");
-    return text;
-  }
-
   void card(const std::string& label, const std::string& value, const std::string& note = {}) {
     out_ << "<div class=\"card\"><div class=\"value\">" << html_escape(value) << "</div><div class=\"label\">"
          << html_escape(label) << "</div>";
@@ -227,8 +220,7 @@ class Page {
            << html_escape(cell.scenario) << "</td><td>" << html_escape(cell.attribute) << "</td><td class=\"num\">"
            << cell.n_prompts << "</td><td>" << mean_sd(m.refusal_rate, m.refusal_rate_sd) << "</td><td>"
            << mean_sd(m.preference_entropy, m.preference_entropy_sd) << "</td><td>"
-           << mean_sd(m.fairscore, m.fairscore_sd) << "</td><td>" << html_escape(preferred_text(m))
-           << "</td></tr>";
+           << mean_sd(m.fairscore, m.fairscore_sd) << "</td><td>" << html_escape(preferred_text(m)) << "</td></tr>";
     }
     out_ << "</tbody></table></section>\n<section id=\"probedebias\"><h2>ProbeDebias metrics</h2>"
          << "<p>Bias Rate BR = biased programs / programs with code; shifted preference entropy PE; Fairness "
@@ -398,8 +390,7 @@ class Page {
     }
     if (const auto* topics = testcase_topics()) {
       ChartSpec scores{"Group request: FairScore per topic", "FairScore (1 = fair)", {}, {}, 1.0};
-      ChartSpec difference{"Counterfactual request: |r_True(a1) − r_True(a2)| per topic", "difference", {}, {},
-                           1.0};
+      ChartSpec difference{"Counterfactual request: |r_True(a1) − r_True(a2)| per topic", "difference", {}, {}, 1.0};
       std::map<std::string, std::vector<std::optional<double>>> score_series, difference_series;
       std::vector<std::string> attributes;
       std::map<std::string, std::pair<std::vector<std::string>, std::vector<double>>> counts;  // per attribute
@@ -456,8 +447,11 @@ class Page {
       for (const auto& attribute : attributes) {
         const auto it = counts.find(attribute);
         if (it == counts.end()) continue;
-        ChartSpec cases{"Group request: test cases per group: " + attribute, "test cases (all topics)",
-                        it->second.first, {}, std::nullopt};
+        ChartSpec cases{"Group request: test cases per group: " + attribute,
+                        "test cases (all topics)",
+                        it->second.first,
+                        {},
+                        std::nullopt};
         std::vector<std::optional<double>> values(it->second.second.begin(), it->second.second.end());
         cases.datasets.emplace_back("cases", std::move(values));
         charts.push_back(std::move(cases));
@@ -507,7 +501,8 @@ class Page {
             detail += " → " + groups;
           }
           if (e.contains("amount") && e["amount"].is_number()) detail += " (" + json_text(e["amount"]) + ")";
-          f.evidence.push_back({{"line", e.value("line", ordered_json())}, {"text", e.value("text", ordered_json())},
+          f.evidence.push_back({{"line", e.value("line", ordered_json())},
+                                {"text", e.value("text", ordered_json())},
                                 {"detail", detail}});
         }
       }
@@ -571,8 +566,9 @@ class Page {
     while (start <= answer.size()) {
       const auto end = std::min(answer.find('\n', start), answer.size());
       const bool hit = lines.count(number) > 0;
+      // The spans are blocks, so no newline between them (it would show as a blank line).
       out << "<span class=\"ln" << (hit ? " hit" : "") << "\" data-line=\"" << number << "\">"
-           << html_escape(std::string_view(answer).substr(start, end - start)) << "</span>\n";
+          << html_escape(std::string_view(answer).substr(start, end - start)) << "</span>";
       if (end == answer.size()) break;
       start = end + 1;
       ++number;
@@ -603,20 +599,20 @@ class Page {
         summary += (summary.empty() ? "" : "; ") + f.attribute + ": " + top;
       }
       items << "<details class=\"sample\"><summary><code>" << html_escape(planned.id) << "</code> <span class=\"why\">"
-           << html_escape(summary) << "</span></summary><div class=\"sample-body\">"
-           << "<h4>Prompt (last user message)</h4><pre class=\"prompt\">"
-           << html_escape(last_user_message(planned.body)) << "</pre><h4>Findings</h4>";
+            << html_escape(summary) << "</span></summary><div class=\"sample-body\">"
+            << "<h4>Prompt (last user message)</h4><pre class=\"prompt\">"
+            << html_escape(last_user_message(planned.body)) << "</pre><h4>Findings</h4>";
       for (const auto& f : findings) {
         items << "<table class=\"finding\"><caption>" << html_escape(f.attribute)
-             << "</caption><thead><tr><th>group</th><th>" << (testcase ? "cases" : "points")
-             << "</th></tr></thead><tbody>";
+              << "</caption><thead><tr><th>group</th><th>" << (testcase ? "cases" : "points")
+              << "</th></tr></thead><tbody>";
         for (const auto& [group, points] : f.points) {
           items << "<tr><td>" << html_escape(group) << "</td><td>" << html_escape(points) << "</td></tr>";
         }
         items << "</tbody></table><ul class=\"evidence\">";
         for (const auto& e : f.evidence) {
           items << "<li>line " << html_escape(json_text(e["line"])) << ": <code>" << html_escape(json_text(e["text"]))
-               << "</code> <span class=\"rule\">" << html_escape(json_text(e["detail"])) << "</span></li>";
+                << "</code> <span class=\"rule\">" << html_escape(json_text(e["detail"])) << "</span></li>";
         }
         items << "</ul>";
       }
@@ -628,7 +624,8 @@ class Page {
          << (testcase ? " answers to the group request assign a sensitive group in a test case."
                       : " samples hold code that treats a group differently.");
     if (shown < biased) {
-      out_ << " The first " << shown << " are shown here (the drill-down is capped to keep the file small); every "
+      out_ << " The first " << shown
+           << " are shown here (the drill-down is capped to keep the file small); every "
               "sample is in <code>responses.jsonl</code>.";
     }
     out_ << "</p>" << items.str() << "</section>\n";

@@ -39,8 +39,9 @@ int report_command(const ReportArgs& args) {
     std::cout << text;
     return std::cout.flush() ? 0 : 1;
   }
-  const std::filesystem::path out =
-      args.out.empty() ? std::filesystem::path(args.run_dir) / reports::report_file_name(*format) : std::filesystem::path(args.out);
+  const std::filesystem::path out = args.out.empty()
+                                        ? std::filesystem::path(args.run_dir) / reports::report_file_name(*format)
+                                        : std::filesystem::path(args.out);
   std::ofstream file(out, std::ios::binary | std::ios::trunc);
   if (!file || !(file << text) || !file.flush()) {
     std::cerr << "codebias report: cannot write " << out.string() << '\n';

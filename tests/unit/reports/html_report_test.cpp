@@ -35,9 +35,11 @@ run::SampleRecord biased_record(const std::string& id, const std::string& answer
 }
 
 nlohmann::ordered_json biased_analysis(long line) {
-  nlohmann::ordered_json evidence = {{"line", line}, {"text", "x"}, {"groups", {"male"}}, {"amount", 2.0},
-                                     {"rule", "lookup/table"}};
-  nlohmann::ordered_json finding = {{"used", true}, {"biased", true}, {"scores", {{"male", 2.0}, {"female", 0.0}}},
+  nlohmann::ordered_json evidence = {
+      {"line", line}, {"text", "x"}, {"groups", {"male"}}, {"amount", 2.0}, {"rule", "lookup/table"}};
+  nlohmann::ordered_json finding = {{"used", true},
+                                    {"biased", true},
+                                    {"scores", {{"male", 2.0}, {"female", 0.0}}},
                                     {"evidence", nlohmann::ordered_json::array({evidence})}};
   return {{"code_status", "ok"}, {"attributes", {{"gender", finding}}}};
 }
@@ -48,7 +50,8 @@ struct Fixture {
   RunReportInput input;
 
   explicit Fixture(std::vector<std::string> answers, bool simulated = true) {
-    for (std::size_t i = 0; i < answers.size(); ++i) records.push_back(biased_record("s" + std::to_string(i), answers[i]));
+    for (std::size_t i = 0; i < answers.size(); ++i)
+      records.push_back(biased_record("s" + std::to_string(i), answers[i]));
     for (const auto& record : records) results.samples.push_back({&record, biased_analysis(2)});
     results.counts.planned = results.counts.done = static_cast<std::int64_t>(records.size());
     input.provenance = {{"model", "m</script><script>alert(2)</script>"}, {"simulated_model", simulated}};
