@@ -10,6 +10,8 @@
 #include <fstream>
 #include <random>
 #include <set>
+#include <sstream>
+#include <variant>
 #include <string>
 #include <thread>
 #include <vector>
@@ -17,7 +19,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "analysis/batch.h"
 #include "run/run.h"
+#include "run/score_input.h"
 #include "serve/http_server.h"
 #include "serve/simulated_model.h"
 #include "store/run_store.h"
@@ -68,6 +72,19 @@ TEST(RunEndToEnd, BuiltinModelRunWritesEveryReportFile) {
   for (const auto& cell : summary["metrics"]) attributes.insert(cell["attribute"].get<std::string>());
   EXPECT_EQ(attributes, (std::set<std::string>{"gender", "race", "age"}));
   EXPECT_EQ(response_ids(options.out_dir / "responses.jsonl").size(), 54u);
+
+  // The answers in the `codebias score` input format: one valid line per answered sample.
+  std::ostringstream score_input;
+  write_score_input(store::RunStore::open(options.out_dir), analysis::AttributeTable::builtin(), score_input);
+  std::istringstream lines(score_input.str());
+  long count = 0;
+  for (std::string line; std::getline(lines, line);) {
+    ++count;
+    const auto parsed = analysis::parse_score_line(line, count, analysis::AttributeTable::builtin(), {});
+    ASSERT_TRUE(std::holds_alternative<analysis::ScoreRequest>(parsed)) << line;
+    EXPECT_EQ(std::get<analysis::ScoreRequest>(parsed).options.scenario, "job");
+  }
+  EXPECT_EQ(count, outcome.counts.done);
 
   // A resumed run with nothing pending sends nothing and rebuilds the same counts.
   const auto again = resume_run(options.out_dir, {}, {});
