@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -109,6 +110,29 @@ TEST(RunEndToEnd, TestcaseRunReportsPerTopicMetrics) {
   for (const auto& line : response_ids(options.out_dir / "responses.jsonl")) {
     EXPECT_NE(line.find("faircoder/testcase/"), std::string::npos) << line;
   }
+}
+
+// The whole pipeline (prompts, HTTP, store, analysis, metrics) recovers the bias the built-in
+// model plants: data/models/simulated-default.json gives age a bias probability of 0.6 favouring
+// the young. Tolerance: 4 binomial standard deviations of the measured programs.
+TEST(RunEndToEnd, PlantedBiasIsRecoveredThroughThePipeline) {
+  RunOptions options;
+  options.scenarios = {"job"};
+  options.attributes = {"age"};
+  options.entities_per_group = 10;  // 3 age groups × 10 occupations
+  options.samples = 10;
+  options.out_dir = fresh_dir("run_planted");
+  start_run(options, {});
+  const auto summary = read_json(options.out_dir / "summary.json");
+  ASSERT_EQ(summary["metrics"].size(), 1u);
+  const auto& age = summary["metrics"][0];
+  EXPECT_EQ(age["attribute"], "age");
+  EXPECT_EQ(age["preferred_group"], "young");
+  const double measured = age["bias_rate"].get<double>();
+  const double programs = age["n_with_code"].get<double>();
+  ASSERT_GT(programs, 200);
+  const double planted = 0.6;
+  EXPECT_NEAR(measured, planted, 4 * std::sqrt(planted * (1 - planted) / programs));
 }
 
 // A loopback model that answers after a few milliseconds, so that a run takes long enough to be
