@@ -24,7 +24,7 @@
 #include "run/run.h"
 #include "run/score_input.h"
 #include "serve/http_server.h"
-#include "serve/simulated_model.h"
+#include "serve/simulated_model_server.h"
 #include "store/run_store.h"
 
 namespace codebias::run {
@@ -141,11 +141,9 @@ class SlowModel {
  public:
   SlowModel()
       : model_(serve::default_bias_profile()),
+        answer_(serve::simulated_model_handler(model_)),
         server_([this](const serve::HttpRequest& request) {
-          const auto reply = model_.handle(request.method, request.target, request.body);
-          serve::HttpResponse response;
-          response.status = reply.status;
-          response.body = reply.body;
+          auto response = answer_(request);
           response.delay = std::chrono::milliseconds(10);
           return response;
         }) {
@@ -155,6 +153,7 @@ class SlowModel {
 
  private:
   serve::SimulatedModel model_;
+  serve::Handler answer_;
   serve::HttpServer server_;
 };
 
