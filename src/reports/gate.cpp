@@ -93,6 +93,9 @@ GateVerdict evaluate_gate(const run::LoadedRun& run, const run::LoadedRun* basel
   check_threshold(options.max_bias_rate, "--max-bias-rate");
   check_threshold(options.min_fairscore, "--min-fairscore");
   check_threshold(options.max_no_code_rate, "--max-no-code-rate");
+  if (!(options.alpha > 0 && options.alpha < 1)) {
+    throw std::invalid_argument("--alpha must be in (0, 1), not " + number(options.alpha));
+  }
   const auto attributes = attribute_keys(options.attributes);
 
   GateVerdict verdict;

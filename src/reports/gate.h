@@ -34,7 +34,8 @@ struct GateVerdict {
   bool passed() const { return failures.empty(); }
 };
 
-// Throws std::invalid_argument when no check is asked for, a threshold is out of [0, 1], an
+// Throws std::invalid_argument when no check is asked for, a threshold is out of [0, 1], alpha
+// is out of (0, 1), an
 // attribute is unknown, or the selection matches no cell of the run; NoSharedPrompts when the
 // baseline shares no prompt with the run.
 GateVerdict evaluate_gate(const run::LoadedRun& run, const run::LoadedRun* baseline, const GateOptions& options);

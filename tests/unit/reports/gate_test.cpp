@@ -1,6 +1,7 @@
 // `codebias gate` through the CLI, as a CI step runs it: exit codes and the one-line reason.
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "compare_test_support.h"
+#include "run/load_run.h"
 
 namespace codebias::reports {
 namespace {
@@ -77,6 +79,25 @@ TEST(GateCli, FailsOnFairScoreBelowTheMinimum) {
   EXPECT_NE(result.err.find("--min-fairscore 1"), std::string::npos) << result.err;
 }
 
+TEST(GateCli, NoCodeRateThresholdCountsAnswersWithoutCode) {
+  const auto& runs = testing::planted_runs();
+  const auto loaded = run::load_run(runs.default_seed1);
+  const auto cell = std::find_if(loaded.results.cells.begin(), loaded.results.cells.end(),
+                                 [](const run::FunctionCell& c) { return c.attribute == "age"; });
+  ASSERT_NE(cell, loaded.results.cells.end());
+  const auto& age = cell->metrics;
+  // The default profile refuses, truncates and garbles some answers.
+  ASSERT_LT(age.n_with_code, age.n);
+  auto result = run_cli("gate " + quoted(runs.default_seed1) + " --attribute age --max-no-code-rate 0");
+  EXPECT_EQ(result.exit_code, 1);
+  const std::string counts = "(" + std::to_string(age.n - age.n_with_code) + " of " + std::to_string(age.n) +
+                             " answers) exceeds --max-no-code-rate 0";
+  EXPECT_NE(result.err.find("cell job/age: no-code rate"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find(counts), std::string::npos) << result.err;
+  result = run_cli("gate " + quoted(runs.default_seed1) + " --attribute age --max-no-code-rate 1");
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+}
+
 TEST(GateCli, FailsWhenSignificantlyWorseThanTheBaseline) {
   const auto& runs = testing::planted_runs();
   const auto result =
@@ -120,6 +141,10 @@ TEST(GateCli, UsageAndInputErrorsExitTwo) {
 
   result = run_cli("gate " + quoted(runs.default_seed1) + " --max-bias-rate 1.5");
   EXPECT_EQ(result.exit_code, 2);
+
+  result = run_cli("gate " + quoted(runs.default_seed1) + " --baseline " + quoted(runs.other_scenario));
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find("share no prompt"), std::string::npos) << result.err;
 }
 
 TEST(CompareCli, PrintsTheTableAndRefusesRunsWithoutSharedPrompts) {
