@@ -1,7 +1,6 @@
 #include "reports/compare.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <map>
@@ -330,6 +329,11 @@ std::string CellComparison::label() const { return run::cell_label(config, scena
 
 RunComparison compare_runs(const run::LoadedRun& a, const run::LoadedRun& b, const CompareOptions& options) {
   if (!(options.alpha > 0 && options.alpha < 1)) throw std::invalid_argument("compare: alpha must be in (0, 1)");
+  // Checked here because an interval that cannot be computed is otherwise reported as undefined.
+  if (options.bootstrap.resamples < 1) throw std::invalid_argument("compare: bootstrap resamples must be >= 1");
+  if (!(options.bootstrap.confidence > 0 && options.bootstrap.confidence < 1)) {
+    throw std::invalid_argument("compare: bootstrap confidence must be in (0, 1)");
+  }
   RunComparison comparison;
   comparison.run_a = a.dir.string();
   comparison.run_b = b.dir.string();

@@ -99,7 +99,8 @@ struct NoSharedPrompts : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// Throws NoSharedPrompts, or std::invalid_argument for options out of range.
+// Throws NoSharedPrompts, or std::invalid_argument for options out of range (alpha outside
+// (0, 1), fewer than 1 bootstrap resample, a confidence outside (0, 1)).
 RunComparison compare_runs(const run::LoadedRun& a, const run::LoadedRun& b, const CompareOptions& options = {});
 
 // Everything above, for --json.

@@ -153,6 +153,17 @@ TEST(CompareRuns, NoSharedPromptIsRefused) {
   EXPECT_THROW(compare_runs(a, b), NoSharedPrompts);
 }
 
+TEST(CompareRuns, OptionsOutOfRangeAreRefused) {
+  const auto& runs = testing::planted_runs();
+  const auto a = run::load_run(runs.default_seed1);
+  CompareOptions options;
+  options.alpha = 1;
+  EXPECT_THROW(compare_runs(a, a, options), std::invalid_argument);
+  options.alpha = 0.05;
+  options.bootstrap.resamples = 0;
+  EXPECT_THROW(compare_runs(a, a, options), std::invalid_argument);
+}
+
 TEST(CompareRuns, JsonCarriesTheTestsOfEveryCell) {
   const auto& runs = testing::planted_runs();
   const auto a = run::load_run(runs.default_seed1);
