@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/jsonl.h"
+#include "generation/reasoning.h"
 
 namespace codebias::generation {
 
@@ -83,11 +84,9 @@ std::string error_kind(int http_status, const EngineError& error) {
   return "server";
 }
 
-// Reasoning and answer as the engine separated them: message.content is the answer;
-// message.reasoning_content (llama.cpp, SGLang, DeepSeek, older vLLM) or message.reasoning
-// (vLLM since late 2025, Ollama) the trace. Text completions have only choices[0].text.
-// TODO(integrator): route the content through the shared splitter of generation/reasoning.h so
-// that <think> tags left in the content are split exactly as online results are.
+// Reasoning and answer split exactly as online results are (generation/reasoning.h): the
+// engine's reasoning field when it has one, else <think> tags in the content. Text completions
+// have only choices[0].text.
 void fill_completion(const json& body, SampleResult& result) {
   const json* choices = member(body, "choices");
   if (!choices || !choices->is_array() || choices->empty() || !(*choices)[0].is_object()) {
@@ -96,15 +95,16 @@ void fill_completion(const json& body, SampleResult& result) {
   const json& choice = (*choices)[0];
   if (const json* message = member(choice, "message")) {
     const json* content = member(*message, "content");
-    if (content && !content->is_string()) throw LineProblem{"response.body.choices[0].message.content", "not a string"};
-    result.answer = content ? content->get<std::string>() : std::string();
-    result.reasoning = string_member(*message, "reasoning_content");
-    if (result.reasoning.empty()) result.reasoning = string_member(*message, "reasoning");
-  } else if (const json* text = member(choice, "text"); text && text->is_string()) {
-    result.answer = text->get<std::string>();
-  } else {
+    if (content && !content->is_null() && !content->is_string()) {
+      throw LineProblem{"response.body.choices[0].message.content", "not a string"};
+    }
+  } else if (const json* text = member(choice, "text"); !text || !text->is_string()) {
     throw LineProblem{"response.body.choices[0]", "has neither a message nor a text"};
   }
+  ReasoningSplit split = extract_reasoning(choice);
+  result.reasoning = std::move(split.reasoning);
+  result.answer = std::move(split.answer);
+  result.reasoning_cut_off = split.cut_off;
   result.finish_reason = string_member(choice, "finish_reason");
   if (const json* usage = member(body, "usage")) {
     result.usage.prompt_tokens = integer_member(*usage, "prompt_tokens");

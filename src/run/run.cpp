@@ -4,7 +4,6 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
-#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -15,13 +14,13 @@
 #include <tuple>
 
 #include "analysis/analyzer.h"
+#include "base/utc_time.h"
 #include "generation/generator.h"
 #include "generation/request_builder.h"
 #include "prompts/prompt_builder.h"
 #include "reports/run_report.h"
 #include "run/progress.h"
-#include "serve/http_server.h"
-#include "serve/simulated_model.h"
+#include "serve/simulated_model_server.h"
 #include "store/run_store.h"
 #include "suites/suite.h"
 
@@ -33,15 +32,6 @@ namespace codebias::run {
 namespace {
 
 constexpr const char* kSimulatedModelName = "codebias-simulated";
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm parts{};
-  gmtime_r(&now, &parts);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
-  return text;
-}
 
 suites::Suite load_suite(const RunOptions& options) {
   if (!options.suite_file.empty()) return suites::load_suite_file(options.suite_file);
@@ -122,29 +112,12 @@ nlohmann::json new_provenance(const RunOptions& options) {
 class BuiltinModelServer {
  public:
   explicit BuiltinModelServer(const std::filesystem::path& profile_file)
-      : model_(load_profile(profile_file)),
-        server_([this](const serve::HttpRequest& request) {
-          const std::string path = request.target.substr(0, request.target.find('?'));
-          const auto reply = model_.handle(request.method, path, request.body);
-          serve::HttpResponse response;
-          response.status = reply.status;
-          response.body = reply.body;
-          return response;
-        }) {
+      : model_(serve::load_bias_profile(profile_file)), server_(serve::simulated_model_handler(model_)) {
     server_.start();
   }
   std::string base_url() const { return server_.base_url(); }
 
  private:
-  static serve::BiasProfile load_profile(const std::filesystem::path& file) {
-    if (file.empty()) return serve::default_bias_profile();
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw std::runtime_error(file.string() + ": cannot read the bias profile");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return serve::parse_bias_profile(text.str(), file.string());
-  }
-
   serve::SimulatedModel model_;
   serve::HttpServer server_;
 };

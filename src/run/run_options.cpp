@@ -203,6 +203,9 @@ void validate(const RunOptions& options) {
   require(options.max_attempts >= 1, "--max-attempts must be at least 1");
   require(!options.endpoints.empty() || options.api_key_env.empty(),
           "--api-key-env needs an --endpoint (the built-in model takes no key)");
+  require(options.endpoints.empty() || !options.model.empty(), "--endpoint needs --model (the name the server serves)");
+  require(!(options.style == "cot" && std::find(options.modes.begin(), options.modes.end(), "cot") != options.modes.end()),
+          "--style cot and --mode cot both add the step-by-step instruction; use one");
   require(!options.endpoints.empty() || options.model.empty() || options.model == "codebias-simulated",
           "--model names a model behind --endpoint; without an endpoint the built-in simulated model answers");
 }

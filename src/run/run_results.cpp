@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "analysis/report_json.h"
+#include "run/score_input.h"
 #include "analysis/testcase_batch.h"
 #include "metrics/testcase_metrics.h"
 
@@ -14,33 +15,6 @@ namespace {
 std::string string_field(const nlohmann::json& metadata, const char* key) {
   const auto it = metadata.find(key);
   return it != metadata.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-// The analyzer's options from the prompt's metadata. Offered attribute names that are not
-// sensitive attributes (education, experience, ...) are simply not in the table.
-analysis::AnalyzeOptions analyze_options(const nlohmann::json& metadata,
-                                         const analysis::AttributeTable& table) {
-  analysis::AnalyzeOptions options;
-  options.scenario = string_field(metadata, "scenario");
-  options.function = string_field(metadata, "function");
-  const auto offer = [&](std::string name) {
-    // Prompts may spell out the groups: "income level (high, medium, low)".
-    if (const auto paren = name.find(" ("); paren != std::string::npos) name.resize(paren);
-    const auto* spec = table.find(name);
-    if (spec && std::find(options.attributes.begin(), options.attributes.end(), spec->key) ==
-                    options.attributes.end()) {
-      options.attributes.push_back(spec->key);
-    }
-  };
-  const std::string sensitive = string_field(metadata, "attribute");
-  if (!sensitive.empty()) offer(sensitive);
-  const auto offered = metadata.find("attributes");
-  if (offered != metadata.end() && offered->is_array()) {
-    for (const auto& name : *offered) {
-      if (name.is_string()) offer(name.get<std::string>());
-    }
-  }
-  return options;
 }
 
 // The attributes a sample counts for: the prompt's sensitive attribute when it names one
@@ -108,7 +82,7 @@ RunResults analyse_function_run(const std::vector<SampleRecord>& records,
     count_result(results.counts, record.result);
     AnalysedSample sample{&record, nullptr};
     if (record.result.status == generation::SampleStatus::done) {
-      const auto options = analyze_options(record.planned.metadata, table);
+      const auto options = analyze_options_for(record.planned.metadata, table);
       auto report = analyzer.analyze(record.result.answer, options);
       count_status(results.counts, report.code_status);
       sample.analysis = analysis::to_json(report, record.planned.id);

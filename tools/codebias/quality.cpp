@@ -4,12 +4,15 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "analysis/batch.h"
 #include "commands.h"
+#include "run/score_input.h"
+#include "store/run_store.h"
 #include "quality/quality_batch.h"
 
 namespace codebias::cli {
@@ -87,9 +90,14 @@ int run_quality(const QualityArgs& args) {
   std::ifstream input_file;
   std::istream* in = &std::cin;
   std::string origin = "<stdin>";
-  if (args.input != "-") {
-    std::error_code error;
-    if (std::filesystem::is_directory(args.input, error)) return fail(args.input + " is a directory");
+  std::stringstream run_answers;
+  std::error_code error;
+  if (args.input != "-" && std::filesystem::is_directory(args.input, error)) {
+    // A run directory: its answered function-task samples, in the score input format.
+    run::write_score_input(store::RunStore::open(args.input), analysis::AttributeTable::builtin(), run_answers);
+    in = &run_answers;
+    origin = args.input;
+  } else if (args.input != "-") {
     input_file.open(args.input, std::ios::binary);
     if (!input_file) return fail("cannot open input " + args.input);
     in = &input_file;
@@ -133,7 +141,7 @@ Command add_quality_command(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "quality", "Utility and quality of generated code: FairCoder's pass@1 (each Python function run on "
                  "generated inputs in a sandbox) and ProbeDebias's pylint score (0..1).");
-  app->add_option("--input", args->input, "JSONL responses, the `codebias score` input format (- for stdin)")->required();
+  app->add_option("--input", args->input, "JSONL responses in the `codebias score` input format (- for stdin), or a run directory")->required();
   app->add_option("--output", args->output, "one JSON line per response (default: stdout)");
   app->add_flag("--pass-at-1", args->pass_at_1, "run each Python function on generated inputs");
   app->add_flag("--pylint", args->pylint, "score each response's Python code with pylint");

@@ -2,7 +2,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <ctime>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -10,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "base/utc_time.h"
 #include "commands.h"
 #include "run/run.h"
 
@@ -36,15 +36,6 @@ struct RunArgs {
   std::optional<int> max_tokens;
   std::string out, suite_file, model_profile;
 };
-
-std::string default_out_dir() {
-  const std::time_t now = std::time(nullptr);
-  std::tm parts{};
-  gmtime_r(&now, &parts);
-  char text[48];
-  std::strftime(text, sizeof text, "runs/run-%Y%m%d-%H%M%S", &parts);
-  return text;
-}
 
 // Flags given on the command line win over the run file.
 void apply_flags(CLI::App& app, RunArgs& args) {
@@ -98,7 +89,7 @@ int run_command(CLI::App& app, RunArgs& args) {
     }
     apply_flags(app, args);
     if (args.full) args.options.entities_per_group.reset();
-    if (args.options.out_dir.empty()) args.options.out_dir = default_out_dir();
+    if (args.options.out_dir.empty()) args.options.out_dir = utc_now("runs/run-%Y%m%d-%H%M%S");
     outcome = run::start_run(args.options, io);
   }
   if (outcome.cancelled) {

@@ -2,16 +2,13 @@
 #include <pthread.h>
 #include <signal.h>
 
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
-#include "serve/http_server.h"
-#include "serve/simulated_model.h"
+#include "serve/simulated_model_server.h"
 
 namespace codebias::cli {
 namespace {
@@ -23,27 +20,8 @@ struct ServeArgs {
 };
 
 int serve_model(const ServeArgs& args) {
-  serve::BiasProfile profile = serve::default_bias_profile();
-  if (!args.profile.empty()) {
-    std::ifstream in(args.profile, std::ios::binary);
-    if (!in) {
-      std::cerr << "codebias serve-model: cannot read " << args.profile << '\n';
-      return 2;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    profile = serve::parse_bias_profile(text.str(), args.profile);
-  }
-  const serve::SimulatedModel model(std::move(profile));
-  serve::HttpServer server(
-      [&model](const serve::HttpRequest& request) {
-        const auto reply = model.handle(request.method, request.target.substr(0, request.target.find('?')), request.body);
-        serve::HttpResponse response;
-        response.status = reply.status;
-        response.body = reply.body;
-        return response;
-      },
-      args.host, static_cast<std::uint16_t>(args.port));
+  const serve::SimulatedModel model(serve::load_bias_profile(args.profile));
+  serve::HttpServer server(serve::simulated_model_handler(model), args.host, static_cast<std::uint16_t>(args.port));
   // HttpServer::stop is not async-signal-safe: block the signals (the server thread inherits the
   // mask) and wait for them here instead of in a handler.
   sigset_t stop_signals;

@@ -363,6 +363,18 @@ TEST_F(BatchFile, TextCompletionsAreRead) {
   EXPECT_EQ(result.usage.completion_tokens, 4);
 }
 
+TEST_F(BatchFile, ThinkTagsInTheContentAreSplitAsOnline) {
+  EXPECT_EQ(import_text(run(), openai_line("p0#0", openai_completion("<think>plan</think>\nanswer")).dump()).done, 1);
+  auto closed = stored(run(), "p0#0").result;
+  EXPECT_EQ(closed.reasoning, "plan");
+  EXPECT_EQ(closed.answer, "answer");
+  EXPECT_FALSE(closed.reasoning_cut_off);
+  EXPECT_EQ(import_text(run(), openai_line("p0#1", openai_completion("<think>never closed")).dump()).done, 1);
+  auto cut = stored(run(), "p0#1").result;
+  EXPECT_EQ(cut.answer, "");
+  EXPECT_TRUE(cut.reasoning_cut_off);
+}
+
 // The CLI as a user runs it: export, answer the file, import, export nothing more.
 int run_cli(const std::string& arguments, const fs::path& stderr_file) {
   std::string command = std::string(CODEBIAS_CLI) + " " + arguments + " 2>'" + stderr_file.string() + "'";

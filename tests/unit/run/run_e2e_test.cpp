@@ -6,10 +6,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <set>
+#include <sstream>
+#include <variant>
 #include <string>
 #include <thread>
 #include <vector>
@@ -17,9 +20,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "analysis/batch.h"
 #include "run/run.h"
+#include "run/score_input.h"
 #include "serve/http_server.h"
-#include "serve/simulated_model.h"
+#include "serve/simulated_model_server.h"
 #include "store/run_store.h"
 
 namespace codebias::run {
@@ -69,6 +74,19 @@ TEST(RunEndToEnd, BuiltinModelRunWritesEveryReportFile) {
   EXPECT_EQ(attributes, (std::set<std::string>{"gender", "race", "age"}));
   EXPECT_EQ(response_ids(options.out_dir / "responses.jsonl").size(), 54u);
 
+  // The answers in the `codebias score` input format: one valid line per answered sample.
+  std::ostringstream score_input;
+  write_score_input(store::RunStore::open(options.out_dir), analysis::AttributeTable::builtin(), score_input);
+  std::istringstream lines(score_input.str());
+  long count = 0;
+  for (std::string line; std::getline(lines, line);) {
+    ++count;
+    const auto parsed = analysis::parse_score_line(line, count, analysis::AttributeTable::builtin(), {});
+    ASSERT_TRUE(std::holds_alternative<analysis::ScoreRequest>(parsed)) << line;
+    EXPECT_EQ(std::get<analysis::ScoreRequest>(parsed).options.scenario, "job");
+  }
+  EXPECT_EQ(count, outcome.counts.done);
+
   // A resumed run with nothing pending sends nothing and rebuilds the same counts.
   const auto again = resume_run(options.out_dir, {}, {});
   EXPECT_EQ(again.counts.done, outcome.counts.done);
@@ -94,17 +112,38 @@ TEST(RunEndToEnd, TestcaseRunReportsPerTopicMetrics) {
   }
 }
 
+// The whole pipeline (prompts, HTTP, store, analysis, metrics) recovers the bias the built-in
+// model plants: data/models/simulated-default.json gives age a bias probability of 0.6 favouring
+// the young. Tolerance: 4 binomial standard deviations of the measured programs.
+TEST(RunEndToEnd, PlantedBiasIsRecoveredThroughThePipeline) {
+  RunOptions options;
+  options.scenarios = {"job"};
+  options.attributes = {"age"};
+  options.entities_per_group = 10;  // 3 age groups × 10 occupations
+  options.samples = 10;
+  options.out_dir = fresh_dir("run_planted");
+  start_run(options, {});
+  const auto summary = read_json(options.out_dir / "summary.json");
+  ASSERT_EQ(summary["metrics"].size(), 1u);
+  const auto& age = summary["metrics"][0];
+  EXPECT_EQ(age["attribute"], "age");
+  EXPECT_EQ(age["preferred_group"], "young");
+  const double measured = age["bias_rate"].get<double>();
+  const double programs = age["n_with_code"].get<double>();
+  ASSERT_GT(programs, 200);
+  const double planted = 0.6;
+  EXPECT_NEAR(measured, planted, 4 * std::sqrt(planted * (1 - planted) / programs));
+}
+
 // A loopback model that answers after a few milliseconds, so that a run takes long enough to be
 // killed part-way.
 class SlowModel {
  public:
   SlowModel()
       : model_(serve::default_bias_profile()),
+        answer_(serve::simulated_model_handler(model_)),
         server_([this](const serve::HttpRequest& request) {
-          const auto reply = model_.handle(request.method, request.target, request.body);
-          serve::HttpResponse response;
-          response.status = reply.status;
-          response.body = reply.body;
+          auto response = answer_(request);
           response.delay = std::chrono::milliseconds(10);
           return response;
         }) {
@@ -114,6 +153,7 @@ class SlowModel {
 
  private:
   serve::SimulatedModel model_;
+  serve::Handler answer_;
   serve::HttpServer server_;
 };
 

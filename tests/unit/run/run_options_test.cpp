@@ -79,6 +79,14 @@ TEST(RunOptions, ValidationRejectsOutOfRangeValues) {
   options = {};
   options.api_key_env = "OPENAI_API_KEY";  // a key for the built-in model makes no sense
   EXPECT_THROW(validate(options), std::invalid_argument);
+  options = {};
+  options.endpoints = {"http://127.0.0.1:8000"};  // no --model
+  EXPECT_THROW(validate(options), std::invalid_argument);
+  options.model = "qwen";
+  EXPECT_NO_THROW(validate(options));
+  options.style = "cot";
+  options.modes = {"cot"};  // the instruction twice
+  EXPECT_THROW(validate(options), std::invalid_argument);
 }
 
 TEST(RunOptions, JsonRoundTripKeepsEveryField) {

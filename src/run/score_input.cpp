@@ -1,0 +1,60 @@
+#include "run/score_input.h"
+
+#include <algorithm>
+#include <ostream>
+#include <string>
+
+#include "analysis/report_json.h"
+
+namespace codebias::run {
+namespace {
+
+std::string string_field(const nlohmann::json& metadata, const char* key) {
+  const auto it = metadata.find(key);
+  return it != metadata.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+analysis::AnalyzeOptions analyze_options_for(const nlohmann::json& metadata,
+                                             const analysis::AttributeTable& table) {
+  analysis::AnalyzeOptions options;
+  options.scenario = string_field(metadata, "scenario");
+  options.function = string_field(metadata, "function");
+  const auto offer = [&](std::string name) {
+    // Prompts may spell out the groups: "income level (high, medium, low)".
+    if (const auto paren = name.find(" ("); paren != std::string::npos) name.resize(paren);
+    const auto* spec = table.find(name);
+    if (spec && std::find(options.attributes.begin(), options.attributes.end(), spec->key) ==
+                    options.attributes.end()) {
+      options.attributes.push_back(spec->key);
+    }
+  };
+  const std::string sensitive = string_field(metadata, "attribute");
+  if (!sensitive.empty()) offer(sensitive);
+  const auto offered = metadata.find("attributes");
+  if (offered != metadata.end() && offered->is_array()) {
+    for (const auto& name : *offered) {
+      if (name.is_string()) offer(name.get<std::string>());
+    }
+  }
+  return options;
+}
+
+void write_score_input(const store::RunStore& store, const analysis::AttributeTable& table, std::ostream& out) {
+  store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
+                            const nlohmann::json*) {
+    if (result.status != generation::SampleStatus::done) return;
+    if (string_field(planned.metadata, "task") == "testcase") return;
+    const auto options = analyze_options_for(planned.metadata, table);
+    nlohmann::ordered_json line;
+    line["id"] = planned.id;
+    line["response"] = result.answer;
+    if (!options.scenario.empty()) line["scenario"] = options.scenario;
+    if (!options.function.empty()) line["function"] = options.function;
+    line["attributes"] = options.attributes;
+    out << analysis::dump_json_line(line) << '\n';
+  });
+}
+
+}  // namespace codebias::run
