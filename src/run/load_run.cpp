@@ -1,11 +1,11 @@
 #include "run/load_run.h"
 
-#include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <tuple>
 
 #include "analysis/analyzer.h"
+#include "run/score_input.h"
 #include "store/run_store.h"
 
 namespace codebias::run {
@@ -24,18 +24,7 @@ std::vector<std::string> cell_attributes(const nlohmann::json& metadata, const a
     const auto* spec = table.find(named);
     return {spec ? spec->key : named};
   }
-  std::vector<std::string> keys;
-  const auto offered = metadata.find("attributes");
-  if (offered == metadata.end() || !offered->is_array()) return keys;
-  for (const auto& entry : *offered) {
-    if (!entry.is_string()) continue;
-    std::string name = entry.get<std::string>();
-    // Prompts may spell out the groups: "income level (high, medium, low)".
-    if (const auto paren = name.find(" ("); paren != std::string::npos) name.resize(paren);
-    const auto* spec = table.find(name);
-    if (spec && std::find(keys.begin(), keys.end(), spec->key) == keys.end()) keys.push_back(spec->key);
-  }
-  return keys;
+  return analyze_options_for(metadata, table).attributes;
 }
 
 analysis::CodeStatus code_status_from(const std::string& name) {
