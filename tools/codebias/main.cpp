@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
   commands.push_back(codebias::cli::add_batch_command(app));
   commands.push_back(codebias::cli::add_run_command(app));
   commands.push_back(codebias::cli::add_serve_model_command(app));
+  commands.push_back(codebias::cli::add_compare_command(app));
+  commands.push_back(codebias::cli::add_gate_command(app));
   commands.push_back(codebias::cli::add_report_command(app));
 
   try {

@@ -1,0 +1,104 @@
+#include "run/load_run.h"
+
+#include <map>
+#include <stdexcept>
+#include <tuple>
+
+#include "analysis/analyzer.h"
+#include "run/score_input.h"
+#include "store/run_store.h"
+
+namespace codebias::run {
+namespace {
+
+std::string string_field(const nlohmann::json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// The cells a sample counts for, by the rule analyse_function_run applies: the prompt's
+// sensitive attribute when it names one, otherwise every table attribute it offered.
+std::vector<std::string> cell_attributes(const nlohmann::json& metadata, const analysis::AttributeTable& table) {
+  const std::string named = string_field(metadata, "attribute");
+  if (!named.empty()) {
+    const auto* spec = table.find(named);
+    return {spec ? spec->key : named};
+  }
+  return analyze_options_for(metadata, table).attributes;
+}
+
+analysis::CodeStatus code_status_from(const std::string& name) {
+  for (const auto status : {analysis::CodeStatus::ok, analysis::CodeStatus::no_code, analysis::CodeStatus::truncated,
+                            analysis::CodeStatus::unparseable}) {
+    if (name == analysis::to_string(status)) return status;
+  }
+  throw std::invalid_argument("unknown code_status \"" + name + "\"");
+}
+
+// The inverse of analysis::to_json for what the metrics read (status and findings); evidence
+// and language are not needed to aggregate.
+analysis::ResponseReport report_from_json(const nlohmann::ordered_json& json) {
+  analysis::ResponseReport report;
+  report.code_status = code_status_from(json.at("code_status").get<std::string>());
+  for (const auto& [attribute, finding_json] : json.at("attributes").items()) {
+    analysis::AttributeFinding finding;
+    finding.attribute = attribute;
+    finding.used = finding_json.at("used").get<bool>();
+    finding.biased = finding_json.at("biased").get<bool>();
+    if (const auto& scores = finding_json.at("scores"); scores.is_object()) {
+      finding.scores.emplace();
+      for (const auto& [group, points] : scores.items()) finding.scores->emplace_back(group, points.get<double>());
+    }
+    for (const auto& [value, points] : finding_json.at("other_values").items()) {
+      finding.other_values[value] = points.get<double>();
+    }
+    if (const auto& effect = finding_json.at("effect"); effect.is_string()) finding.effect = effect.get<std::string>();
+    report.attributes.push_back(std::move(finding));
+  }
+  return report;
+}
+
+}  // namespace
+
+std::string cell_label(const std::string& config, const std::string& scenario, const std::string& attribute) {
+  return (config.empty() ? "" : config + "/") + scenario + "/" + attribute;
+}
+
+LoadedRun load_run(const std::filesystem::path& dir) {
+  const auto store = store::RunStore::open(dir);
+  LoadedRun run;
+  run.dir = dir;
+  run.provenance = store.provenance();
+  const auto options = run.provenance.find("options");
+  if (options != run.provenance.end() && string_field(*options, "task") == "testcase") {
+    throw std::invalid_argument(dir.string() + ": a test-case run has no function-implementation cells to judge");
+  }
+  store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
+                            const nlohmann::json*) { run.records.push_back({planned, result}); });
+
+  const auto& table = analysis::AttributeTable::builtin();
+  run.results = analyse_function_run(run.records, analysis::Analyzer(table));
+
+  using CellKey = std::tuple<std::string, std::string, std::string>;
+  std::map<CellKey, std::size_t> index;
+  for (const auto& cell : run.results.cells) {
+    index.emplace(CellKey{cell.config, cell.scenario, cell.attribute}, run.cells.size());
+    run.cells.push_back({cell.config, cell.scenario, cell.attribute, cell.metrics.groups, {}});
+  }
+  for (const auto& sample : run.results.samples) {
+    if (sample.analysis.is_null()) continue;
+    const auto& planned = sample.record->planned;
+    const auto report = report_from_json(sample.analysis);
+    for (const auto& attribute : cell_attributes(planned.metadata, table)) {
+      const auto it = index.find(CellKey{planned.config, string_field(planned.metadata, "scenario"), attribute});
+      if (it == index.end()) continue;
+      auto& prompts = run.cells[it->second].prompts;
+      if (prompts.empty() || prompts.back().prompt_id != planned.prompt_id) prompts.push_back({planned.prompt_id, {}, {}});
+      prompts.back().sample_indices.push_back(planned.sample_index);
+      prompts.back().reports.push_back(report);
+    }
+  }
+  return run;
+}
+
+}  // namespace codebias::run
