@@ -20,11 +20,8 @@ Command add_quality_command(CLI::App& parent);
 Command add_batch_command(CLI::App& parent);
 Command add_run_command(CLI::App& parent);
 Command add_serve_model_command(CLI::App& parent);
-<<<<<<< HEAD
-Command add_report_command(CLI::App& parent);
-=======
 Command add_compare_command(CLI::App& parent);
 Command add_gate_command(CLI::App& parent);
->>>>>>> main
+Command add_report_command(CLI::App& parent);
 
 }  // namespace codebias::cli
