@@ -4,6 +4,8 @@
 // a short run on a subset of the prompts (partial overlap).
 #pragma once
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -44,7 +46,8 @@ inline std::filesystem::path make_run(const std::filesystem::path& dir, const st
 
 inline const PlantedRuns& planted_runs() {
   static const PlantedRuns runs = [] {
-    const auto root = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "compare_runs";
+    // One folder per process: CTest runs each test in its own process, several at a time.
+    const auto root = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / ("compare_runs." + std::to_string(getpid()));
     std::filesystem::remove_all(root);
     std::filesystem::create_directories(root);
 

@@ -1,4 +1,6 @@
 // `codebias gate` through the CLI, as a CI step runs it: exit codes and the one-line reason.
+#include <unistd.h>
+
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -22,6 +24,11 @@ struct CliResult {
   std::string err;
 };
 
+// Scratch files of this process (CTest runs tests in parallel processes).
+std::filesystem::path scratch_dir() {
+  return std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / ("gate_cli." + std::to_string(getpid()));
+}
+
 std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path);
   std::stringstream text;
@@ -30,7 +37,7 @@ std::string read_file(const std::filesystem::path& path) {
 }
 
 CliResult run_cli(const std::string& arguments) {
-  const auto dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "gate_cli";
+  const auto dir = scratch_dir();
   std::filesystem::create_directories(dir);
   const auto out = dir / "stdout.txt";
   const auto err = dir / "stderr.txt";
@@ -127,7 +134,7 @@ TEST(GateCli, UsageAndInputErrorsExitTwo) {
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_NE(result.err.find("nothing to check"), std::string::npos) << result.err;
 
-  const auto missing = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "gate_cli" / "no-such-run";
+  const auto missing = scratch_dir() / "no-such-run";
   result = run_cli("gate " + quoted(missing) + " --max-bias-rate 0.1");
   EXPECT_EQ(result.exit_code, 2);
 
@@ -149,7 +156,7 @@ TEST(GateCli, UsageAndInputErrorsExitTwo) {
 
 TEST(CompareCli, PrintsTheTableAndRefusesRunsWithoutSharedPrompts) {
   const auto& runs = testing::planted_runs();
-  const auto json_path = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "gate_cli" / "compare.json";
+  const auto json_path = scratch_dir() / "compare.json";
   std::filesystem::remove(json_path);
   auto result = run_cli("compare " + quoted(runs.default_seed1) + " " + quoted(runs.low_age_seed1) + " --json " +
                         quoted(json_path));
