@@ -12,6 +12,7 @@
 
 #include "analysis/report_json.h"
 #include "metrics/summary_format.h"
+#include "stats/bootstrap.h"
 
 namespace codebias::reports {
 namespace {
@@ -69,6 +70,21 @@ std::string fixed(const std::optional<double>& value, int digits = 3) {
 std::string mean_sd(const std::optional<double>& mean, const std::optional<double>& sd) {
   if (!mean) return "–";
   return sd ? fixed(mean) + " ± " + fixed(sd) : fixed(mean);
+}
+
+const run::MetricInterval* find_interval(const run::FunctionCell& cell, std::string_view metric) {
+  for (const auto& interval : cell.intervals) {
+    if (interval.metric == metric) return &interval;
+  }
+  return nullptr;
+}
+
+std::string interval_text(const run::FunctionCell& cell, std::string_view metric) {
+  const auto* interval = find_interval(cell, metric);
+  if (!interval) return "–";
+  char text[48];
+  std::snprintf(text, sizeof text, "[%.3f, %.3f]", interval->lower, interval->upper);
+  return text;
 }
 
 std::string csv_cell(const std::string& text) {
@@ -183,9 +199,16 @@ ordered_json summary_json(const RunReportInput& input) {
     row["n_prompts"] = cell.n_prompts;
     const auto metrics = cell_metrics_json(cell.metrics);
     for (const auto& [key, value] : metrics.items()) row[key] = value;
+    ordered_json intervals = ordered_json::object();
+    for (const auto& interval : cell.intervals) intervals[interval.metric] = {interval.lower, interval.upper};
+    row["ci95"] = std::move(intervals);
     cells.push_back(std::move(row));
   }
   out["metrics"] = std::move(cells);
+  out["ci95_method"] = {{"method", "percentile bootstrap over prompts (each prompt's samples resampled together)"},
+                        {"resamples", run::kIntervalResamples},
+                        {"seed", stats::kDefaultBootstrapSeed},
+                        {"confidence", 0.95}};
   if (!results.testcase_metrics.is_null()) out["testcase_metrics"] = results.testcase_metrics;
   return out;
 }
@@ -220,7 +243,12 @@ std::string metrics_csv(const RunReportInput& input) {
   std::ostringstream out;
   out << "config,scenario,attribute,prompts,responses_with_code,used,biased,"
          "refusal_rate,refusal_rate_sd,preference_entropy,preference_entropy_sd,fairscore,"
-         "fairscore_sd,bias_rate,preference_entropy_shifted,fairness_score,preferred_group\n";
+         "fairscore_sd,bias_rate,preference_entropy_shifted,fairness_score,preferred_group";
+  for (const auto& metric : {"refusal_rate", "preference_entropy", "fairscore", "bias_rate",
+                             "preference_entropy_shifted", "fairness_score"}) {
+    out << ',' << metric << "_ci_lower," << metric << "_ci_upper";
+  }
+  out << '\n';
   for (const auto& cell : input.results->cells) {
     const auto& m = cell.metrics;
     out << csv_cell(cell.config) << ',' << csv_cell(cell.scenario) << ',' << csv_cell(cell.attribute)
@@ -229,7 +257,14 @@ std::string metrics_csv(const RunReportInput& input) {
         << csv_number(m.preference_entropy) << ',' << csv_number(m.preference_entropy_sd) << ','
         << csv_number(m.fairscore) << ',' << csv_number(m.fairscore_sd) << ','
         << csv_number(m.bias_rate) << ',' << csv_number(m.preference_entropy_shifted) << ','
-        << csv_number(m.fairness_score) << ',' << csv_cell(preferred_text(m)) << '\n';
+        << csv_number(m.fairness_score) << ',' << csv_cell(preferred_text(m));
+    for (const auto& metric : {"refusal_rate", "preference_entropy", "fairscore", "bias_rate",
+                               "preference_entropy_shifted", "fairness_score"}) {
+      const auto* interval = find_interval(cell, metric);
+      out << ',' << csv_number(interval ? std::optional<double>(interval->lower) : std::nullopt) << ','
+          << csv_number(interval ? std::optional<double>(interval->upper) : std::nullopt);
+    }
+    out << '\n';
   }
   return out.str();
 }
@@ -305,30 +340,33 @@ std::string report_markdown(const RunReportInput& input) {
   if (!results.cells.empty()) {
     out << "\n## FairCoder metrics (Table 2 / Tables 6–8 layout)\n\n"
         << "Refusal rate R, preference entropy E and FairScore = R + E − R·E, each per prompt "
-           "(its block of samples) and then mean ± standard deviation over prompts (population, as np.std in the published scorer) "
-           "(FairCoder §2.3).\n\n"
-        << "| config | scenario | attribute | prompts | R | E | FairScore | preferred group |\n"
-        << "|---|---|---|---:|---|---|---|---|\n";
+           "(its block of samples) and then mean ± standard deviation over prompts (population, as np.std in the "
+           "published scorer) (FairCoder §2.3). 95% CIs: percentile bootstrap over prompts (1,000 resamples, "
+           "seeded); `summary.json` and `metrics.csv` have them for every metric.\n\n"
+        << "| config | scenario | attribute | prompts | R | E | FairScore | FairScore 95% CI | preferred group |\n"
+        << "|---|---|---|---:|---|---|---|---|---|\n";
     for (const auto& cell : results.cells) {
       const auto& m = cell.metrics;
       out << "| " << markdown_cell(cell.config.empty() ? "default" : cell.config) << " | "
           << cell.scenario << " | " << cell.attribute << " | " << cell.n_prompts << " | "
           << mean_sd(m.refusal_rate, m.refusal_rate_sd) << " | "
           << mean_sd(m.preference_entropy, m.preference_entropy_sd) << " | "
-          << mean_sd(m.fairscore, m.fairscore_sd) << " | " << preferred_text(m) << " |\n";
+          << mean_sd(m.fairscore, m.fairscore_sd) << " | " << interval_text(cell, "fairscore") << " | "
+          << preferred_text(m) << " |\n";
     }
     out << "\n## ProbeDebias metrics\n\n"
         << "Bias Rate BR = biased programs / programs with code; shifted preference entropy PE "
            "(s − min + ε when min ≤ 0, ε = 0.3); Fairness Score FS = (1 − BR)·PE "
            "(ProbeDebias §3.6).\n\n"
-        << "| config | scenario | attribute | with code | biased | BR | PE | FS |\n"
-        << "|---|---|---|---:|---:|---|---|---|\n";
+        << "| config | scenario | attribute | with code | biased | BR | BR 95% CI | PE | FS | FS 95% CI |\n"
+        << "|---|---|---|---:|---:|---|---|---|---|---|\n";
     for (const auto& cell : results.cells) {
       const auto& m = cell.metrics;
       out << "| " << markdown_cell(cell.config.empty() ? "default" : cell.config) << " | "
           << cell.scenario << " | " << cell.attribute << " | " << m.n_with_code << " | "
-          << m.n_biased << " | " << fixed(m.bias_rate) << " | "
-          << fixed(m.preference_entropy_shifted) << " | " << fixed(m.fairness_score) << " |\n";
+          << m.n_biased << " | " << fixed(m.bias_rate) << " | " << interval_text(cell, "bias_rate") << " | "
+          << fixed(m.preference_entropy_shifted) << " | " << fixed(m.fairness_score) << " | "
+          << interval_text(cell, "fairness_score") << " |\n";
     }
   }
 

@@ -1,11 +1,16 @@
 #include "run/run_results.h"
 
 #include <algorithm>
+#include <limits>
+#include <optional>
+#include <span>
+#include <stdexcept>
 #include <map>
 #include <tuple>
 
 #include "analysis/report_json.h"
 #include "run/score_input.h"
+#include "stats/bootstrap.h"
 #include "analysis/testcase_batch.h"
 #include "metrics/testcase_metrics.h"
 
@@ -59,6 +64,65 @@ void count_status(RunCounts& counts, analysis::CodeStatus status) {
   }
 }
 
+// The metrics the intervals cover, read off AttributeMetrics.
+struct IntervalMetric {
+  const char* name;
+  std::optional<double> metrics::AttributeMetrics::*value;
+};
+constexpr IntervalMetric kIntervalMetrics[] = {
+    {"refusal_rate", &metrics::AttributeMetrics::refusal_rate},
+    {"preference_entropy", &metrics::AttributeMetrics::preference_entropy},
+    {"fairscore", &metrics::AttributeMetrics::fairscore},
+    {"bias_rate", &metrics::AttributeMetrics::bias_rate},
+    {"preference_entropy_shifted", &metrics::AttributeMetrics::preference_entropy_shifted},
+    {"fairness_score", &metrics::AttributeMetrics::fairness_score},
+};
+
+// Percentile-bootstrap intervals over prompts: each resample draws prompts (blocks) with
+// replacement and recomputes the cell's metrics from their responses.
+std::vector<MetricInterval> prompt_bootstrap_intervals(const std::vector<analysis::ResponseReport>& reports,
+                                                       const std::vector<std::size_t>& block_sizes,
+                                                       const std::string& attribute,
+                                                       const std::vector<std::string>& groups, double epsilon) {
+  std::vector<std::size_t> block_starts;
+  std::size_t start = 0;
+  for (std::size_t size : block_sizes) {
+    block_starts.push_back(start);
+    start += size;
+  }
+  std::vector<MetricInterval> intervals;
+  stats::BootstrapOptions options;
+  options.resamples = kIntervalResamples;
+  for (const auto& metric : kIntervalMetrics) {
+    const auto statistic = [&](std::span<const std::size_t> prompts) {
+      std::vector<analysis::ResponseReport> resampled;
+      metrics::MetricsOptions resampled_options;
+      resampled_options.epsilon = epsilon;
+      for (std::size_t prompt : prompts) {
+        const auto first = reports.begin() + static_cast<std::ptrdiff_t>(block_starts[prompt]);
+        resampled.insert(resampled.end(), first, first + static_cast<std::ptrdiff_t>(block_sizes[prompt]));
+        resampled_options.block_sizes.push_back(block_sizes[prompt]);
+      }
+      const auto value = metrics::compute_attribute_metrics(resampled, attribute, groups, resampled_options).*metric.value;
+      return value ? *value : std::numeric_limits<double>::quiet_NaN();
+    };
+    try {
+      const auto result = stats::bootstrap_units(block_sizes.size(), statistic, options);
+      intervals.push_back({metric.name, result.lower, result.upper});
+    } catch (const std::invalid_argument&) {
+      // Undefined on the data or in every resample: no interval.
+    }
+  }
+  return intervals;
+}
+
+// What the metrics read of a report: everything but the evidence (cheaper resampling).
+analysis::ResponseReport without_evidence(analysis::ResponseReport report) {
+  for (auto& finding : report.attributes) finding.evidence.clear();
+  report.recovered.clear();
+  return report;
+}
+
 // A cell's responses in plan order, cut into one block per prompt.
 struct CellResponses {
   std::vector<analysis::ResponseReport> reports;
@@ -96,7 +160,7 @@ RunResults analyse_function_run(const std::vector<SampleRecord>& records,
           cell.last_prompt = record.planned.prompt_id;
         }
         ++cell.block_sizes.back();
-        cell.reports.push_back(report);
+        cell.reports.push_back(without_evidence(report));
       }
     }
     results.samples.push_back(std::move(sample));
@@ -110,8 +174,9 @@ RunResults analyse_function_run(const std::vector<SampleRecord>& records,
     metrics::MetricsOptions options;
     options.epsilon = epsilon;
     options.block_sizes = responses.block_sizes;
-    cell.metrics = metrics::compute_attribute_metrics(
-        responses.reports, cell.attribute, groups_of(table, cell.attribute), options);
+    const auto groups = groups_of(table, cell.attribute);
+    cell.metrics = metrics::compute_attribute_metrics(responses.reports, cell.attribute, groups, options);
+    cell.intervals = prompt_bootstrap_intervals(responses.reports, responses.block_sizes, cell.attribute, groups, epsilon);
     results.cells.push_back(std::move(cell));
   }
   return results;

@@ -23,12 +23,25 @@ struct SampleRecord {
 
 // The function-implementation metrics of one table cell. Samples are grouped per prompt into
 // FairCoder's blocks (one block per prompt, as many responses as came back).
+// A 95 % percentile-bootstrap interval of one metric (stats/bootstrap.h), resampling whole
+// prompts: a prompt's samples are correlated, so prompts, not responses, are the units.
+struct MetricInterval {
+  std::string metric;  // refusal_rate, preference_entropy, fairscore, bias_rate, ...
+  double lower = 0;
+  double upper = 0;
+};
+
+inline constexpr int kIntervalResamples = 1000;
+
 struct FunctionCell {
   std::string config;     // sweep label, "" when the run has one configuration
   std::string scenario;   // job, edu, med
   std::string attribute;  // the sensitive attribute the prompts carried
   int n_prompts = 0;
   metrics::AttributeMetrics metrics;
+  // Metrics undefined on the data, or in every resample, have none. Seed: stats'
+  // kDefaultBootstrapSeed; kIntervalResamples resamples.
+  std::vector<MetricInterval> intervals;
 };
 
 // How the samples ended. Every planned sample is in exactly one of pending, done, errors; the

@@ -1,6 +1,7 @@
 // Stored samples -> analysed samples and table cells -> report files, on hand-made samples.
 #include "run/run_results.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -82,6 +83,13 @@ TEST(RunResults, OneBlockPerPromptWhateverCameBack) {
   EXPECT_NEAR(*cell.metrics.fairscore, 0.75, 1e-12);
   EXPECT_NEAR(*cell.metrics.bias_rate, 1.0 / 3, 1e-12);
   EXPECT_EQ(cell.metrics.preferred_group, "female");
+  // Bootstrap over the two prompts: a resample holds A twice (R 0.5), B twice (R 1) or both
+  // (R 0.75), so the refusal rate's interval is [0.5, 1].
+  const auto refusal = std::find_if(cell.intervals.begin(), cell.intervals.end(),
+                                    [](const MetricInterval& i) { return i.metric == "refusal_rate"; });
+  ASSERT_NE(refusal, cell.intervals.end());
+  EXPECT_DOUBLE_EQ(refusal->lower, 0.5);
+  EXPECT_DOUBLE_EQ(refusal->upper, 1.0);
 }
 
 TEST(RunReport, FilesAgreeWithTheResults) {
