@@ -63,11 +63,24 @@ int run_command(CLI::App& app, RunArgs& args) {
   const run::RunIo io{&std::cerr, isatty(STDERR_FILENO) == 1};
   run::RunOutcome outcome;
   if (!args.resume.empty()) {
+    // A resumed run sends what it planned; options that would change the plan are refused.
+    for (const auto* option : app.get_options()) {
+      const std::string name = option->get_name();
+      if (option->count() > 0 && name != "--resume" && name != "--retry-errors" && name != "--endpoint") {
+        std::cerr << "codebias run: " << name << " cannot change a run being resumed (only --endpoint and "
+                  << "--retry-errors apply with --resume)\n";
+        return 2;
+      }
+    }
     run::ResumeOptions resume;
     resume.retry_errors = args.retry_errors;
     resume.endpoints = args.endpoints;
     outcome = run::resume_run(args.resume, resume, io);
   } else {
+    if (args.retry_errors) {
+      std::cerr << "codebias run: --retry-errors goes with --resume DIR\n";
+      return 2;
+    }
     // Defaults of the default slice, replaced by the run file and then by flags.
     args.options.entities_per_group = kDefaultEntitiesPerGroup;
     if (!app.count("--samples")) args.options.samples = kDefaultSamples;
