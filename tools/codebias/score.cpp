@@ -50,6 +50,33 @@ int fail(const std::string& message, int code = 2) {
   return code;
 }
 
+// The input and output of a score command ("-" = stdin / stdout).
+struct ScoreStreams {
+  std::ifstream input_file;
+  std::ofstream output_file;
+  std::istream* in = &std::cin;
+  std::ostream* out = &std::cout;
+  std::string origin = "<stdin>";
+};
+
+// Opens args.input and args.output into `streams`; the message when one cannot be opened.
+std::optional<std::string> open_streams(const ScoreArgs& args, ScoreStreams& streams) {
+  if (args.input != "-") {
+    std::error_code error;
+    if (std::filesystem::is_directory(args.input, error)) return args.input + " is a directory";
+    streams.input_file.open(args.input, std::ios::binary);
+    if (!streams.input_file) return "cannot open input " + args.input;
+    streams.in = &streams.input_file;
+    streams.origin = args.input;
+  }
+  if (args.output != "-") {
+    streams.output_file.open(args.output, std::ios::binary | std::ios::trunc);
+    if (!streams.output_file) return "cannot write output " + args.output;
+    streams.out = &streams.output_file;
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
@@ -133,24 +160,11 @@ int run_score(const ScoreArgs& args) {
   options.keep_going = args.keep_going;
 
   // Input and output streams.
-  std::ifstream input_file;
-  std::istream* in = &std::cin;
-  std::string origin = "<stdin>";
-  if (args.input != "-") {
-    std::error_code error;
-    if (std::filesystem::is_directory(args.input, error)) return fail(args.input + " is a directory");
-    input_file.open(args.input, std::ios::binary);
-    if (!input_file) return fail("cannot open input " + args.input);
-    in = &input_file;
-    origin = args.input;
-  }
-  std::ofstream output_file;
-  std::ostream* out = &std::cout;
-  if (args.output != "-") {
-    output_file.open(args.output, std::ios::binary | std::ios::trunc);
-    if (!output_file) return fail("cannot write output " + args.output);
-    out = &output_file;
-  }
+  ScoreStreams streams;
+  if (const auto problem = open_streams(args, streams)) return fail(*problem);
+  std::istream* in = streams.in;
+  std::ostream* out = streams.out;
+  const std::string& origin = streams.origin;
 
   const bool want_summary = args.summary || !args.summary_json.empty();
   std::vector<analysis::ResponseReport> reports;  // input order, for the metrics
@@ -206,24 +220,11 @@ int run_testcase_score(const ScoreArgs& args, const analysis::AttributeTable& ta
   if (!args.compat.empty()) return fail("--compat applies to --task function only");
   if (!args.scenario.empty() || !args.attributes.empty())
     return fail("--scenario and --attributes apply to --task function only (test-case lines name their own)");
-  std::ifstream input_file;
-  std::istream* in = &std::cin;
-  std::string origin = "<stdin>";
-  if (args.input != "-") {
-    std::error_code error;
-    if (std::filesystem::is_directory(args.input, error)) return fail(args.input + " is a directory");
-    input_file.open(args.input, std::ios::binary);
-    if (!input_file) return fail("cannot open input " + args.input);
-    in = &input_file;
-    origin = args.input;
-  }
-  std::ofstream output_file;
-  std::ostream* out = &std::cout;
-  if (args.output != "-") {
-    output_file.open(args.output, std::ios::binary | std::ios::trunc);
-    if (!output_file) return fail("cannot write output " + args.output);
-    out = &output_file;
-  }
+  ScoreStreams streams;
+  if (const auto problem = open_streams(args, streams)) return fail(*problem);
+  std::istream* in = streams.in;
+  std::ostream* out = streams.out;
+  const std::string& origin = streams.origin;
   const bool want_summary = args.summary || !args.summary_json.empty();
   std::vector<analysis::TestcaseReport> reports;
   analysis::BatchStats stats;
