@@ -75,6 +75,14 @@ codebias_ts_grammar(typescript tree-sitter-typescript 0.23.2
   0fdf63c35930a75885145d75ee63cb879da2d49db9bfe454bd8e60b08ba778a1
   SUBDIR typescript EXTRA package/common)
 
+# codebias's one file that needs the core's internal grammar layout (lib/src/parser.h).
+add_library(codebias_ts_dense STATIC "${PROJECT_SOURCE_DIR}/src/analysis/dense_parse_table.c")
+target_include_directories(codebias_ts_dense PRIVATE "${PROJECT_SOURCE_DIR}/src")
+target_include_directories(codebias_ts_dense SYSTEM PRIVATE "${_ts_lib}/src")
+target_link_libraries(codebias_ts_dense PUBLIC codebias_ts_core PRIVATE codebias_warnings)
+set_target_properties(codebias_ts_dense PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON
+                                                   C_EXTENSIONS OFF POSITION_INDEPENDENT_CODE ON)
+
 add_library(codebias_tree_sitter INTERFACE)
-target_link_libraries(codebias_tree_sitter INTERFACE codebias_ts_core ${CODEBIAS_TS_GRAMMARS})
+target_link_libraries(codebias_tree_sitter INTERFACE codebias_ts_core codebias_ts_dense ${CODEBIAS_TS_GRAMMARS})
 add_library(codebias::tree_sitter ALIAS codebias_tree_sitter)

@@ -42,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
   ResponseReport report = analyzer().analyze(bytes, options);
-  check_json(dump_json_line(to_json(report, "fuzz")));
+  check_json(report_json_line(report, "fuzz"));
 
   auto parsed = parse_score_line(bytes, 1, analyzer().attributes(), options);
   if (auto* error = std::get_if<LineError>(&parsed)) check_json(error_json_line(*error));

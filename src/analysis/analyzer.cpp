@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <span>
 
 #include "analysis/decisions.h"
 #include "analysis/front_end.h"
@@ -100,7 +101,8 @@ uint32_t parse_into(ParsedBlock& parsed, std::string_view code, const PythonSlic
 // Cut-off or degenerate endings (`return return return`) can make tree-sitter give up on the
 // whole function. Cutting the code at the line where the trailing error starts often leaves a
 // function that parses; the response keeps its truncated status.
-void drop_unparseable_tail(ParsedBlock& parsed, uint32_t error_start, const std::string& requested) {
+template <typename SliceOf>
+void drop_unparseable_tail(ParsedBlock& parsed, uint32_t error_start, const std::string& requested, const SliceOf& slice_of) {
   constexpr int kMaxAttempts = 3;
   std::string_view code = parsed.code;
   for (int attempt_number = 0; attempt_number < kMaxAttempts; ++attempt_number) {
@@ -109,17 +111,15 @@ void drop_unparseable_tail(ParsedBlock& parsed, uint32_t error_start, const std:
     code = code.substr(0, cut + 1);
     ParsedBlock attempt;
     attempt.language = parsed.language;
-    SyntaxTree tree(parsed.language, code);
-    attempt.program = lower_program(tree);
-    attempt.entry = choose_entry(attempt.program, requested);
-    if (attempt.entry && !tree.ends_in_error()) {
+    uint32_t attempt_error_start = parse_into(attempt, code, slice_of(code), requested);
+    if (attempt.entry && !attempt.ends_in_error) {
       int dropped = static_cast<int>(std::count(parsed.code.begin() + static_cast<std::ptrdiff_t>(code.size()), parsed.code.end(), '\n'));
       parsed.program = std::move(attempt.program);
       parsed.entry = attempt.entry;
       parsed.repairs.push_back("dropped the last " + std::to_string(dropped) + " line(s), which did not parse");
       return;
     }
-    error_start = tree.ends_in_error() ? tree.trailing_error_start() : static_cast<uint32_t>(cut);
+    error_start = attempt.ends_in_error ? attempt_error_start : static_cast<uint32_t>(cut);
   }
 }
 
@@ -173,13 +173,16 @@ ResponseReport Analyzer::analyze(std::string_view response, const AnalyzeOptions
   std::vector<std::vector<std::string>> repairs;
   uint64_t referenced = 0;
   std::vector<uint64_t> block_refs;
+  std::vector<std::vector<AttributeMention>> block_mentions(blocks.size());
   for (const CodeBlock& block : blocks) {
     Language language = block.language == Language::unknown ? detect_language(block.code) : block.language;
     if (language == Language::unknown) language = Language::python;
     languages.push_back(language);
     repairs.emplace_back();
     repaired.push_back(repair_code(language, block.code, repairs.back()));
-    block_refs.push_back(referenced_attributes(repaired.back(), language, table, options.scenario));
+    bool sliced = language == Language::python && impl_->slice;
+    block_refs.push_back(referenced_attributes(repaired.back(), language, table, options.scenario,
+                                               sliced ? &block_mentions[block_refs.size()] : nullptr));
     referenced |= block_refs.back();
   }
   if (!blocks.empty()) report.language = to_string(languages.back());
@@ -194,11 +197,16 @@ ResponseReport Analyzer::analyze(std::string_view response, const AnalyzeOptions
     parsed.language = languages[i];
     parsed.code = std::move(repaired[i]);
     parsed.repairs = std::move(repairs[i]);
-    PythonSlice slice;
-    if (parsed.language == Language::python && impl_->slice)
-      slice = slice_python(parsed.code, block_refs[i] & wanted_bits, table, options.scenario);
-    uint32_t error_start = parse_into(parsed, parsed.code, slice, requested);
-    if (parsed.ends_in_error) drop_unparseable_tail(parsed, error_start, requested);
+    // Python is parsed without the statements that cannot involve a wanted attribute.
+    auto slice_of = [&](std::string_view code) {
+      if (parsed.language != Language::python || !impl_->slice) return PythonSlice{};
+      const std::vector<AttributeMention>& mentions = block_mentions[i];
+      auto end = std::find_if(mentions.begin(), mentions.end(),
+                              [&](const AttributeMention& m) { return m.offset >= code.size(); });
+      return slice_python(code, std::span(mentions.begin(), end), block_refs[i] & wanted_bits);
+    };
+    uint32_t error_start = parse_into(parsed, parsed.code, slice_of(parsed.code), requested);
+    if (parsed.ends_in_error) drop_unparseable_tail(parsed, error_start, requested, slice_of);
     if (parsed.entry && parsed.entry->complete && blocks[i].closed) {
       chosen = std::move(parsed);
       break;

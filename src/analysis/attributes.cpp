@@ -189,10 +189,16 @@ int AttributeSpec::group_of(std::string_view literal) const {
   std::string padded = " " + norm + " ";
   for (const char* negation : {" non ", " not ", " other ", " no "})
     if (padded.find(negation) != std::string::npos) return -1;
+  // `word` occurs between two spaces.
+  auto has_word = [&](std::string_view word) {
+    for (size_t at = padded.find(word, 1); at != std::string::npos; at = padded.find(word, at + 1))
+      if (padded[at - 1] == ' ' && at + word.size() < padded.size() && padded[at + word.size()] == ' ') return true;
+    return false;
+  };
   int found = -1;
   for (size_t i = 0; i < groups.size(); ++i)
     for (const std::string& s : groups[i].synonyms) {
-      if (s.size() < 3 || padded.find(" " + s + " ") == std::string::npos) continue;
+      if (s.size() < 3 || !has_word(s)) continue;
       if (found >= 0 && found != static_cast<int>(i)) return -1;
       found = static_cast<int>(i);
     }

@@ -76,7 +76,9 @@ std::string parse_error_message(const json::parse_error& error) {
   return "invalid JSON: " + clip(message);
 }
 
-// Runs fn(0..count-1) on `threads` threads, the caller included. fn must not throw.
+// Runs fn(0..count-1) on `threads` threads, the caller included: start() hands the job to the
+// workers and returns, so the caller can prepare the next job; finish() joins in and waits for
+// the end. fn must not throw.
 class WorkerPool {
  public:
   explicit WorkerPool(unsigned threads) {
@@ -93,7 +95,7 @@ class WorkerPool {
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
-  void run(std::size_t count, const std::function<void(std::size_t)>& fn) {
+  void start(std::size_t count, const std::function<void(std::size_t)>& fn) {
     {
       std::lock_guard lock(mutex_);
       job_ = &fn;
@@ -103,7 +105,10 @@ class WorkerPool {
       ++generation_;
     }
     wake_.notify_all();
-    drain(fn, count);
+  }
+
+  void finish() {
+    drain(*job_, count_);
     std::unique_lock lock(mutex_);
     done_.wait(lock, [this] { return busy_ == 0; });
     job_ = nullptr;
@@ -147,6 +152,10 @@ class WorkerPool {
   bool stop_ = false;
 };
 
+std::variant<ScoreRequest, LineError> parse_owned_score_line(std::string& line, long line_number,
+                                                             const AttributeTable& table,
+                                                             const AnalyzeOptions& defaults);
+
 struct Slot {
   base::Line input;
   ScoredLine result;
@@ -163,7 +172,7 @@ void score_slot(Slot& slot, const AttributeTable& table, const AnalyzeFn& analyz
                                   " bytes, more than the limit of " +
                                   std::to_string(options.max_line_bytes));
   } else {
-    auto parsed = parse_score_line(slot.input.text, result.line, table, options.defaults);
+    auto parsed = parse_owned_score_line(slot.input.text, result.line, table, options.defaults);
     if (auto* error = std::get_if<LineError>(&parsed)) {
       result.id = error->id;
       result.error = std::move(*error);
@@ -172,7 +181,7 @@ void score_slot(Slot& slot, const AttributeTable& table, const AnalyzeFn& analyz
       result.id = request.id;
       try {
         result.report = analyze(request.response, request.options);
-        result.json = dump_json_line(to_json(*result.report, request.id));
+        result.json = report_json_line(*result.report, request.id);
       } catch (const std::exception& failure) {
         result.report.reset();
         result.error = line_error(result.line, "", std::string("analysis failed: ") + failure.what(),
@@ -181,7 +190,9 @@ void score_slot(Slot& slot, const AttributeTable& table, const AnalyzeFn& analyz
       }
     }
   }
-  std::string().swap(slot.input.text);
+  // Keeping the buffer saves an allocation per line; a huge one is not kept.
+  constexpr std::size_t kKeptLineCapacity = std::size_t{64} << 10;
+  if (slot.input.text.capacity() > kKeptLineCapacity) std::string().swap(slot.input.text);
   if (result.error && options.keep_going) result.json = error_json_line(*result.error);
 }
 
@@ -331,13 +342,24 @@ std::variant<ScoreRequest, LineError> parse_score_line_checked(std::string_view 
 
 }  // namespace
 
+namespace {
+
+// `line` gets simdjson's padding appended to its capacity, not to its text.
+std::variant<ScoreRequest, LineError> parse_owned_score_line(std::string& line, long line_number,
+                                                             const AttributeTable& table,
+                                                             const AnalyzeOptions& defaults) {
+  if (std::optional<ScoreRequest> request = parse_score_line_fast(line, line_number, table, defaults))
+    return std::move(*request);
+  return parse_score_line_checked(line, line_number, table, defaults);
+}
+
+}  // namespace
+
 std::variant<ScoreRequest, LineError> parse_score_line(std::string_view line, long line_number,
                                                        const AttributeTable& table,
                                                        const AnalyzeOptions& defaults) {
-  std::string padded(line);
-  if (std::optional<ScoreRequest> request = parse_score_line_fast(padded, line_number, table, defaults))
-    return std::move(*request);
-  return parse_score_line_checked(line, line_number, table, defaults);
+  std::string copy(line);
+  return parse_owned_score_line(copy, line_number, table, defaults);
 }
 
 std::string error_json_line(const LineError& error) {
@@ -362,19 +384,13 @@ BatchStats score_jsonl(std::istream& in, std::string_view origin, const Attribut
   unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
   threads = std::max(threads, 1u);
   const std::size_t batch_lines = std::max<std::size_t>(options.batch_lines, 1);
-  WorkerPool pool(threads);
   base::LineReader reader(in, options.max_line_bytes);
-  std::vector<Slot> batch(batch_lines);
   BatchStats stats;
-  const std::function<void(std::size_t)> score = [&](std::size_t index) {
-    score_slot(batch[index], table, analyze, options);
-  };
-
   bool more = true;
-  while (more) {
+  auto read_batch = [&](std::vector<Slot>& batch) {
     std::size_t count = 0;
     std::size_t bytes = 0;
-    while (count < batch_lines && bytes < options.batch_bytes) {
+    while (more && count < batch_lines && bytes < options.batch_bytes) {
       Slot& slot = batch[count];
       if (!reader.next(slot.input)) {
         more = false;
@@ -385,8 +401,9 @@ BatchStats score_jsonl(std::istream& in, std::string_view origin, const Attribut
       bytes += slot.input.text.size();
       ++count;
     }
-    if (count == 0) break;
-    pool.run(count, score);
+    return count;
+  };
+  auto emit = [&](std::vector<Slot>& batch, std::size_t count) {
     for (std::size_t index = 0; index < count; ++index) {
       ScoredLine& result = batch[index].result;
       if (result.error) {
@@ -398,6 +415,29 @@ BatchStats score_jsonl(std::istream& in, std::string_view origin, const Attribut
       sink(result);
       result = ScoredLine{};
     }
+  };
+
+  // Two batches: the next one is read while the workers score this one, and this one is
+  // written while they score the next.
+  std::vector<Slot> batches[2] = {std::vector<Slot>(batch_lines), std::vector<Slot>(batch_lines)};
+  std::vector<Slot>* scoring = nullptr;  // changed only while no job runs
+  const std::function<void(std::size_t)> score = [&](std::size_t index) {
+    score_slot((*scoring)[index], table, analyze, options);
+  };
+  WorkerPool pool(threads);  // last, so that it stops before what its jobs use goes away
+  std::size_t current = 0;
+  std::size_t count = read_batch(batches[current]);
+  scoring = &batches[current];
+  if (count > 0) pool.start(count, score);
+  while (count > 0) {
+    std::vector<Slot>& following = batches[1 - current];
+    std::size_t following_count = read_batch(following);
+    pool.finish();
+    scoring = &following;
+    if (following_count > 0) pool.start(following_count, score);
+    emit(batches[current], count);
+    current = 1 - current;
+    count = following_count;
   }
   return stats;
 }

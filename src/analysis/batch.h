@@ -79,8 +79,10 @@ struct ScoredLine {
 struct BatchOptions {
   AnalyzeOptions defaults;
   unsigned threads = 0;                                  // 0: std::thread::hardware_concurrency()
-  std::size_t batch_lines = 256;                         // lines analysed together...
-  std::size_t batch_bytes = std::size_t{64} << 20;       // ...or fewer once they hold this much
+  // Lines analysed together, or fewer once they hold batch_bytes. Two batches are held at a time
+  // (one scored while the other is read and written), so input memory stays under 2 x batch_bytes.
+  std::size_t batch_lines = 256;
+  std::size_t batch_bytes = std::size_t{32} << 20;
   std::size_t max_line_bytes = base::kDefaultMaxLineBytes;  // longer lines are errors
   bool keep_going = false;  // false: throw InputError at the first bad line
 };

@@ -106,7 +106,16 @@ struct Condition {
 struct Frame {
   bool dependent = false;  // the attribute steered evaluation into this branch
   bool uncertain = false;  // a condition on other inputs was assumed satisfiable
-  std::string rule;
+  // The rule is "construct/step + detail", e.g. "if-chain/" "else:" "compare-eq"; joined only
+  // when evidence needs it.
+  std::string_view construct;
+  std::string_view step;
+  std::string_view detail;
+
+  std::string rule() const {
+    if (construct.empty()) return "";
+    return std::string(construct) + "/" + std::string(step) + std::string(detail);
+  }
 };
 
 enum class Flow { normal, returned, raised };
@@ -256,7 +265,7 @@ class Evaluator {
   }
   std::string path_rule() const {
     for (auto it = frames_.rbegin(); it != frames_.rend(); ++it)
-      if (it->dependent) return it->rule;
+      if (it->dependent) return it->rule();
     return "";
   }
 
@@ -304,7 +313,7 @@ class Evaluator {
         return Flow::normal;
       case StmtKind::if_chain: return exec_if(s, env, ret, depth);
       case StmtKind::loop: {
-        frames_.push_back(Frame{false, true, ""});
+        frames_.push_back(Frame{false, true, {}, {}, {}});
         Value ignored;
         // A return inside a loop depends on data we do not know: ignored.
         if (!s.bodies.empty()) exec_body(s.bodies[0], env, ignored, depth);
@@ -377,10 +386,13 @@ class Evaluator {
       Frame frame;
       frame.dependent = (c.truth == Truth::yes && c.involved) || excluded_by_attribute;
       frame.uncertain = c.truth == Truth::unknown;
-      std::string prefix = s.rule.empty() ? "if-chain/" : s.rule + "/";
-      if (c.truth == Truth::yes && c.involved) frame.rule = prefix + c.rule;
-      else if (is_else) frame.rule = prefix + "else:" + excluded_rule;
-      else frame.rule = prefix + "after:" + excluded_rule;
+      frame.construct = s.rule.empty() ? std::string_view("if-chain") : std::string_view(s.rule);
+      if (c.truth == Truth::yes && c.involved) {
+        frame.detail = c.rule;
+      } else {
+        frame.step = is_else ? "else:" : "after:";
+        frame.detail = excluded_rule;
+      }
       frames_.push_back(frame);
       Value branch_ret;
       Flow f = exec_body(s.bodies[i], env, branch_ret, depth);
@@ -751,7 +763,7 @@ class Evaluator {
         }
         Value chosen = eval(*e.children[c.truth == Truth::yes ? 1 : 2], env, depth);
         if (!c.involved) return chosen;
-        frames_.push_back(Frame{true, false, std::string("conditional/") + c.rule});
+        frames_.push_back(Frame{true, false, "conditional", "", c.rule});
         Value out = promote(chosen, e.line);
         frames_.pop_back();
         out.effects |= c.effects;
@@ -794,7 +806,7 @@ class Evaluator {
         if (k.kind != Value::Kind::string) continue;
         if (matches_literal(k.text)) {
           Value out = v;
-          frames_.push_back(Frame{true, false, "lookup/table"});
+          frames_.push_back(Frame{true, false, "lookup", "", "table"});
           out = promote(out, line);
           frames_.pop_back();
           out.origin = "lookup";
@@ -802,7 +814,7 @@ class Evaluator {
         }
       }
       if (has_default && fallback) {
-        frames_.push_back(Frame{true, false, "lookup/default"});
+        frames_.push_back(Frame{true, false, "lookup", "", "default"});
         Value out = promote(*fallback, line);
         frames_.pop_back();
         out.origin = "lookup";
@@ -818,7 +830,7 @@ class Evaluator {
         if (k.kind != Value::Kind::string || k.text != key.text) continue;
         if (!key.tainted) return v;
         // The key itself was chosen by the attribute: the entry is that group's value.
-        frames_.push_back(Frame{true, false, "lookup/table"});
+        frames_.push_back(Frame{true, false, "lookup", "", "table"});
         Value out = promote(v, line);
         frames_.pop_back();
         merge_trace(out, key);

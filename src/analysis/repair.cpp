@@ -74,11 +74,14 @@ void replace_all(std::string& line, const std::string& from, const std::string& 
 // Counts triple-quote delimiters to know whether a line ends inside a docstring.
 bool toggles_docstring(std::string_view line, bool inside) {
   size_t count = 0;
-  for (size_t i = 0; i + 3 <= line.size(); ++i) {
-    char c = line[i];
-    if ((c == '"' || c == '\'') && line[i + 1] == c && line[i + 2] == c) {
-      ++count;
-      i += 2;
+  for (char quote : {'"', '\''}) {
+    for (size_t i = line.find(quote); i != std::string_view::npos && i + 3 <= line.size(); i = line.find(quote, i)) {
+      if (line[i + 1] == quote && line[i + 2] == quote) {
+        ++count;
+        i += 3;
+      } else {
+        ++i;
+      }
     }
   }
   return (count % 2 == 1) ? !inside : inside;
@@ -93,8 +96,15 @@ bool opens_block(std::string_view line) {
 
 bool top_level_definition(std::string_view line) {
   std::string_view r = line.substr(indent_of(line));
-  return starts_with(r, "def ") || starts_with(r, "class ") || starts_with(r, "@") || starts_with(r, "async def ") ||
-         starts_with(r, "if __name__");
+  if (r.empty()) return false;
+  switch (r.front()) {
+    case 'd': return starts_with(r, "def ");
+    case 'c': return starts_with(r, "class ");
+    case '@': return true;
+    case 'a': return starts_with(r, "async def ");
+    case 'i': return starts_with(r, "if __name__");
+    default: return false;
+  }
 }
 
 bool code_like(std::string_view line) {
@@ -131,16 +141,18 @@ bool python_needs_repair(std::string_view code) {
     size_t end = code.find('\n', pos);
     std::string_view line = code.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
     pos = end == std::string_view::npos ? code.size() + 1 : end + 1;
-    if (blank(line)) continue;
-    if (first && indent_of(line) > 0) return true;
+    size_t indent = indent_of(line);
+    if (indent == line.size() || line[indent] == '\r') continue;  // blank
+    if (first && indent > 0) return true;
     first = false;
     if (in_doc && glued_def(line) != std::string_view::npos) return true;
-    if (!in_doc && expect_body && indent_of(line) <= def_indent && !top_level_definition(line)) return true;
+    bool definition = !in_doc && top_level_definition(line);
+    if (!in_doc && expect_body && indent <= def_indent && !definition) return true;
     expect_body = false;
-    if (!in_doc && top_level_definition(line) && opens_block(line)) {
+    if (definition && opens_block(line)) {
       if (!broken_names_in_def(line).empty()) return true;
       expect_body = true;
-      def_indent = indent_of(line);
+      def_indent = indent;
     }
     in_doc = toggles_docstring(line, in_doc);
   }

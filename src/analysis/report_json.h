@@ -12,9 +12,11 @@ namespace codebias::analysis {
 
 // {"id", "code_status", "language", "attributes": {ATTR: {"used", "biased", "scores" (null when
 // empty), "other_values", "effect" (null when empty), "evidence": [{"line", "text", "groups",
-// "amount" (null when empty), "rule"}]}}}.
-// An ordered_json so that keys and groups stay in the order given. Serialise it with
-// dump_json_line(), which never throws on invalid UTF-8.
+// "amount" (null when empty), "rule"}]}}}, on one line (no newline). Keys keep this order,
+// groups the table's order; invalid UTF-8 bytes are replaced by U+FFFD.
+std::string report_json_line(const ResponseReport& report, std::string_view id);
+
+// The same as a document (an ordered_json, so that the order stays).
 nlohmann::ordered_json to_json(const ResponseReport& report, std::string_view id);
 
 // One line of JSON (no newline): compact, UTF-8, invalid UTF-8 bytes replaced by U+FFFD.

@@ -4,8 +4,6 @@
 #include <set>
 #include <unordered_map>
 
-#include "analysis/prefilter.h"
-
 namespace codebias::analysis {
 namespace {
 
@@ -195,16 +193,16 @@ std::string_view root(std::string_view name) { return name.substr(0, name.find('
 
 }  // namespace
 
-PythonSlice slice_python(std::string_view code, uint64_t wanted_attributes, const AttributeTable& table,
-                         std::string_view scenario) {
+PythonSlice slice_python(std::string_view code, std::span<const AttributeMention> mentions, uint64_t wanted_attributes) {
   PythonSlice slice;
   std::vector<LogicalLine> lines = Scanner(code).lines();
   std::vector<bool> names_attribute(lines.size());
-  for (size_t i = 0; i < lines.size(); ++i)
-    names_attribute[i] = !lines[i].blank &&
-                         (referenced_attributes(code.substr(lines[i].begin, lines[i].end - lines[i].begin), Language::python,
-                                                table, scenario) &
-                          wanted_attributes);
+  size_t line_index = 0;
+  for (const AttributeMention& mention : mentions) {
+    while (line_index < lines.size() && lines[line_index].end <= mention.offset) ++line_index;
+    if (line_index == lines.size()) break;
+    if (mention.attributes & wanted_attributes) names_attribute[line_index] = true;
+  }
   auto any_names_attribute = [&](size_t first, size_t last) {
     return std::any_of(names_attribute.begin() + static_cast<std::ptrdiff_t>(first),
                        names_attribute.begin() + static_cast<std::ptrdiff_t>(last) + 1, [](bool b) { return b; });
@@ -383,11 +381,11 @@ PythonSlice slice_python(std::string_view code, uint64_t wanted_attributes, cons
   }
   // An assignment nothing parsed reads or writes again cannot matter: `required = [...]` whose
   // only readers were cut. Its body must keep at least one statement.
-  std::unordered_map<std::string_view, int> mentions;
+  std::unordered_map<std::string_view, int> name_mentions;
   for (size_t i = 0; i < lines.size(); ++i) {
     if (!include[i]) continue;
-    for (std::string_view r : lines[i].reads) ++mentions[root(r)];
-    for (std::string_view a : lines[i].assigned) ++mentions[root(a)];
+    for (std::string_view r : lines[i].reads) ++name_mentions[root(r)];
+    for (std::string_view a : lines[i].assigned) ++name_mentions[root(a)];
   }
   std::vector<int> kept_in_body(body_statements.size(), 0);
   for (size_t b = 0; b < body_statements.size(); ++b)
@@ -405,11 +403,11 @@ PythonSlice slice_python(std::string_view code, uint64_t wanted_attributes, cons
         own += root(r) == target ? 1 : 0;
         calls_code = calls_code || functions.count(root(r)) || carriers.count(root(r));
       }
-      if (calls_code || mentions[target] > own) continue;
+      if (calls_code || name_mentions[target] > own) continue;
       include[a.line] = false;
       --kept_in_body[a.body];
-      for (std::string_view r : l.reads) --mentions[root(r)];
-      --mentions[target];
+      for (std::string_view r : l.reads) --name_mentions[root(r)];
+      --name_mentions[target];
       changed = true;
     }
   }

@@ -7,14 +7,15 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <tree_sitter/api.h>
 
-#include "analysis/attributes.h"
 #include "analysis/ir.h"
+#include "analysis/prefilter.h"
 
 namespace codebias::analysis {
 
@@ -27,8 +28,8 @@ struct PythonSlice {
   std::vector<Removed> removed;
 };
 
-PythonSlice slice_python(std::string_view code, uint64_t wanted_attributes, const AttributeTable& table,
-                         std::string_view scenario);
+// `mentions`: what referenced_attributes found in `code`.
+PythonSlice slice_python(std::string_view code, std::span<const AttributeMention> mentions, uint64_t wanted_attributes);
 
 // Puts a havoc statement for each removed statement into the function that contained it.
 void insert_havocs(ir::Program& program, const PythonSlice& slice);

@@ -1,24 +1,34 @@
 #include "analysis/syntax.h"
 
+#include <array>
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 
+#include "analysis/dense_parse_table.h"
 #include "analysis/grammars.h"
 
 namespace codebias::analysis {
 namespace {
 
+// Each grammar's dense copy, made on first use (dense_parse_table.c).
+template <const TSLanguage* (*original)()>
+const TSLanguage* dense() {
+  static const TSLanguage* const copy = codebias_dense_language(original());
+  return copy;
+}
+
 const TSLanguage* grammar(Language language) {
   switch (language) {
-    case Language::python: return tree_sitter_python();
-    case Language::c: return tree_sitter_c();
-    case Language::cpp: return tree_sitter_cpp();
-    case Language::javascript: return tree_sitter_javascript();
-    case Language::typescript: return tree_sitter_typescript();
-    case Language::java: return tree_sitter_java();
+    case Language::python: return dense<tree_sitter_python>();
+    case Language::c: return dense<tree_sitter_c>();
+    case Language::cpp: return dense<tree_sitter_cpp>();
+    case Language::javascript: return dense<tree_sitter_javascript>();
+    case Language::typescript: return dense<tree_sitter_typescript>();
+    case Language::java: return dense<tree_sitter_java>();
     case Language::unknown: break;
   }
-  return tree_sitter_python();
+  return dense<tree_sitter_python>();
 }
 
 // One parser per thread and language: parsers are not thread-safe, and creating one per
@@ -88,7 +98,20 @@ uint32_t SyntaxTree::trailing_error_start() const {
 }
 
 TSNode field(TSNode node, const char* name) {
-  return ts_node_child_by_field_name(node, name, static_cast<uint32_t>(std::strlen(name)));
+  // Looking a field's id up by name compares it with every field name of the grammar; callers
+  // pass literals, so the id is remembered per (grammar, literal address).
+  struct Entry {
+    const TSLanguage* language = nullptr;
+    const char* name = nullptr;
+    TSFieldId id = 0;
+  };
+  thread_local std::array<Entry, 512> ids;
+  const TSLanguage* language = ts_node_language(node);
+  auto address = reinterpret_cast<std::uintptr_t>(name) ^ (reinterpret_cast<std::uintptr_t>(language) >> 4);
+  Entry& entry = ids[(address ^ (address >> 9)) % ids.size()];
+  if (entry.language != language || entry.name != name)
+    entry = Entry{language, name, ts_language_field_id_for_name(language, name, static_cast<uint32_t>(std::strlen(name)))};
+  return ts_node_child_by_field_id(node, entry.id);
 }
 
 }  // namespace codebias::analysis

@@ -41,6 +41,7 @@ class SyntaxTree {
 // 1-based line of a node's first byte.
 inline int line_of(TSNode node) { return static_cast<int>(ts_node_start_point(node).row) + 1; }
 inline std::string_view type_of(TSNode node) { return ts_node_type(node); }
+// The child in field `name`, which must be a string literal: ids are remembered by its address.
 TSNode field(TSNode node, const char* name);
 
 }  // namespace codebias::analysis

@@ -185,7 +185,7 @@ TEST(ScoreJsonl, WritesResultsInInputOrderWhateverTheThreadTiming) {
   EXPECT_EQ(calls.load(), 300);
 }
 
-TEST(ScoreJsonl, KeepsAtMostOneBatchInFlight) {
+TEST(ScoreJsonl, KeepsAtMostTwoBatchesInFlight) {
   std::istringstream in(numbered_input(200));
   BatchOptions options;
   options.threads = 3;
@@ -202,7 +202,7 @@ TEST(ScoreJsonl, KeepsAtMostOneBatchInFlight) {
     ++written;
   });
   EXPECT_EQ(written, 200);
-  EXPECT_LE(most_ahead, 10);
+  EXPECT_LE(most_ahead, 20);
 }
 
 TEST(ScoreJsonl, StopsAtTheFirstBadLineAfterWritingTheLinesBeforeIt) {
