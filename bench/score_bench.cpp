@@ -18,6 +18,9 @@
 #include <vector>
 
 #include <benchmark/benchmark.h>
+#ifdef CODEBIAS_MIMALLOC
+#include <mimalloc.h>
+#endif
 #include <nlohmann/json.hpp>
 
 #include "analysis/analyzer.h"
@@ -85,6 +88,18 @@ void BM_ScoreJsonl(benchmark::State& state, const std::string& text, long lines)
   state.SetItemsProcessed(state.iterations() * lines);
 }
 
+// Which malloc this process really runs with (see cmake/Allocator.cmake).
+const char* allocator_in_use() {
+#ifdef CODEBIAS_MIMALLOC
+  void* probe = std::malloc(64);
+  bool mimalloc = mi_is_in_heap_region(probe);
+  std::free(probe);
+  return mimalloc ? "mimalloc" : "C library malloc (mimalloc linked but not in effect)";
+#else
+  return "C library malloc";
+#endif
+}
+
 long peak_rss_kib() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -102,7 +117,8 @@ int run_corpus(const std::string& path, int repeat, unsigned threads) {
   options.threads = threads;
   options.keep_going = true;
   const unsigned used_threads = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
-  std::printf("corpus %s (%.1f MB), %u threads, %d repeats\n", path.c_str(), megabytes, used_threads, repeat);
+  std::printf("corpus %s (%.1f MB), %u threads, %d repeats, %s\n", path.c_str(), megabytes, used_threads, repeat,
+              allocator_in_use());
   double best = 0;
   for (int round = 1; round <= repeat; ++round) {
     std::ifstream in(path, std::ios::binary);
