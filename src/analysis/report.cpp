@@ -47,7 +47,12 @@ class LineWriter {
       return *this;
     }
     out_ += '"';
-    for (char c : text) {
+    size_t plain = 0;  // start of the run of characters that need no escape
+    for (size_t i = 0; i < text.size(); ++i) {
+      char c = text[i];
+      if (c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20) continue;
+      out_.append(text, plain, i - plain);
+      plain = i + 1;
       switch (c) {
         case '"': out_ += "\\\""; break;
         case '\\': out_ += "\\\\"; break;
@@ -56,16 +61,14 @@ class LineWriter {
         case '\n': out_ += "\\n"; break;
         case '\r': out_ += "\\r"; break;
         case '\t': out_ += "\\t"; break;
-        default:
-          if (static_cast<unsigned char>(c) < 0x20) {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-            out_ += escaped;
-          } else {
-            out_ += c;
-          }
+        default: {
+          char escaped[8];
+          std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+          out_ += escaped;
+        }
       }
     }
+    out_.append(text, plain, text.size() - plain);
     out_ += '"';
     return *this;
   }
