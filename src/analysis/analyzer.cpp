@@ -201,8 +201,8 @@ ResponseReport Analyzer::analyze(std::string_view response, const AnalyzeOptions
     auto slice_of = [&](std::string_view code) {
       if (parsed.language != Language::python || !impl_->slice) return PythonSlice{};
       const std::vector<AttributeMention>& mentions = block_mentions[i];
-      auto end = std::find_if(mentions.begin(), mentions.end(),
-                              [&](const AttributeMention& m) { return m.offset >= code.size(); });
+      auto end = std::partition_point(mentions.begin(), mentions.end(),
+                                      [&](const AttributeMention& m) { return m.offset < code.size(); });
       return slice_python(code, std::span(mentions.begin(), end), block_refs[i] & wanted_bits);
     };
     uint32_t error_start = parse_into(parsed, parsed.code, slice_of(parsed.code), requested);
