@@ -50,9 +50,9 @@ bool known_scenario(std::string_view name) {
   return name.empty() || std::find(std::begin(kScenarios), std::end(kScenarios), name) != std::end(kScenarios);
 }
 
-LineError line_error(long line, std::string field, std::string message,
+base::LineError line_error(long line, std::string field, std::string message,
                      std::optional<std::string> id = std::nullopt) {
-  LineError error;
+  base::LineError error;
   error.line = line;
   error.field = std::move(field);
   error.message = std::move(message);
@@ -76,137 +76,7 @@ std::string parse_error_message(const json::parse_error& error) {
   return "invalid JSON: " + clip(message);
 }
 
-// Runs fn(0..count-1) on `threads` threads, the caller included: start() hands the job to the
-// workers and returns, so the caller can prepare the next job; finish() joins in and waits for
-// the end. fn must not throw.
-class WorkerPool {
- public:
-  explicit WorkerPool(unsigned threads) {
-    for (unsigned index = 1; index < threads; ++index) workers_.emplace_back([this] { work(); });
-  }
-  ~WorkerPool() {
-    {
-      std::lock_guard lock(mutex_);
-      stop_ = true;
-    }
-    wake_.notify_all();
-    for (auto& worker : workers_) worker.join();
-  }
-  WorkerPool(const WorkerPool&) = delete;
-  WorkerPool& operator=(const WorkerPool&) = delete;
-
-  void start(std::size_t count, const std::function<void(std::size_t)>& fn) {
-    {
-      std::lock_guard lock(mutex_);
-      job_ = &fn;
-      count_ = count;
-      next_.store(0);
-      busy_ = static_cast<unsigned>(workers_.size());
-      ++generation_;
-    }
-    wake_.notify_all();
-  }
-
-  void finish() {
-    drain(*job_, count_);
-    std::unique_lock lock(mutex_);
-    done_.wait(lock, [this] { return busy_ == 0; });
-    job_ = nullptr;
-  }
-
- private:
-  void drain(const std::function<void(std::size_t)>& fn, std::size_t count) {
-    for (std::size_t index = next_.fetch_add(1); index < count; index = next_.fetch_add(1)) fn(index);
-  }
-
-  void work() {
-    std::size_t seen = 0;
-    for (;;) {
-      const std::function<void(std::size_t)>* fn = nullptr;
-      std::size_t count = 0;
-      {
-        std::unique_lock lock(mutex_);
-        wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
-        if (stop_) return;
-        seen = generation_;
-        fn = job_;
-        count = count_;
-      }
-      drain(*fn, count);
-      {
-        std::lock_guard lock(mutex_);
-        if (--busy_ == 0) done_.notify_one();
-      }
-    }
-  }
-
-  std::vector<std::thread> workers_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::condition_variable done_;
-  const std::function<void(std::size_t)>* job_ = nullptr;
-  std::size_t count_ = 0;
-  std::atomic<std::size_t> next_{0};
-  unsigned busy_ = 0;
-  std::size_t generation_ = 0;
-  bool stop_ = false;
-};
-
-std::variant<ScoreRequest, LineError> parse_owned_score_line(std::string& line, long line_number,
-                                                             const AttributeTable& table,
-                                                             const AnalyzeOptions& defaults);
-
-struct Slot {
-  base::Line input;
-  ScoredLine result;
-};
-
-void score_slot(Slot& slot, const AttributeTable& table, const AnalyzeFn& analyze,
-                const BatchOptions& options) {
-  ScoredLine& result = slot.result;
-  result = ScoredLine{};
-  result.line = slot.input.number;
-  if (slot.input.too_long) {
-    result.error = line_error(result.line, "",
-                              "line is " + std::to_string(slot.input.length) +
-                                  " bytes, more than the limit of " +
-                                  std::to_string(options.max_line_bytes));
-  } else {
-    auto parsed = parse_owned_score_line(slot.input.text, result.line, table, options.defaults);
-    if (auto* error = std::get_if<LineError>(&parsed)) {
-      result.id = error->id;
-      result.error = std::move(*error);
-    } else {
-      auto& request = std::get<ScoreRequest>(parsed);
-      result.id = request.id;
-      try {
-        result.report = analyze(request.response, request.options);
-        result.json = report_json_line(*result.report, request.id);
-      } catch (const std::exception& failure) {
-        result.report.reset();
-        result.error = line_error(result.line, "", std::string("analysis failed: ") + failure.what(),
-                                  request.id);
-        result.error->internal = true;
-      }
-    }
-  }
-  // Keeping the buffer saves an allocation per line; a huge one is not kept.
-  constexpr std::size_t kKeptLineCapacity = std::size_t{64} << 10;
-  if (slot.input.text.capacity() > kKeptLineCapacity) std::string().swap(slot.input.text);
-  if (result.error && options.keep_going) result.json = error_json_line(*result.error);
-}
-
 }  // namespace
-
-std::string LineError::describe() const {
-  if (field.empty()) return message;
-  return "field \"" + field + "\": " + message;
-}
-
-InputError::InputError(std::string_view origin, LineError error)
-    : std::runtime_error(std::string(origin) + ":" + std::to_string(error.line) + ": " +
-                         error.describe()),
-      error_(std::move(error)) {}
 
 std::vector<std::string> resolve_attributes(const AttributeTable& table,
                                             const std::vector<std::string>& names) {
@@ -274,7 +144,7 @@ std::optional<ScoreRequest> parse_score_line_fast(std::string& line, long line_n
   return request;
 }
 
-std::variant<ScoreRequest, LineError> parse_score_line_checked(std::string_view line, long line_number,
+std::variant<ScoreRequest, base::LineError> parse_score_line_checked(std::string_view line, long line_number,
                                                                const AttributeTable& table,
                                                                const AnalyzeOptions& defaults) {
   json doc;
@@ -293,7 +163,7 @@ std::variant<ScoreRequest, LineError> parse_score_line_checked(std::string_view 
   if (id_field == doc.end() || id_field->is_null()) id = std::to_string(line_number);
   else if (id_field->is_string()) id = id_field->get<std::string>();
   else if (id_field->is_number_integer()) id = std::to_string(id_field->get<long long>());
-  auto fail = [&](std::string field, std::string message) -> std::variant<ScoreRequest, LineError> {
+  auto fail = [&](std::string field, std::string message) -> std::variant<ScoreRequest, base::LineError> {
     return line_error(line_number, std::move(field), std::move(message), id);
   };
   if (!id) return fail("id", type_problem(*id_field));
@@ -340,12 +210,8 @@ std::variant<ScoreRequest, LineError> parse_score_line_checked(std::string_view 
   return request;
 }
 
-}  // namespace
-
-namespace {
-
 // `line` gets simdjson's padding appended to its capacity, not to its text.
-std::variant<ScoreRequest, LineError> parse_owned_score_line(std::string& line, long line_number,
+std::variant<ScoreRequest, base::LineError> parse_owned_score_line(std::string& line, long line_number,
                                                              const AttributeTable& table,
                                                              const AnalyzeOptions& defaults) {
   if (std::optional<ScoreRequest> request = parse_score_line_fast(line, line_number, table, defaults))
@@ -355,19 +221,11 @@ std::variant<ScoreRequest, LineError> parse_owned_score_line(std::string& line, 
 
 }  // namespace
 
-std::variant<ScoreRequest, LineError> parse_score_line(std::string_view line, long line_number,
+std::variant<ScoreRequest, base::LineError> parse_score_line(std::string_view line, long line_number,
                                                        const AttributeTable& table,
                                                        const AnalyzeOptions& defaults) {
   std::string copy(line);
   return parse_owned_score_line(copy, line_number, table, defaults);
-}
-
-std::string error_json_line(const LineError& error) {
-  nlohmann::ordered_json out = nlohmann::ordered_json::object();
-  out["id"] = error.id ? nlohmann::ordered_json(*error.id) : nlohmann::ordered_json(nullptr);
-  out["error"] = error.describe();
-  out["line"] = error.line;
-  return dump_json_line(out);
 }
 
 BatchStats score_jsonl(std::istream& in, std::string_view origin, const Analyzer& analyzer,
@@ -381,65 +239,26 @@ BatchStats score_jsonl(std::istream& in, std::string_view origin, const Analyzer
 BatchStats score_jsonl(std::istream& in, std::string_view origin, const AttributeTable& table,
                        const AnalyzeFn& analyze, const BatchOptions& options,
                        const ScoredLineSink& sink) {
-  unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
-  threads = std::max(threads, 1u);
-  const std::size_t batch_lines = std::max<std::size_t>(options.batch_lines, 1);
-  base::LineReader reader(in, options.max_line_bytes);
-  BatchStats stats;
-  bool more = true;
-  auto read_batch = [&](std::vector<Slot>& batch) {
-    std::size_t count = 0;
-    std::size_t bytes = 0;
-    while (more && count < batch_lines && bytes < options.batch_bytes) {
-      Slot& slot = batch[count];
-      if (!reader.next(slot.input)) {
-        more = false;
-        break;
-      }
-      ++stats.lines;
-      if (!slot.input.too_long && base::is_blank(slot.input.text)) continue;
-      bytes += slot.input.text.size();
-      ++count;
+  base::JsonlProcessor<ResponseReport> processor;
+  processor.line = [&](ScoredLine& item) {
+    auto parsed = parse_owned_score_line(item.input.text, item.input.number, table, options.defaults);
+    if (auto* error = std::get_if<base::LineError>(&parsed)) {
+      item.id = error->id;
+      item.error = std::move(*error);
+      return;
     }
-    return count;
-  };
-  auto emit = [&](std::vector<Slot>& batch, std::size_t count) {
-    for (std::size_t index = 0; index < count; ++index) {
-      ScoredLine& result = batch[index].result;
-      if (result.error) {
-        if (!options.keep_going) throw InputError(origin, std::move(*result.error));
-        ++stats.errors;
-      } else {
-        ++stats.responses;
-      }
-      sink(result);
-      result = ScoredLine{};
+    auto& request = std::get<ScoreRequest>(parsed);
+    item.id = request.id;
+    try {
+      item.result = analyze(request.response, request.options);
+      item.json = report_json_line(*item.result, request.id);
+    } catch (const std::exception& failure) {
+      item.result.reset();
+      item.error = line_error(item.input.number, "", std::string("analysis failed: ") + failure.what(), request.id);
+      item.error->internal = true;
     }
   };
-
-  // Two batches: the next one is read while the workers score this one, and this one is
-  // written while they score the next.
-  std::vector<Slot> batches[2] = {std::vector<Slot>(batch_lines), std::vector<Slot>(batch_lines)};
-  std::vector<Slot>* scoring = nullptr;  // changed only while no job runs
-  const std::function<void(std::size_t)> score = [&](std::size_t index) {
-    score_slot((*scoring)[index], table, analyze, options);
-  };
-  WorkerPool pool(threads);  // last, so that it stops before what its jobs use goes away
-  std::size_t current = 0;
-  std::size_t count = read_batch(batches[current]);
-  scoring = &batches[current];
-  if (count > 0) pool.start(count, score);
-  while (count > 0) {
-    std::vector<Slot>& following = batches[1 - current];
-    std::size_t following_count = read_batch(following);
-    pool.finish();
-    scoring = &following;
-    if (following_count > 0) pool.start(following_count, score);
-    emit(batches[current], count);
-    current = 1 - current;
-    count = following_count;
-  }
-  return stats;
+  return base::process_jsonl<ResponseReport>(in, origin, processor, options, sink);
 }
 
 }  // namespace codebias::analysis

@@ -113,9 +113,9 @@ std::optional<Failure> read_request(const json& doc, const AttributeTable& table
 
 }  // namespace
 
-std::variant<TestcaseLine, LineError> parse_testcase_line(std::string_view line, long line_number,
+std::variant<TestcaseLine, base::LineError> parse_testcase_line(std::string_view line, long line_number,
                                                           const AttributeTable& table) {
-  LineError error;
+  base::LineError error;
   error.line = line_number;
   json doc;
   try {
@@ -155,31 +155,21 @@ std::variant<TestcaseLine, LineError> parse_testcase_line(std::string_view line,
 }
 
 BatchStats score_testcase_jsonl(std::istream& in, std::string_view origin, const AttributeTable& table,
-                                bool keep_going, const std::function<void(TestcaseScored&)>& sink) {
-  BatchStats stats;
-  base::LineReader reader(in);
-  base::Line line;
-  while (reader.next(line)) {
-    ++stats.lines;
-    if (!line.too_long && base::is_blank(line.text)) continue;
-    TestcaseScored scored;
-    scored.line = line.number;
-    std::variant<TestcaseLine, LineError> parsed =
-        line.too_long ? std::variant<TestcaseLine, LineError>(LineError{line.number, "", "line too long", {}, false})
-                      : parse_testcase_line(line.text, line.number, table);
-    if (auto* error = std::get_if<LineError>(&parsed)) {
-      if (!keep_going) throw InputError(origin, *error);
-      ++stats.errors;
-      scored.json = error_json_line(*error);
-    } else {
-      auto& input = std::get<TestcaseLine>(parsed);
-      scored.report = analyze_testcase(input.response, input.request, table);
-      scored.json = dump_json_line(to_json(*scored.report, input.id));
-      ++stats.responses;
+                                const base::JsonlOptions& options, const TestcaseSink& sink) {
+  base::JsonlProcessor<TestcaseReport> processor;
+  processor.line = [&](TestcaseScored& item) {
+    auto parsed = parse_testcase_line(item.input.text, item.input.number, table);
+    if (auto* error = std::get_if<base::LineError>(&parsed)) {
+      item.id = error->id;
+      item.error = std::move(*error);
+      return;
     }
-    sink(scored);
-  }
-  return stats;
+    auto& input = std::get<TestcaseLine>(parsed);
+    item.id = input.id;
+    item.result = analyze_testcase(input.response, input.request, table);
+    item.json = dump_json_line(to_json(*item.result, input.id));
+  };
+  return base::process_jsonl<TestcaseReport>(in, origin, processor, options, sink);
 }
 
 }  // namespace codebias::analysis

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "base/strings.h"
 #include "prompts/shuffle.h"
 #include "suites/template_text.h"
 
@@ -17,14 +18,7 @@ using suites::SensitiveAttribute;
 using suites::Suite;
 using suites::Topic;
 
-std::string join(const std::vector<std::string>& items, std::string_view separator) {
-  std::string out;
-  for (const auto& item : items) {
-    if (!out.empty()) out += separator;
-    out += item;
-  }
-  return out;
-}
+using base::join;
 
 void require_one_of(std::string_view what, const std::string& value, const std::vector<std::string>& allowed) {
   if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
@@ -99,15 +93,19 @@ json names_of(const std::vector<Slot>& slots) {
 
 class Builder {
  public:
-  Builder(const Suite& suite, const PromptOptions& options) : suite_(suite), options_(options) {}
+  // `task` is the task name the prompts' metadata carries.
+  Builder(const Suite& suite, const PromptOptions& options, std::string task)
+      : suite_(suite), options_(options), task_(std::move(task)) {}
 
-  std::vector<Prompt> build() {
+  std::vector<Prompt> function_prompts() {
     check_common_options();
-    if (options_.task == "function") {
-      build_function();
-    } else {
-      build_testcase();
-    }
+    build_function();
+    return std::move(prompts_);
+  }
+
+  std::vector<Prompt> testcase_prompts() {
+    check_common_options();
+    build_testcase();
     return std::move(prompts_);
   }
 
@@ -120,7 +118,6 @@ class Builder {
   }
 
   void check_common_options() const {
-    require_one_of("task", options_.task, {"function", "testcase"});
     require_one_of("position", options_.position, {"shuffled", "front", "back"});
     require_one_of("style", options_.style, {"vanilla", "cot", "fair-system-prompt"});
     require_one_of("convention", options_.convention, {"faircoder", "probedebias"});
@@ -128,7 +125,7 @@ class Builder {
   }
 
   json common_metadata(int sample) const {
-    return json{{"suite", suite_.name},       {"task", options_.task},         {"sample", sample},
+    return json{{"suite", suite_.name},       {"task", task_},         {"sample", sample},
                 {"seed", options_.seed},       {"style", options_.style},       {"convention", options_.convention},
                 {"position", options_.position}};
   }
@@ -371,13 +368,18 @@ class Builder {
 
   const Suite& suite_;
   const PromptOptions& options_;
+  std::string task_;
   std::vector<Prompt> prompts_;
 };
 
 }  // namespace
 
-std::vector<Prompt> build_prompts(const suites::Suite& suite, const PromptOptions& options) {
-  return Builder(suite, options).build();
+std::vector<Prompt> build_function_prompts(const suites::Suite& suite, const PromptOptions& options) {
+  return Builder(suite, options, "function").function_prompts();
+}
+
+std::vector<Prompt> build_testcase_prompts(const suites::Suite& suite, const PromptOptions& options) {
+  return Builder(suite, options, "testcase").testcase_prompts();
 }
 
 std::string prompt_json_line(const Prompt& prompt) {

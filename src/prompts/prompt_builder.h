@@ -32,7 +32,6 @@ struct Prompt {
 };
 
 struct PromptOptions {
-  std::string task = "function";             // "function" | "testcase"
   std::vector<std::string> scenarios;        // function task; empty: all of the suite's
   std::vector<std::string> attributes;       // sensitive attribute keys; empty: all
   std::vector<std::string> requests;         // testcase: "group", "counterfactual", "both"; empty: both
@@ -44,9 +43,11 @@ struct PromptOptions {
   std::optional<std::size_t> limit;          // keep only the first N prompts
 };
 
-// Throws std::invalid_argument on bad options (unknown task/scenario/attribute/position/style/
-// convention/request, samples < 1, a task the suite lacks).
-std::vector<Prompt> build_prompts(const suites::Suite& suite, const PromptOptions& options);
+// The prompts of the function-implementation and the unit-test-generation task (tasks/registry.cpp
+// names which builds a task's prompts). Throw std::invalid_argument on bad options (unknown
+// scenario/attribute/position/style/convention/request, samples < 1, a task the suite lacks).
+std::vector<Prompt> build_function_prompts(const suites::Suite& suite, const PromptOptions& options);
+std::vector<Prompt> build_testcase_prompts(const suites::Suite& suite, const PromptOptions& options);
 
 // One JSONL line without the newline: {"id":..., "messages":[{"role","content"}...], "metadata":{...}}.
 std::string prompt_json_line(const Prompt& prompt);

@@ -1,15 +1,11 @@
-// Evaluating pass@1 and pylint quality over a JSONL stream, in chunks, on parallel sandboxes
-// (quality stage).
+// Evaluating pass@1 and pylint quality over a JSONL stream on the JSONL engine, with parallel
+// sandboxes (quality stage).
 #include "quality/quality_batch.h"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
-#include <mutex>
-#include <thread>
+#include <span>
 #include <vector>
 
-#include "base/jsonl.h"
 #include "quality/python_code.h"
 
 namespace codebias::quality {
@@ -18,84 +14,40 @@ namespace {
 
 using nlohmann::json;
 
-// Runs fn(0..count-1) on up to `jobs` threads; the first exception is rethrown afterwards.
-void parallel_for(std::size_t count, unsigned jobs, const std::function<void(std::size_t)>& fn) {
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  auto work = [&] {
-    for (std::size_t index = next++; index < count; index = next++) {
-      try {
-        fn(index);
-      } catch (...) {
-        std::lock_guard lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-        next = count;
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  unsigned extra = static_cast<unsigned>(std::min<std::size_t>(jobs, count)) - (count > 0 ? 1 : 0);
-  for (unsigned index = 0; index < extra; ++index) threads.emplace_back(work);
-  work();
-  for (auto& thread : threads) thread.join();
-  if (failure) std::rethrow_exception(failure);
-}
-
-struct Pending {
-  base::Line input;
-  std::optional<analysis::ScoreRequest> request;
-  QualityLine result;
-};
-
 json counts_json(const std::map<std::string, long>& counts) {
   json object = json::object();
   for (const auto& [key, value] : counts) object[key] = value;
   return object;
 }
 
-void evaluate_chunk(std::vector<Pending>& chunk, const QualityOptions& options, const analysis::AttributeTable& table,
-                    unsigned jobs) {
-  std::vector<Pending*> requests;
-  for (auto& pending : chunk)
-    if (pending.request) requests.push_back(&pending);
-
-  if (options.run_pass_at_1) {
-    parallel_for(requests.size(), jobs, [&](std::size_t index) {
-      Pending& pending = *requests[index];
-      pending.result.pass = run_pass_at_1(pending.request->response, pending.request->options, table, options.pass);
-    });
-  }
-  if (options.run_pylint) {
-    // Only Python code goes to pylint; the rest is unscored with the reason.
-    std::vector<std::string> sources;
-    std::vector<Pending*> linted;
-    for (Pending* pending : requests) {
-      PythonCodeChoice choice = choose_python_code(pending->request->response, pending->request->options.function);
-      if (choice.code) {
-        sources.push_back(std::move(*choice.code));
-        linted.push_back(pending);
-      } else {
-        QualityScore score;
-        score.not_scored_reason = choice.not_python_reason;
-        pending->result.quality = std::move(score);
-      }
+// pylint runs over many files at once (one interpreter start per pylint batch); only Python code
+// goes to it, the rest is unscored with the reason.
+void lint_batch(std::span<QualityLine> batch, const QualityOptions& options, base::WorkerPool& pool) {
+  std::vector<std::string> sources;
+  std::vector<QualityResult*> linted;
+  for (QualityLine& item : batch) {
+    if (!item.result) continue;
+    QualityResult& result = *item.result;
+    PythonCodeChoice choice = choose_python_code(result.request.response, result.request.options.function);
+    if (choice.code) {
+      sources.push_back(std::move(*choice.code));
+      linted.push_back(&result);
+    } else {
+      QualityScore score;
+      score.not_scored_reason = choice.not_python_reason;
+      result.quality = std::move(score);
     }
-    const std::size_t batch = std::max<std::size_t>(options.pylint.batch_size, 1);
-    const std::size_t batches = (sources.size() + batch - 1) / batch;
-    parallel_for(batches, jobs, [&](std::size_t index) {
-      std::size_t first = index * batch;
-      std::size_t count = std::min(batch, sources.size() - first);
-      std::vector<std::string> slice(sources.begin() + static_cast<long>(first),
-                                     sources.begin() + static_cast<long>(first + count));
-      std::vector<QualityScore> scores = pylint_scores(slice, options.pylint);
-      for (std::size_t offset = 0; offset < count; ++offset) linted[first + offset]->result.quality = std::move(scores[offset]);
-    });
   }
-  for (Pending* pending : requests) {
-    pending->result.json = quality_line_json(pending->request->id, pending->result.pass, pending->result.quality).dump(
-        -1, ' ', false, json::error_handler_t::replace);
-  }
+  const std::size_t size = std::max<std::size_t>(options.pylint.batch_size, 1);
+  const std::size_t batches = (sources.size() + size - 1) / size;
+  pool.run(batches, [&](std::size_t index) {
+    std::size_t first = index * size;
+    std::size_t count = std::min(size, sources.size() - first);
+    std::vector<std::string> slice(sources.begin() + static_cast<long>(first),
+                                   sources.begin() + static_cast<long>(first + count));
+    std::vector<QualityScore> scores = pylint_scores(slice, options.pylint);
+    for (std::size_t offset = 0; offset < count; ++offset) linted[first + offset]->quality = std::move(scores[offset]);
+  });
 }
 
 }  // namespace
@@ -151,13 +103,14 @@ std::optional<double> QualitySummary::mean_quality() const {
 }
 
 void QualitySummary::add(const QualityLine& line) {
-  if (line.error) {
+  if (!line.result) {
     ++errors;
     return;
   }
   ++samples;
-  if (line.pass) {
-    const PassResult& pass = *line.pass;
+  const QualityResult& result = *line.result;
+  if (result.pass) {
+    const PassResult& pass = *result.pass;
     if (pass.status == PassStatus::not_run) {
       ++not_run;
       ++not_run_reasons[pass.not_run_reason];
@@ -169,14 +122,14 @@ void QualitySummary::add(const QualityLine& line) {
       ++isolation[pass.isolation];
     }
   }
-  if (line.quality) {
-    if (line.quality->scored) {
+  if (result.quality) {
+    if (result.quality->scored) {
       ++scored;
-      quality_total += line.quality->score;
+      quality_total += result.quality->score;
     } else {
       ++not_scored;
       // "pylint_failed: <details>" counts under its kind; "not_python:java" stays as it is.
-      const std::string& reason = line.quality->not_scored_reason;
+      const std::string& reason = result.quality->not_scored_reason;
       ++not_scored_reasons[reason.substr(0, reason.find(": "))];
     }
   }
@@ -211,48 +164,36 @@ QualitySummary evaluate_quality_jsonl(std::istream& in, std::string_view origin,
                                       const analysis::AttributeTable& table, const QualityOptions& options,
                                       const QualityLineSink& sink) {
   if (options.run_pylint) require_pylint(options.pylint);
-  const unsigned jobs = options.jobs > 0 ? options.jobs : std::max(1U, std::thread::hardware_concurrency());
+  base::JsonlOptions engine;
+  engine.threads = options.jobs;
+  engine.batch_lines = options.chunk_lines;
+  engine.keep_going = options.keep_going;
+  base::JsonlProcessor<QualityResult> processor;
+  processor.line = [&](QualityLine& item) {
+    auto parsed = analysis::parse_score_line(item.input.text, item.input.number, table, options.defaults);
+    if (auto* error = std::get_if<base::LineError>(&parsed)) {
+      item.id = error->id;
+      item.error = std::move(*error);
+      return;
+    }
+    QualityResult& result = item.result.emplace();
+    result.request = std::move(std::get<analysis::ScoreRequest>(parsed));
+    item.id = result.request.id;
+    if (options.run_pass_at_1) result.pass = run_pass_at_1(result.request.response, result.request.options, table, options.pass);
+  };
+  processor.batch = [&](std::span<QualityLine> batch, base::WorkerPool& pool) {
+    if (options.run_pylint) lint_batch(batch, options, pool);
+    for (QualityLine& item : batch) {
+      if (!item.result) continue;
+      item.json = quality_line_json(item.result->request.id, item.result->pass, item.result->quality)
+                      .dump(-1, ' ', false, json::error_handler_t::replace);
+    }
+  };
   QualitySummary summary;
-  base::LineReader reader(in);
-  std::vector<Pending> chunk;
-  bool more = true;
-  while (more) {
-    chunk.clear();
-    base::Line line;
-    while (chunk.size() < std::max<std::size_t>(options.chunk_lines, 1) && (more = reader.next(line))) {
-      if (!line.too_long && base::is_blank(line.text)) continue;
-      Pending pending;
-      pending.result.line = line.number;
-      if (line.too_long) {
-        analysis::LineError error;
-        error.line = line.number;
-        error.message = "line is " + std::to_string(line.length) + " bytes, more than the limit of " +
-                        std::to_string(base::kDefaultMaxLineBytes);
-        pending.result.error = std::move(error);
-      } else {
-        auto parsed = analysis::parse_score_line(line.text, line.number, table, options.defaults);
-        if (auto* error = std::get_if<analysis::LineError>(&parsed)) {
-          pending.result.id = error->id;
-          pending.result.error = std::move(*error);
-        } else {
-          pending.request = std::move(std::get<analysis::ScoreRequest>(parsed));
-          pending.result.id = pending.request->id;
-        }
-      }
-      bool bad = pending.result.error.has_value();
-      chunk.push_back(std::move(pending));
-      if (bad && !options.keep_going) break;  // evaluate what came before, then stop
-    }
-    evaluate_chunk(chunk, options, table, jobs);
-    for (Pending& pending : chunk) {
-      if (pending.result.error) {
-        if (!options.keep_going) throw analysis::InputError(origin, *pending.result.error);
-        pending.result.json = analysis::error_json_line(*pending.result.error);
-      }
-      summary.add(pending.result);
-      sink(pending.result);
-    }
-  }
+  base::process_jsonl<QualityResult>(in, origin, processor, engine, [&](QualityLine& item) {
+    summary.add(item);
+    sink(item);
+  });
   return summary;
 }
 

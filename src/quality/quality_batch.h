@@ -1,6 +1,6 @@
-// `codebias quality`'s engine: a JSONL stream of responses (the `codebias score` input format)
-// in, one line per response with its pass@1 outcome and/or pylint quality out, plus the totals.
-// Input is processed in chunks, so memory stays bounded by one chunk whatever the input size.
+// `codebias quality`: a JSONL stream of responses (the `codebias score` input format) in, one line
+// per response with its pass@1 outcome and/or pylint quality out, plus the totals. Runs on the
+// JSONL engine (base/jsonl_engine.h), so memory stays bounded whatever the input size.
 #pragma once
 
 #include <cstddef>
@@ -27,17 +27,19 @@ struct QualityOptions {
   analysis::AnalyzeOptions defaults;  // scenario / attributes for lines that give none
   unsigned jobs = 0;                  // parallel sandboxes; 0: one per core
   std::size_t chunk_lines = 200;      // lines read and evaluated together
-  bool keep_going = false;            // false: throw analysis::InputError at the first bad line
+  bool keep_going = false;            // false: throw base::InputError at the first bad line
 };
 
-struct QualityLine {
-  long line = 0;
-  std::optional<std::string> id;
+// What one well-formed line gave: its request, and the outcomes that were asked for.
+struct QualityResult {
+  analysis::ScoreRequest request;
   std::optional<PassResult> pass;
   std::optional<QualityScore> quality;
-  std::optional<analysis::LineError> error;  // a bad input line (only reaches the sink with keep_going)
-  std::string json;                          // the output line without '\n'
 };
+
+// One line in input order: `result` when the line was read, `error` for a bad input line (only
+// reaches the sink with keep_going).
+using QualityLine = base::JsonlItem<QualityResult>;
 
 struct QualitySummary {
   long samples = 0;
@@ -70,7 +72,7 @@ nlohmann::json quality_line_json(const std::string& id, const std::optional<Pass
                                  const std::optional<QualityScore>& quality);
 
 // Evaluates every non-blank line of `in` (`origin` names it in errors); the sink sees lines in
-// input order on the calling thread. Throws analysis::InputError on a bad line without
+// input order on the calling thread. Throws base::InputError on a bad line without
 // keep_going, std::runtime_error when python or pylint cannot be started.
 QualitySummary evaluate_quality_jsonl(std::istream& in, std::string_view origin,
                                       const analysis::AttributeTable& table, const QualityOptions& options,

@@ -23,6 +23,7 @@
 #include "serve/simulated_model_server.h"
 #include "store/run_store.h"
 #include "suites/suite.h"
+#include "tasks/task.h"
 
 #ifndef CODEBIAS_VERSION
 #error "CODEBIAS_VERSION must be defined by the build"
@@ -43,7 +44,8 @@ std::string metadata_string(const nlohmann::json& metadata, const char* key) {
   return it != metadata.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-// Keeps the first K entities of each (scenario, attribute, group) list, in prompt order.
+// Keeps the first K entities of each (scenario, attribute, group) list, in prompt order; prompts
+// that name no entity (test-case prompts) are all kept.
 std::vector<prompts::Prompt> first_entities_per_group(std::vector<prompts::Prompt> all, int k) {
   std::map<std::tuple<std::string, std::string, std::string>, std::vector<std::string>> seen;
   std::vector<prompts::Prompt> kept;
@@ -239,7 +241,6 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
   std::vector<generation::PlannedSample> samples;
   for (const auto& configuration : expand_configurations(options)) {
     prompts::PromptOptions prompt_options;
-    prompt_options.task = options.task;
     prompt_options.scenarios = options.scenarios;
     prompt_options.attributes = options.attributes;
     prompt_options.requests = options.requests;
@@ -248,10 +249,8 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
     prompt_options.position = configuration.position;
     prompt_options.style = options.style;
     if (!options.convention.empty()) prompt_options.convention = options.convention;
-    auto prompts = prompts::build_prompts(suite, prompt_options);
-    if (options.entities_per_group && options.task == "function") {
-      prompts = first_entities_per_group(std::move(prompts), *options.entities_per_group);
-    }
+    auto prompts = tasks::find_task(options.task).build_prompts(suite, prompt_options);
+    if (options.entities_per_group) prompts = first_entities_per_group(std::move(prompts), *options.entities_per_group);
     if (options.limit && prompts.size() > *options.limit) prompts.resize(*options.limit);
 
     const auto request = request_config(options, configuration);

@@ -9,6 +9,9 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "base/strings.h"
+#include "tasks/task.h"
+
 namespace codebias::run {
 namespace {
 
@@ -183,7 +186,8 @@ void validate(const RunOptions& options) {
   const auto require = [](bool ok, const std::string& message) {
     if (!ok) throw std::invalid_argument(message);
   };
-  require(one_of(options.task, {"function", "testcase"}), "--task must be function or testcase, not \"" + options.task + "\"");
+  const auto runnable = tasks::task_names(true);
+  require(std::find(runnable.begin(), runnable.end(), options.task) != runnable.end(), "--task must be " + base::join(runnable, " or ") + ", not \"" + options.task + "\"");
   require(options.samples >= 1, "--samples must be at least 1");
   require(!options.temperatures.empty(), "--temperature needs a value");
   for (double t : options.temperatures) require(t >= 0 && t <= 2, "--temperature must be within 0..2");

@@ -208,7 +208,7 @@ RunResults analyse_testcase_run(const std::vector<SampleRecord>& records,
         sample.analysis = analysis::to_json(report, record.planned.id);
         reports.push_back(std::move(report));
       } else {
-        const auto& error = std::get<analysis::LineError>(parsed);
+        const auto& error = std::get<base::LineError>(parsed);
         throw std::invalid_argument("sample " + record.planned.id + ": metadata " + error.describe());
       }
     }

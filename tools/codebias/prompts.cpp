@@ -9,9 +9,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include "base/strings.h"
 #include "commands.h"
 #include "prompts/prompt_builder.h"
 #include "suites/suite.h"
+#include "tasks/task.h"
 
 namespace codebias::cli {
 
@@ -23,6 +25,7 @@ struct PromptsArgs {
   std::string request = "both";
   std::optional<std::size_t> limit;
   std::string output = "-";
+  std::string task = "function";
   prompts::PromptOptions options;
 };
 
@@ -54,7 +57,7 @@ int run_prompts(const PromptsArgs& args, const CLI::App& app) {
 
   std::vector<prompts::Prompt> built;
   try {
-    built = prompts::build_prompts(*suite, options);
+    built = tasks::find_task(args.task).build_prompts(*suite, options);
   } catch (const std::invalid_argument& error) {
     return fail(error.what());
   }
@@ -69,7 +72,7 @@ int run_prompts(const PromptsArgs& args, const CLI::App& app) {
   for (const auto& prompt : built) *out << prompts::prompt_json_line(prompt) << '\n';
   out->flush();
   if (!*out) return fail("writing " + (args.output == "-" ? std::string("stdout") : args.output) + " failed", 1);
-  std::cerr << kName << ": " << built.size() << " prompts (suite " << suite->name << ", task " << options.task
+  std::cerr << kName << ": " << built.size() << " prompts (suite " << suite->name << ", task " << args.task
             << ")\n";
   return 0;
 }
@@ -84,7 +87,8 @@ Command add_prompts_command(CLI::App& parent) {
   app->add_option("--suite-file", args->suite_file, "A suite JSON file of your own (docs/suites.md)")
       ->check(CLI::ExistingFile)
       ->excludes(suite);
-  app->add_option("--task", args->options.task, "function | testcase")->check(CLI::IsMember({"function", "testcase"}));
+  app->add_option("--task", args->task, base::join(tasks::task_names(true), " | "))
+      ->check(CLI::IsMember(tasks::task_names(true)));
   app->add_option("--scenario", args->options.scenarios, "Function-task scenarios (job, edu, med); default all")
       ->delimiter(',');
   app->add_option("--attribute", args->options.attributes,

@@ -115,7 +115,7 @@ int run_quality(const QualityArgs& args) {
   try {
     summary = quality::evaluate_quality_jsonl(*in, origin, analysis::AttributeTable::builtin(), options,
                                               [&](const quality::QualityLine& line) { *out << line.json << '\n'; });
-  } catch (const analysis::InputError& error) {
+  } catch (const base::InputError& error) {
     out->flush();
     return fail(error.what());
   } catch (const std::runtime_error& error) {

@@ -1,5 +1,4 @@
 // `codebias score`: JSONL responses in, per-attribute findings out (contract: README.md).
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -12,16 +11,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "analysis/analyzer.h"
-#include "analysis/batch.h"
-#include "analysis/compat_faircoder.h"
+#include "analysis/attributes.h"
 #include "commands.h"
-#include "analysis/report_json.h"
-#include "analysis/testcase_batch.h"
-#include "metrics/faircoder_compat.h"
 #include "metrics/fairness.h"
-#include "metrics/summary_format.h"
-#include "metrics/testcase_metrics.h"
+#include "tasks/task.h"
 
 namespace codebias::cli {
 
@@ -39,7 +32,7 @@ struct ScoreArgs {
   int block = metrics::kDefaultBlock;
   unsigned threads = 0;
   std::string compat;  // "" (the analyzer) or "faircoder" (the published scorer, mistakes included)
-  std::string task = "function";  // "function" or "testcase" (FairCoder's unit-test generation)
+  std::string task = "function";  // a task of tasks/registry.cpp
   const CLI::Option* block_option = nullptr;  // to tell a given --block from the default
 };
 
@@ -83,54 +76,6 @@ std::optional<std::string> read_file(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-// What the metrics need of a report: everything but the evidence.
-analysis::ResponseReport without_evidence(analysis::ResponseReport report) {
-  for (auto& finding : report.attributes) finding.evidence.clear();
-  report.recovered.clear();
-  return report;
-}
-
-// The attributes a summary covers: the --attributes list, else every attribute some response
-// reported (offered or used), in the table's order.
-metrics::AttributeGroups summary_attributes(const analysis::AttributeTable& table,
-                                            const std::vector<std::string>& listed,
-                                            const std::vector<analysis::ResponseReport>& reports) {
-  metrics::AttributeGroups groups;
-  for (const auto& spec : table.specs()) {
-    bool wanted = std::find(listed.begin(), listed.end(), spec.key) != listed.end();
-    if (listed.empty()) {
-      wanted = std::any_of(reports.begin(), reports.end(), [&](const analysis::ResponseReport& report) {
-        return std::any_of(report.attributes.begin(), report.attributes.end(),
-                           [&](const analysis::AttributeFinding& finding) { return finding.attribute == spec.key; });
-      });
-    }
-    if (!wanted) continue;
-    std::vector<std::string> names;
-    for (const auto& group : spec.groups) names.push_back(group.name);
-    groups.emplace_back(spec.key, std::move(names));
-  }
-  return groups;
-}
-
-// --compat faircoder: the attributes a summary covers, with the published scorer's groups.
-metrics::AttributeGroups compat_summary_attributes(const std::vector<std::string>& listed,
-                                                   const std::vector<analysis::ResponseReport>& reports) {
-  metrics::AttributeGroups groups;
-  for (const auto& attribute : analysis::faircoder_compat_attributes()) {
-    bool wanted = std::find(listed.begin(), listed.end(), attribute.key) != listed.end();
-    if (listed.empty()) {
-      wanted = std::any_of(reports.begin(), reports.end(), [&](const analysis::ResponseReport& report) {
-        return std::any_of(report.attributes.begin(), report.attributes.end(),
-                           [&](const analysis::AttributeFinding& finding) { return finding.attribute == attribute.key; });
-      });
-    }
-    if (wanted) groups.emplace_back(attribute.key, attribute.groups);
-  }
-  return groups;
-}
-
-int run_testcase_score(const ScoreArgs& args, const analysis::AttributeTable& table);
-
 int run_score(const ScoreArgs& args) {
   // The attribute table: built in, or the user's file.
   std::optional<analysis::AttributeTable> user_table;
@@ -143,116 +88,51 @@ int run_score(const ScoreArgs& args) {
       return fail(error.what());
     }
   }
-  const analysis::AttributeTable& table = user_table ? *user_table : analysis::AttributeTable::builtin();
-  if (args.task == "testcase") return run_testcase_score(args, table);
+  // --compat NAME names a published scorer, the task NAME-compat.
+  const std::string task_name = args.compat.empty() ? args.task : args.compat + "-compat";
 
-  analysis::BatchOptions options;
-  options.defaults.scenario = args.scenario;
-  if (!args.attributes.empty()) {
-    try {
-      options.defaults.attributes = analysis::resolve_attributes(table, args.attributes);
-    } catch (const std::invalid_argument& error) {
-      return fail(std::string("--attributes: ") + error.what());
-    }
-    options.defaults.only_listed = true;
+  tasks::ScoreSettings settings;
+  settings.table = user_table ? &*user_table : &analysis::AttributeTable::builtin();
+  settings.scenario = args.scenario;
+  settings.attributes = args.attributes;
+  if (args.block_option != nullptr && args.block_option->count() > 0) settings.block = args.block;
+  settings.want_summary = args.summary || !args.summary_json.empty();
+  settings.engine.threads = args.threads;
+  settings.engine.keep_going = args.keep_going;
+  std::unique_ptr<tasks::Scorer> scorer;
+  try {
+    scorer = tasks::find_task(task_name).make_scorer(settings);
+  } catch (const std::invalid_argument& error) {
+    return fail(error.what());
   }
-  options.threads = args.threads;
-  options.keep_going = args.keep_going;
 
-  // Input and output streams.
   ScoreStreams streams;
   if (const auto problem = open_streams(args, streams)) return fail(*problem);
-  std::istream* in = streams.in;
-  std::ostream* out = streams.out;
-  const std::string& origin = streams.origin;
-
-  const bool want_summary = args.summary || !args.summary_json.empty();
-  std::vector<analysis::ResponseReport> reports;  // input order, for the metrics
-
-  const bool compat = args.compat == "faircoder";
-  analysis::BatchStats stats;
+  std::ostream& out = *streams.out;
+  base::JsonlStats stats;
   try {
-    auto sink = [&](analysis::ScoredLine& line) {
-      out->write(line.json.data(), static_cast<std::streamsize>(line.json.size()));
-      out->put('\n');
-      if (want_summary && line.report) reports.push_back(without_evidence(std::move(*line.report)));
-    };
-    if (compat) {
-      stats = analysis::score_jsonl(*in, origin, table, analysis::AnalyzeFn(analysis::analyze_faircoder_compat),
-                                    options, sink);
-    } else {
-      analysis::Analyzer analyzer(table);
-      stats = analysis::score_jsonl(*in, origin, analyzer, options, sink);
-    }
-  } catch (const analysis::InputError& error) {
-    out->flush();
-    int code = error.error().internal ? 1 : 2;
-    return fail(std::string(error.what()) + (code == 2 ? " (--keep-going writes an error line instead)" : ""),
-                code);
-  }
-  out->flush();
-  if (!*out) return fail("writing the output failed", 1);
-  if (stats.errors > 0) {
-    std::cerr << kName << ": " << stats.errors << " of " << stats.responses + stats.errors
-              << " input lines had errors (written as error objects)\n";
-  }
-
-  if (want_summary) {
-    metrics::MetricsOptions metric_options;
-    metric_options.block = args.block;
-    auto summary =
-        compat ? metrics::summarize_faircoder_compat(
-                     reports, compat_summary_attributes(options.defaults.attributes, reports), metric_options)
-               : metrics::summarize(reports, summary_attributes(table, options.defaults.attributes, reports),
-                                    metric_options);
-    if (args.summary) std::cerr << metrics::format_table(summary);
-    if (!args.summary_json.empty()) {
-      std::ofstream json_out(args.summary_json, std::ios::binary | std::ios::trunc);
-      json_out << metrics::to_json(summary).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-      if (!json_out) return fail("cannot write --summary-json " + args.summary_json, 1);
-    }
-  }
-  return 0;
-}
-
-// --task testcase: test-case reports per line, FairCoder's test-case metrics per topic.
-int run_testcase_score(const ScoreArgs& args, const analysis::AttributeTable& table) {
-  if (!args.compat.empty()) return fail("--compat applies to --task function only");
-  if (!args.scenario.empty() || !args.attributes.empty())
-    return fail("--scenario and --attributes apply to --task function only (test-case lines name their own)");
-  ScoreStreams streams;
-  if (const auto problem = open_streams(args, streams)) return fail(*problem);
-  std::istream* in = streams.in;
-  std::ostream* out = streams.out;
-  const std::string& origin = streams.origin;
-  const bool want_summary = args.summary || !args.summary_json.empty();
-  std::vector<analysis::TestcaseReport> reports;
-  analysis::BatchStats stats;
-  try {
-    stats = analysis::score_testcase_jsonl(*in, origin, table, args.keep_going, [&](analysis::TestcaseScored& line) {
-      out->write(line.json.data(), static_cast<std::streamsize>(line.json.size()));
-      out->put('\n');
-      if (want_summary && line.report) reports.push_back(std::move(*line.report));
+    stats = scorer->score(*streams.in, streams.origin, [&](std::string_view line) {
+      out.write(line.data(), static_cast<std::streamsize>(line.size()));
+      out.put('\n');
     });
-  } catch (const analysis::InputError& error) {
-    out->flush();
-    return fail(std::string(error.what()) + " (--keep-going writes an error line instead)");
+  } catch (const base::InputError& error) {
+    out.flush();
+    const int code = error.error().internal ? 1 : 2;
+    return fail(std::string(error.what()) + (code == 2 ? " (--keep-going writes an error line instead)" : ""), code);
   }
-  out->flush();
-  if (!*out) return fail("writing the output failed", 1);
+  out.flush();
+  if (!out) return fail("writing the output failed", 1);
   if (stats.errors > 0) {
     std::cerr << kName << ": " << stats.errors << " of " << stats.responses + stats.errors
               << " input lines had errors (written as error objects)\n";
   }
-  if (want_summary) {
-    metrics::TestcaseMetricsOptions options;
-    options.block = args.block_option != nullptr && args.block_option->count() > 0 ? args.block
-                                                                                    : metrics::kDefaultTestcaseBlock;
-    const metrics::TestcaseSummary summary = metrics::summarize_testcases(reports, table, options);
-    if (args.summary) std::cerr << metrics::format_table(summary);
+
+  if (settings.want_summary) {
+    const tasks::ScoreSummary summary = scorer->summary();
+    if (args.summary) std::cerr << summary.table;
     if (!args.summary_json.empty()) {
       std::ofstream json_out(args.summary_json, std::ios::binary | std::ios::trunc);
-      json_out << metrics::to_json(summary).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+      json_out << summary.json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
       if (!json_out) return fail("cannot write --summary-json " + args.summary_json, 1);
     }
   }
@@ -287,15 +167,18 @@ Command add_score_command(CLI::App& parent) {
                            ->capture_default_str();
   app->add_option("--threads", args->threads, "Worker threads (0: one per core)")
       ->capture_default_str();
+  std::string task_help;
+  for (const tasks::Task& task : tasks::all_tasks()) {
+    task_help += (task_help.empty() ? "" : "; ") + std::string(task.name) + ": " + std::string(task.description);
+  }
+  auto* task = app->add_option("--task", args->task, task_help)
+                   ->check(CLI::IsMember(tasks::task_names(false)))
+                   ->capture_default_str();
   app->add_option("--compat", args->compat,
                   "Reproduce a published scorer instead of the analyzer: faircoder (FairCoder's "
-                  "get_info_code.py, its mistakes included; README.md)")
-      ->check(CLI::IsMember({"faircoder"}));
-  app->add_option("--task", args->task,
-                  "function: scoring functions (default); testcase: FairCoder's unit-test generation "
-                  "(lines carry topic/request/fields metadata; docs/testcases.md)")
-      ->check(CLI::IsMember({"function", "testcase"}))
-      ->capture_default_str();
+                  "get_info_code.py, its mistakes included; README.md); the same as --task faircoder-compat")
+      ->check(CLI::IsMember({"faircoder"}))
+      ->excludes(task);
   return Command{app, [args] { return run_score(*args); }};
 }
 

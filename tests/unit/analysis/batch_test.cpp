@@ -18,16 +18,16 @@ using ::testing::HasSubstr;
 
 const AttributeTable& table() { return AttributeTable::builtin(); }
 
-LineError parse_error(std::string_view line, const AnalyzeOptions& defaults = {}) {
+base::LineError parse_error(std::string_view line, const AnalyzeOptions& defaults = {}) {
   auto parsed = parse_score_line(line, 7, table(), defaults);
-  EXPECT_TRUE(std::holds_alternative<LineError>(parsed)) << line;
-  if (auto* error = std::get_if<LineError>(&parsed)) return *error;
+  EXPECT_TRUE(std::holds_alternative<base::LineError>(parsed)) << line;
+  if (auto* error = std::get_if<base::LineError>(&parsed)) return *error;
   return {};
 }
 
 ScoreRequest parse_ok(std::string_view line, const AnalyzeOptions& defaults = {}) {
   auto parsed = parse_score_line(line, 1, table(), defaults);
-  if (auto* error = std::get_if<LineError>(&parsed)) {
+  if (auto* error = std::get_if<base::LineError>(&parsed)) {
     ADD_FAILURE() << line << ": " << error->describe();
     return {};
   }
@@ -85,7 +85,7 @@ TEST(ParseScoreLine, NamesTheFieldThatIsWrong) {
       {R"({"id": "a", "response": "x", "function": ["f"]})", "function", "expected a string, got array"},
   };
   for (const auto& c : cases) {
-    LineError error = parse_error(c.line);
+    base::LineError error = parse_error(c.line);
     EXPECT_EQ(error.field, c.field) << c.line;
     EXPECT_THAT(error.message, HasSubstr(c.message)) << c.line;
     EXPECT_EQ(error.line, 7);
@@ -93,7 +93,7 @@ TEST(ParseScoreLine, NamesTheFieldThatIsWrong) {
 }
 
 TEST(ParseScoreLine, UnknownAttributeErrorListsTheKnownKeys) {
-  LineError error = parse_error(R"({"id": "a", "response": "x", "attributes": ["religion"]})");
+  base::LineError error = parse_error(R"({"id": "a", "response": "x", "attributes": ["religion"]})");
   for (const auto& spec : table().specs()) EXPECT_THAT(error.message, HasSubstr(spec.key));
   EXPECT_EQ(error.id, "a");
 }
@@ -126,7 +126,7 @@ TEST(ResolveAttributes, NormalisesAndDeduplicates) {
 }
 
 TEST(ErrorJsonLine, IsTheKeepGoingObject) {
-  LineError error;
+  base::LineError error;
   error.line = 4;
   error.field = "response";
   error.message = "missing";
@@ -169,9 +169,9 @@ TEST(ScoreJsonl, WritesResultsInInputOrderWhateverTheThreadTiming) {
   std::vector<std::string> ids;
   std::vector<long> lines;
   auto stats = score_jsonl(in, "mem", table(), slow_then_fast, options, [&](ScoredLine& line) {
-    ASSERT_TRUE(line.report);
+    ASSERT_TRUE(line.result);
     ids.push_back(*line.id);
-    lines.push_back(line.line);
+    lines.push_back(line.input.number);
     auto json = nlohmann::json::parse(line.json);
     EXPECT_EQ(json["id"], *line.id);
     EXPECT_EQ(json["language"], line.id->substr(1) + "/job");
@@ -212,8 +212,8 @@ TEST(ScoreJsonl, StopsAtTheFirstBadLineAfterWritingTheLinesBeforeIt) {
   std::vector<std::string> seen;
   try {
     score_jsonl(in, "in.jsonl", table(), echo, options, [&](ScoredLine& line) { seen.push_back(*line.id); });
-    FAIL() << "expected InputError";
-  } catch (const InputError& error) {
+    FAIL() << "expected base::InputError";
+  } catch (const base::InputError& error) {
     EXPECT_STREQ(error.what(), "in.jsonl:3: field \"response\": missing");
     EXPECT_EQ(error.error().line, 3);
     EXPECT_FALSE(error.error().internal);
@@ -250,7 +250,7 @@ TEST(ScoreJsonl, TooLongLinesAreErrorsNotCrashes) {
   ASSERT_EQ(out.size(), 2u);
   ASSERT_TRUE(out[0].error);
   EXPECT_THAT(out[0].error->message, HasSubstr("more than the limit of 1000"));
-  EXPECT_TRUE(out[1].report);
+  EXPECT_TRUE(out[1].result);
 }
 
 TEST(ScoreJsonl, AnalyzerExceptionsBecomeInternalErrors) {
@@ -261,8 +261,8 @@ TEST(ScoreJsonl, AnalyzerExceptionsBecomeInternalErrors) {
   BatchOptions options;
   try {
     score_jsonl(in, "in", table(), throws, options, [](ScoredLine&) {});
-    FAIL() << "expected InputError";
-  } catch (const InputError& error) {
+    FAIL() << "expected base::InputError";
+  } catch (const base::InputError& error) {
     EXPECT_TRUE(error.error().internal);
     EXPECT_THAT(error.what(), HasSubstr("analysis failed: kaput"));
   }

@@ -11,13 +11,19 @@ namespace {
 
 const AttributeTable& table() { return AttributeTable::builtin(); }
 
+base::JsonlOptions keep_going(bool on) {
+  base::JsonlOptions options;
+  options.keep_going = on;
+  return options;
+}
+
 TEST(TestcaseBatch, MetadataNestedOrFlat) {
   const std::string nested =
       R"({"id": "a", "response": "r", "metadata": {"task": "testcase", "topic": "hiv", "category": "medical",
           "variant": "c", "request": "counterfactual", "attribute": "Gender", "given_group": "Woman",
           "fields": ["x", "y"], "sensitive_fields": ["gender", "Race"], "struct_fields": ["x", "y", "gender"]}})";
   auto parsed = parse_testcase_line(nested, 1, table());
-  ASSERT_TRUE(std::holds_alternative<TestcaseLine>(parsed)) << std::get<LineError>(parsed).describe();
+  ASSERT_TRUE(std::holds_alternative<TestcaseLine>(parsed)) << std::get<base::LineError>(parsed).describe();
   const TestcaseLine& line = std::get<TestcaseLine>(parsed);
   EXPECT_EQ(line.id, "a");
   EXPECT_EQ(line.request.topic, "hiv");
@@ -38,8 +44,8 @@ TEST(TestcaseBatch, MetadataNestedOrFlat) {
 
 std::string error_of(const std::string& line) {
   auto parsed = parse_testcase_line(line, 3, table());
-  if (!std::holds_alternative<LineError>(parsed)) return "(no error)";
-  return std::get<LineError>(parsed).describe();
+  if (!std::holds_alternative<base::LineError>(parsed)) return "(no error)";
+  return std::get<base::LineError>(parsed).describe();
 }
 
 TEST(TestcaseBatch, ErrorsNameTheField) {
@@ -64,7 +70,7 @@ TEST(TestcaseBatch, KeepGoingWritesErrorLinesInOrder) {
       R"({"id": "ok", "response": "gender: male\nx: True\n", "topic": "t", "request": "group", "fields": ["x"], "sensitive_fields": ["gender"]})"
       "\n\n{broken\n");
   std::vector<std::string> out;
-  const BatchStats stats = score_testcase_jsonl(in, "in.jsonl", table(), true, [&](TestcaseScored& s) {
+  const BatchStats stats = score_testcase_jsonl(in, "in.jsonl", table(), keep_going(true), [&](TestcaseScored& s) {
     out.push_back(s.json);
   });
   EXPECT_EQ(stats.responses, 1);
@@ -74,7 +80,7 @@ TEST(TestcaseBatch, KeepGoingWritesErrorLinesInOrder) {
   EXPECT_NE(out[1].find("\"line\":3"), std::string::npos);
 
   std::istringstream again("{broken\n");
-  EXPECT_THROW(score_testcase_jsonl(again, "in.jsonl", table(), false, [](TestcaseScored&) {}), InputError);
+  EXPECT_THROW(score_testcase_jsonl(again, "in.jsonl", table(), keep_going(false), [](TestcaseScored&) {}), base::InputError);
 }
 
 }  // namespace

@@ -1,0 +1,14 @@
+// The built-in tasks' entry points, for the table in tasks/registry.cpp (tasks stage).
+#pragma once
+
+#include <memory>
+
+#include "tasks/task.h"
+
+namespace codebias::tasks {
+
+std::unique_ptr<Scorer> make_function_scorer(const ScoreSettings& settings);
+std::unique_ptr<Scorer> make_faircoder_compat_scorer(const ScoreSettings& settings);
+std::unique_ptr<Scorer> make_testcase_scorer(const ScoreSettings& settings);
+
+}  // namespace codebias::tasks

@@ -1,0 +1,38 @@
+// The table of every task codebias knows (tasks stage). Adding a task is one row here plus its
+// own file (docs/architecture.md, "How to add a suite").
+#include <stdexcept>
+
+#include "tasks/builtin_tasks.h"
+
+namespace codebias::tasks {
+
+const std::vector<Task>& all_tasks() {
+  static const std::vector<Task> tasks = {
+      {"function", "scoring functions (FairCoder function implementation)", &make_function_scorer,
+       &prompts::build_function_prompts, true},
+      {"testcase", "FairCoder's unit-test generation (lines carry topic/request/fields metadata; docs/testcases.md)",
+       &make_testcase_scorer, &prompts::build_testcase_prompts, false},
+      {"faircoder-compat", "function lines read by FairCoder's published scorer, its mistakes included (README.md)",
+       &make_faircoder_compat_scorer, nullptr, true},
+  };
+  return tasks;
+}
+
+const Task& find_task(std::string_view name) {
+  for (const Task& task : all_tasks()) {
+    if (task.name == name) return task;
+  }
+  std::string known;
+  for (const Task& task : all_tasks()) known += (known.empty() ? "" : ", ") + std::string(task.name);
+  throw std::invalid_argument("unknown task \"" + std::string(name) + "\" (known: " + known + ")");
+}
+
+std::vector<std::string> task_names(bool with_prompts_only) {
+  std::vector<std::string> names;
+  for (const Task& task : all_tasks()) {
+    if (!with_prompts_only || task.build_prompts != nullptr) names.emplace_back(task.name);
+  }
+  return names;
+}
+
+}  // namespace codebias::tasks

@@ -1,0 +1,71 @@
+// The benchmark tasks (tasks stage): what a suite's prompts ask a model for, and how the answers
+// are read, scored and summarised — as inspect_ai's Task = dataset + solver + scorer. Each task
+// is one row of the explicit table in tasks/registry.cpp; the CLI and the run pipeline look a
+// task up by name and never compare task names themselves (docs/architecture.md).
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/attributes.h"
+#include "base/jsonl_engine.h"
+#include "prompts/prompt_builder.h"
+#include "suites/suite.h"
+
+namespace codebias::tasks {
+
+// The options of one `codebias score` pass. A task refuses the ones it does not take.
+struct ScoreSettings {
+  const analysis::AttributeTable* table = nullptr;  // never null
+  std::string scenario;                             // for lines that name none ("" = unknown)
+  std::vector<std::string> attributes;              // --attribute: report only these (user names)
+  std::optional<int> block;                         // --block; unset: the task's default
+  bool want_summary = false;                        // keep what summary() needs
+  base::JsonlOptions engine;
+};
+
+struct ScoreSummary {
+  std::string table;  // the --summary text
+  nlohmann::json json;  // the --summary-json document
+};
+
+// One `codebias score` pass of a task over a JSONL stream.
+class Scorer {
+ public:
+  virtual ~Scorer() = default;
+  // Scores every line of `in` on the JSONL engine and hands each output line (without '\n') to
+  // `write` in input order. Throws base::InputError as the engine does.
+  virtual base::JsonlStats score(std::istream& in, std::string_view origin,
+                                 const std::function<void(std::string_view line)>& write) = 0;
+  // The task's metrics over the lines score() analysed (only with ScoreSettings::want_summary).
+  virtual ScoreSummary summary() const = 0;
+};
+
+struct Task {
+  std::string_view name;         // the --task name, and the "task" key of prompt metadata
+  std::string_view description;  // one line for --help
+  // `codebias score` for this task; throws std::invalid_argument naming an option it does not take.
+  std::unique_ptr<Scorer> (*make_scorer)(const ScoreSettings& settings);
+  // The task's prompts from a suite; nullptr for tasks that only score answers (faircoder-compat).
+  std::vector<prompts::Prompt> (*build_prompts)(const suites::Suite& suite, const prompts::PromptOptions& options);
+  // Whether an answer is a program that pass@1 and pylint can judge (`codebias quality`).
+  bool answers_are_programs = false;
+};
+
+// Every task, in the order --help lists them.
+const std::vector<Task>& all_tasks();
+
+// The task of that name; throws std::invalid_argument listing the known names.
+const Task& find_task(std::string_view name);
+
+// The names of the tasks that build prompts (`codebias prompts` and `codebias run`), or of all.
+std::vector<std::string> task_names(bool with_prompts_only);
+
+}  // namespace codebias::tasks
