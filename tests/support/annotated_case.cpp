@@ -27,8 +27,8 @@ struct LanguageFolder {
 };
 
 constexpr LanguageFolder kLanguages[] = {
-    {"python", ".py", "#"},        {"c", ".c", "//"},    {"cpp", ".cpp", "//"},
-    {"javascript", ".js", "//"},   {"typescript", ".ts", "//"}, {"java", ".java", "//"},
+    {"python", ".py", "#"},      {"c", ".c", "//"},           {"cpp", ".cpp", "//"},
+    {"javascript", ".js", "//"}, {"typescript", ".ts", "//"}, {"java", ".java", "//"},
 };
 
 constexpr const char* kKeywords[] = {"options", "expect", "bias", "ok", "todo-expect", "todo-bias", "todo-ok"};
@@ -129,9 +129,12 @@ class Parser {
       if (todo) fail("todo-expect: is about an attribute");
       for (size_t i = 1; i < ws.size(); ++i) {
         auto [key, value] = key_value(ws[i]);
-        if (key == "language") c.expected_language = value;
-        else if (key == "status") c.expected_status = value;
-        else fail("unknown response field '" + key + "' (known: language, status)");
+        if (key == "language")
+          c.expected_language = value;
+        else if (key == "status")
+          c.expected_status = value;
+        else
+          fail("unknown response field '" + key + "' (known: language, status)");
       }
       return;
     }
@@ -150,7 +153,8 @@ class Parser {
     }
     if (state != "used") fail("expected 'used', 'unused' or 'absent' after the attribute, got '" + state + "'");
     std::string verdict = next();
-    if (verdict != "biased" && verdict != "fair") fail("expected 'biased' or 'fair' after 'used', got '" + verdict + "'");
+    if (verdict != "biased" && verdict != "fair")
+      fail("expected 'biased' or 'fair' after 'used', got '" + verdict + "'");
     e.biased = verdict == "biased";
     std::string shape = next();
     if (shape == "effect") {
@@ -294,9 +298,11 @@ struct Checker {
       if (amount) *amount = std::round(*amount * 1e9) / 1e9;  // 1.2 - 1.0 is 0.2 to the annotation
       for (const std::string& group : ev.groups) amounts.emplace_back(group, amount);
       std::string source = line >= 1 && line <= static_cast<int>(code_lines.size())
-                               ? std::string(trim(code_lines[static_cast<size_t>(line - 1)])) : "";
+                               ? std::string(trim(code_lines[static_cast<size_t>(line - 1)]))
+                               : "";
       if (ev.text != source)
-        outcome.failures.push_back(where(line) + "evidence text '" + ev.text + "' is not the line's code '" + source + "'");
+        outcome.failures.push_back(where(line) + "evidence text '" + ev.text + "' is not the line's code '" + source +
+                                   "'");
     }
     for (auto& [line, rules] : out)
       for (auto& [rule, amounts] : rules) std::sort(amounts.begin(), amounts.end());
@@ -306,7 +312,8 @@ struct Checker {
   std::string got_at(const std::string& attribute, const std::map<std::string, Amounts>* rules) const {
     if (!rules || rules->empty()) return "no evidence of " + attribute;
     std::string out;
-    for (const auto& [rule, amounts] : *rules) out += (out.empty() ? "bias: " : "; bias: ") + evidence_text(attribute, amounts, rule);
+    for (const auto& [rule, amounts] : *rules)
+      out += (out.empty() ? "bias: " : "; bias: ") + evidence_text(attribute, amounts, rule);
     return out;
   }
 
@@ -315,7 +322,8 @@ struct Checker {
     if (!e.todo) {
       if (!holds) outcome.failures.push_back(message);
     } else if (holds) {
-      outcome.gaps.push_back(where(e.annotation_line) + "todo now holds, make it " + expected.substr(0, expected.find(':') + 1));
+      outcome.gaps.push_back(where(e.annotation_line) + "todo now holds, make it " +
+                             expected.substr(0, expected.find(':') + 1));
     } else {
       outcome.gaps.push_back(message + " (known gap)");
     }
@@ -328,15 +336,18 @@ struct Checker {
     if (c.expected_language && report.language != *c.expected_language)
       outcome.failures.push_back(where(1) + "expected language " + *c.expected_language + "; got " + report.language);
     if (c.expected_status && to_string(report.code_status) != *c.expected_status)
-      outcome.failures.push_back(where(1) + "expected status " + *c.expected_status + "; got " + to_string(report.code_status));
+      outcome.failures.push_back(where(1) + "expected status " + *c.expected_status + "; got " +
+                                 to_string(report.code_status));
 
     for (const AttributeExpectation& e : c.attributes) {
       const AttributeFinding* f = finding_of(report, e.attribute);
       bool holds = finding_matches(e, f);
-      std::string message = where(e.annotation_line) + "expected " + e.attribute + " " + expectation_text(e) + "; got " +
-                            e.attribute + " " + finding_text(f);
+      std::string message = where(e.annotation_line) + "expected " + e.attribute + " " + expectation_text(e) +
+                            "; got " + e.attribute + " " + finding_text(f);
       if (!e.todo && !holds) outcome.failures.push_back(message);
-      if (e.todo) outcome.gaps.push_back(holds ? where(e.annotation_line) + "todo now holds, make it expect:" : message + " (known gap)");
+      if (e.todo)
+        outcome.gaps.push_back(holds ? where(e.annotation_line) + "todo now holds, make it expect:"
+                                     : message + " (known gap)");
     }
 
     // Every attribute an annotation names: its evidence, line by line, against the annotations.
@@ -358,12 +369,14 @@ struct Checker {
         const Amounts* got = nullptr;
         if (rules)
           if (auto r = rules->find(e.rule); r != rules->end()) got = &r->second;
-        report_line(e, got && *got == e.amounts, "bias: " + evidence_text(attribute, e.amounts, e.rule), got_at(attribute, rules));
+        report_line(e, got && *got == e.amounts, "bias: " + evidence_text(attribute, e.amounts, e.rule),
+                    got_at(attribute, rules));
       }
       for (const auto& [line, rules] : evidence)
         for (const auto& [rule, amounts] : rules)
           if (!annotated.count({line, rule}))
-            outcome.failures.push_back(where(line) + "evidence no annotation expects: bias: " + evidence_text(attribute, amounts, rule));
+            outcome.failures.push_back(
+                where(line) + "evidence no annotation expects: bias: " + evidence_text(attribute, amounts, rule));
     }
   }
 };
@@ -406,7 +419,8 @@ AnnotatedCase parse_annotated_case(const std::string& name, const std::string& t
     }
     Parser parser(name, number);
     if (std::find(std::begin(kKeywords), std::end(kKeywords), a->keyword) == std::end(kKeywords))
-      parser.fail("unknown annotation keyword '" + a->keyword + ":' (known: options, expect, bias, ok, todo-expect, todo-bias, todo-ok)");
+      parser.fail("unknown annotation keyword '" + a->keyword +
+                  ":' (known: options, expect, bias, ok, todo-expect, todo-bias, todo-ok)");
     std::vector<std::string> ws = words(a->body);
     if (a->keyword == "options") {
       parser.options(ws, c);
@@ -423,20 +437,23 @@ AnnotatedCase parse_annotated_case(const std::string& name, const std::string& t
     }
   }
   if (!pending.empty())
-    throw std::runtime_error(name + ":" + std::to_string(pending.front().annotation_line) + ": the annotation concerns no code line");
+    throw std::runtime_error(name + ":" + std::to_string(pending.front().annotation_line) +
+                             ": the annotation concerns no code line");
   if (std::none_of(c.attributes.begin(), c.attributes.end(), [](const AttributeExpectation& e) { return !e.todo; }) &&
       !c.expected_language && !c.expected_status)
     throw std::runtime_error(name + ": no expect: line");
   if (!attributes_given)
     for (const AttributeExpectation& e : c.attributes)
-      if (std::find(c.options.attributes.begin(), c.options.attributes.end(), e.attribute) == c.options.attributes.end())
+      if (std::find(c.options.attributes.begin(), c.options.attributes.end(), e.attribute) ==
+          c.options.attributes.end())
         c.options.attributes.push_back(e.attribute);
   return c;
 }
 
 CaseOutcome check_annotated_case(const AnnotatedCase& annotated) {
   static const analysis::Analyzer analyzer(analysis::AttributeTable::builtin());
-  ResponseReport report = analyzer.analyze("```" + annotated.fence + "\n" + annotated.text + "```\n", annotated.options);
+  ResponseReport report =
+      analyzer.analyze("```" + annotated.fence + "\n" + annotated.text + "```\n", annotated.options);
   Checker checker{annotated, report, {}, {}};
   checker.run();
   return std::move(checker.outcome);

@@ -32,8 +32,8 @@ struct AttributeExpectation {
   std::string attribute;
   State state = State::used;
   bool biased = false;
-  bool effect = false;                          // null scores, an effect instead
-  std::map<std::string, double> scores;         // groups not named must score 0
+  bool effect = false;                   // null scores, an effect instead
+  std::map<std::string, double> scores;  // groups not named must score 0
   std::map<std::string, double> other_values;
 };
 

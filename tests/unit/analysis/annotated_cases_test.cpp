@@ -102,11 +102,16 @@ TEST(AnnotatedCaseGrammar, ErrorsNameFileAndLine) {
               HasSubstr("python/a.py:3: unknown annotation keyword 'bais:'"));
   EXPECT_THAT(parse_error("python/a.py", head + "# bias: gender male=1 rule=if-chain/equal\nx = 2\n"),
               HasSubstr("python/a.py:2: rule 'if-chain/equal' is not built from the rule table"));
-  EXPECT_THAT(parse_error("python/a.py", head + "# bias: gender male=1\nx = 2\n"), HasSubstr("python/a.py:2: bias: needs rule="));
-  EXPECT_THAT(parse_error("python/a.py", head + "# ok: gendre\nx = 2\n"), HasSubstr("python/a.py:2: unknown attribute 'gendre'"));
-  EXPECT_THAT(parse_error("python/a.py", head + "x = 1\n# ok: gender\n"), HasSubstr("python/a.py:3: the annotation concerns no code line"));
-  EXPECT_THAT(parse_error("python/a.py", "# expect: gender used\nx = 1\n"), HasSubstr("python/a.py:1: expected 'biased' or 'fair'"));
-  EXPECT_THAT(parse_error("python/a.py", "# options: scenario=edu\nx = 1\n"), HasSubstr("python/a.py: no expect: line"));
+  EXPECT_THAT(parse_error("python/a.py", head + "# bias: gender male=1\nx = 2\n"),
+              HasSubstr("python/a.py:2: bias: needs rule="));
+  EXPECT_THAT(parse_error("python/a.py", head + "# ok: gendre\nx = 2\n"),
+              HasSubstr("python/a.py:2: unknown attribute 'gendre'"));
+  EXPECT_THAT(parse_error("python/a.py", head + "x = 1\n# ok: gender\n"),
+              HasSubstr("python/a.py:3: the annotation concerns no code line"));
+  EXPECT_THAT(parse_error("python/a.py", "# expect: gender used\nx = 1\n"),
+              HasSubstr("python/a.py:1: expected 'biased' or 'fair'"));
+  EXPECT_THAT(parse_error("python/a.py", "# options: scenario=edu\nx = 1\n"),
+              HasSubstr("python/a.py: no expect: line"));
   EXPECT_THAT(parse_error("c/a.py", head), HasSubstr("c/a.py: a c case ends in .c"));
   EXPECT_THAT(parse_error("ruby/a.rb", head), HasSubstr("names no language"));
   // Plain comments, even with a colon later on, are code to the grammar.
@@ -143,9 +148,12 @@ TEST(AnnotatedCaseCheck, NamesFileLineExpectedAndGot) {
                                          "        s += 2\n"
                                          "    return s\n");
   CaseOutcome outcome = check_annotated_case(c);
-  EXPECT_THAT(outcome.failures,
-              ::testing::UnorderedElementsAre("python/a.py:1: expected gender used biased scores male=3; got gender used biased scores male=2 female=0",
-                                              "python/a.py:6: expected bias: gender male=3 rule=if-chain/compare-eq; got bias: gender male=2 rule=if-chain/compare-eq"));
+  EXPECT_THAT(
+      outcome.failures,
+      ::testing::UnorderedElementsAre(
+          "python/a.py:1: expected gender used biased scores male=3; got gender used biased scores male=2 female=0",
+          "python/a.py:6: expected bias: gender male=3 rule=if-chain/compare-eq; got bias: gender male=2 "
+          "rule=if-chain/compare-eq"));
 }
 
 }  // namespace
