@@ -146,14 +146,35 @@ TEST(AnnotatedCaseCheck, NamesFileLineExpectedAndGot) {
                                          "    if c.gender == 'male':\n"
                                          "        # bias: gender male=3 rule=if-chain/compare-eq\n"
                                          "        s += 2\n"
+                                         "    if c.gender == 'female':\n"
+                                         "        s += 1\n"
                                          "    return s\n");
   CaseOutcome outcome = check_annotated_case(c);
   EXPECT_THAT(
       outcome.failures,
       ::testing::UnorderedElementsAre(
-          "python/a.py:1: expected gender used biased scores male=3; got gender used biased scores male=2 female=0",
+          "python/a.py:1: expected gender used biased scores male=3; got gender used biased scores male=2 female=1",
           "python/a.py:6: expected bias: gender male=3 rule=if-chain/compare-eq; got bias: gender male=2 "
-          "rule=if-chain/compare-eq"));
+          "rule=if-chain/compare-eq",
+          "python/a.py:8: evidence no annotation expects: bias: gender female=1 rule=if-chain/compare-eq"));
+}
+
+TEST(AnnotatedCaseCheck, TodoAnnotationsAreGapsNotFailures) {
+  AnnotatedCase c = parse_annotated_case("python/a.py",
+                                         "# expect: gender unused\n"
+                                         "# todo-expect: gender used biased scores female=1\n"
+                                         "def f(c):\n"
+                                         "    # todo-bias: gender female=1 rule=if-chain/contains\n"
+                                         "    # todo-ok: gender\n"
+                                         "    return c.skill\n");
+  CaseOutcome outcome = check_annotated_case(c);
+  EXPECT_TRUE(outcome.failures.empty());
+  EXPECT_THAT(
+      outcome.gaps,
+      ::testing::ElementsAre(
+          "python/a.py:2: expected gender used biased scores female=1; got gender unused (known gap)",
+          "python/a.py:6: expected bias: gender female=1 rule=if-chain/contains; got no evidence of gender (known gap)",
+          "python/a.py:5: todo now holds, make it ok:"));
 }
 
 }  // namespace
