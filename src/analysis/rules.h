@@ -51,7 +51,7 @@ inline constexpr char kAgeValue[] = "age-value";
 // Whole rules.
 inline constexpr char kAttributeDependent[] = "attribute-dependent";
 
-// Every part, in the order above.
+// Every part, with its meaning: constructs, steps, conditions, then whole rules.
 std::span<const Rule> table();
 
 // The table entries a rule id is built from (construct, step, condition or whole, in that
