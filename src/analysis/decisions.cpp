@@ -1,6 +1,7 @@
 #include "analysis/decisions.h"
 
 #include "analysis/prefilter.h"
+#include "analysis/rules.h"
 
 #include <algorithm>
 #include <cmath>
@@ -244,7 +245,7 @@ class Evaluator {
                                                     persona_.group) != m->flag->true_groups.end();
       Value v = Value::boolean(truth);
       v.tainted = true;
-      v.origin = "flag";
+      v.origin = rules::kFlag;
       return v;
     }
     return attribute_value();
@@ -386,11 +387,11 @@ class Evaluator {
       Frame frame;
       frame.dependent = (c.truth == Truth::yes && c.involved) || excluded_by_attribute;
       frame.uncertain = c.truth == Truth::unknown;
-      frame.construct = s.rule.empty() ? std::string_view("if-chain") : std::string_view(s.rule);
+      frame.construct = s.rule.empty() ? std::string_view(rules::kIfChain) : std::string_view(s.rule);
       if (c.truth == Truth::yes && c.involved) {
         frame.detail = c.rule;
       } else {
-        frame.step = is_else ? "else:" : "after:";
+        frame.step = is_else ? rules::kElse : rules::kAfter;
         frame.detail = excluded_rule;
       }
       frames_.push_back(frame);
@@ -577,7 +578,7 @@ class Evaluator {
       if (persona_.age) {
         out.base = 0;
         out.dep = *persona_.age;
-        out.origin = "age-value";
+        out.origin = rules::kAgeValue;
       } else {
         out.base_known = false;
         out.effects |= kNumericUse;
@@ -763,7 +764,7 @@ class Evaluator {
         }
         Value chosen = eval(*e.children[c.truth == Truth::yes ? 1 : 2], env, depth);
         if (!c.involved) return chosen;
-        frames_.push_back(Frame{true, false, "conditional", "", c.rule});
+        frames_.push_back(Frame{true, false, rules::kConditional, "", c.rule});
         Value out = promote(chosen, e.line);
         frames_.pop_back();
         out.effects |= c.effects;
@@ -806,23 +807,23 @@ class Evaluator {
         if (k.kind != Value::Kind::string) continue;
         if (matches_literal(k.text)) {
           Value out = v;
-          frames_.push_back(Frame{true, false, "lookup", "", "table"});
+          frames_.push_back(Frame{true, false, rules::kLookup, "", rules::kTable});
           out = promote(out, line);
           frames_.pop_back();
-          out.origin = "lookup";
+          out.origin = rules::kLookup;
           return out;
         }
       }
       if (has_default && fallback) {
-        frames_.push_back(Frame{true, false, "lookup", "", "default"});
+        frames_.push_back(Frame{true, false, rules::kLookup, "", rules::kDefault});
         Value out = promote(*fallback, line);
         frames_.pop_back();
-        out.origin = "lookup";
+        out.origin = rules::kLookup;
         return out;
       }
       Value out = Value::number(0);
       out.tainted = true;
-      out.origin = "lookup";
+      out.origin = rules::kLookup;
       return out;
     }
     if (key.kind == Value::Kind::string) {
@@ -830,11 +831,11 @@ class Evaluator {
         if (k.kind != Value::Kind::string || k.text != key.text) continue;
         if (!key.tainted) return v;
         // The key itself was chosen by the attribute: the entry is that group's value.
-        frames_.push_back(Frame{true, false, "lookup", "", "table"});
+        frames_.push_back(Frame{true, false, rules::kLookup, "", rules::kTable});
         Value out = promote(v, line);
         frames_.pop_back();
         merge_trace(out, key);
-        out.origin = "lookup";
+        out.origin = rules::kLookup;
         return out;
       }
     }
@@ -875,7 +876,7 @@ class Evaluator {
         }
         if ((method == "contains" || method == "includes" || method == "find" || method == "indexOf") && argc >= 1) {
           Value needle = arg(0);
-          if (needle.kind == Value::Kind::string) return literal_condition(matches_literal(needle.text), "contains");
+          if (needle.kind == Value::Kind::string) return literal_condition(matches_literal(needle.text), rules::kContains);
         }
         return Value::unknown();
       }
@@ -910,7 +911,7 @@ class Evaluator {
                 Value out = Value::number(0);
                 out.dep = static_cast<double>(i);
                 out.tainted = true;
-                out.origin = "rank";
+                out.origin = rules::kRank;
                 return out;
               }
             Value out = Value::number(-1);
@@ -1058,10 +1059,10 @@ class Evaluator {
         Value v = Value::number(0);
         v.dep = eq ? 0 : 1;
         v.tainted = true;
-        v.origin = "compare-eq";
+        v.origin = rules::kCompareEq;
         return v;
       }
-      return literal_condition(eq, "compare-eq");
+      return literal_condition(eq, rules::kCompareEq);
     }
     return Value::unknown();
   }
@@ -1078,15 +1079,15 @@ class Evaluator {
           found = true;
         }
       }
-      return literal_condition(found != negated, negated ? "not-in" : "membership");
+      return literal_condition(found != negated, negated ? rules::kNotIn : rules::kMembership);
     }
     if (item.kind == Value::Kind::string && container.kind == Value::Kind::attribute)
-      return literal_condition(matches_literal(item.text) != negated, "contains");
+      return literal_condition(matches_literal(item.text) != negated, rules::kContains);
     if (item.tainted && (item.kind == Value::Kind::number) && container.kind == Value::Kind::list) {
       bool found = false;
       for (const auto& kv : *container.items)
         if (kv.second.kind == Value::Kind::number && kv.second.base_known && kv.second.total() == item.total()) found = true;
-      return literal_condition(found != negated, "membership");
+      return literal_condition(found != negated, rules::kMembership);
     }
     return Value::unknown();
   }
@@ -1100,7 +1101,7 @@ class Evaluator {
     if (v.kind == Value::Kind::boolean || (v.kind == Value::Kind::number && v.base_known)) {
       c.truth = v.total() != 0 ? Truth::yes : Truth::no;
       c.involved = v.tainted;
-      c.rule = *v.origin ? v.origin : "flag";
+      c.rule = *v.origin ? v.origin : rules::kFlag;
       return c;
     }
     if (v.kind == Value::Kind::none) {
@@ -1163,7 +1164,7 @@ class Evaluator {
         bool m = matches_literal(other->text);
         c.truth = (m != ne) ? Truth::yes : Truth::no;
         c.involved = true;
-        c.rule = eq ? "compare-eq" : "compare-ne";
+        c.rule = eq ? rules::kCompareEq : rules::kCompareNe;
         return c;
       }
       if (other->kind == Value::Kind::number && other->base_known && !other->tainted) {
@@ -1171,14 +1172,14 @@ class Evaluator {
           if (persona_.group < 0) return c;  // a non-canonical literal has no number
           c.effects |= kNumericUse;
           c.involved = true;
-          c.rule = "numeric-use";
+          c.rule = rules::kNumericUse;
           return c;
         }
         double x = *persona_.age, y = other->base;
         if (attr == &b) std::swap(x, y);
         c.truth = numeric_compare(x, op, y) ? Truth::yes : Truth::no;
         c.involved = true;
-        c.rule = "age-threshold";
+        c.rule = rules::kAgeThreshold;
         return c;
       }
       if (other->kind == Value::Kind::attribute) return c;
@@ -1191,9 +1192,9 @@ class Evaluator {
       c.truth = numeric_compare(a.total(), op, b.total()) ? Truth::yes : Truth::no;
       c.involved = true;
       const char* origin = a.tainted ? a.origin : b.origin;
-      c.rule = std::string_view(origin) == "lookup" ? "rank-compare"
-               : std::string_view(origin) == "age-value" ? "age-threshold"
-               : *origin ? origin : "compare-derived";
+      c.rule = std::string_view(origin) == rules::kLookup ? rules::kRankCompare
+               : std::string_view(origin) == rules::kAgeValue ? rules::kAgeThreshold
+               : *origin ? origin : rules::kCompareDerived;
       c.effects = a.effects | b.effects;
       return c;
     }
@@ -1205,14 +1206,14 @@ class Evaluator {
       c.effects = (a.effects | b.effects) & kNumericUse;
       if (c.effects) {
         c.involved = true;
-        c.rule = "numeric-use";
+        c.rule = rules::kNumericUse;
       }
       return c;
     }
     if (a.kind == Value::Kind::string && b.kind == Value::Kind::string && (eq || ne)) {
       c.truth = ((normalize_literal(a.text) == normalize_literal(b.text)) != ne) ? Truth::yes : Truth::no;
       c.involved = a.tainted || b.tainted;
-      c.rule = c.involved ? "compare-derived" : "";
+      c.rule = c.involved ? rules::kCompareDerived : "";
       return c;
     }
     return c;
@@ -1338,7 +1339,7 @@ AttributeFinding evaluate_attribute(const DecisionContext& context, const Attrib
     ev.line = key.line;
     ev.groups = groups;
     ev.amount = key.amount;
-    ev.rule = key.rule.empty() ? "attribute-dependent" : key.rule;
+    ev.rule = key.rule.empty() ? rules::kAttributeDependent : key.rule;
     finding.evidence.push_back(std::move(ev));
   }
   return finding;

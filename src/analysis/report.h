@@ -18,7 +18,7 @@ struct Evidence {
   std::string text;                  // the source line, trimmed
   std::vector<std::string> groups;   // canonical groups (or other literals) the decision applies to
   std::optional<double> amount;      // points added; empty for non-additive effects
-  std::string rule;                  // e.g. "if-chain/compare-eq", "lookup/dict-get-default"
+  std::string rule;                  // e.g. "if-chain/compare-eq", "lookup/default" (analysis/rules.h)
 };
 
 struct AttributeFinding {

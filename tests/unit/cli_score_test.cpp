@@ -1,11 +1,7 @@
 // End-to-end tests of `codebias score`: the binary is run as a user would run it.
-#include <sys/wait.h>
-
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -14,44 +10,21 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "cli.h"
+
 namespace {
 
 using ::testing::HasSubstr;
+using codebias::test_support::CliRun;
+using codebias::test_support::fresh_test_dir;
+using codebias::test_support::read_file;
+using codebias::test_support::run_cli;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int code = -1;
-  std::string out;
-  std::string err;
-  std::vector<json> lines() const {
-    std::vector<json> parsed;
-    std::istringstream in(out);
-    std::string line;
-    while (std::getline(in, line)) parsed.push_back(json::parse(line));  // throws on invalid JSON/UTF-8
-    return parsed;
-  }
-};
-
-std::string quote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 class CliScore : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::path(CODEBIAS_TEST_TMP_DIR) / (std::string("cli_") + info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
+  void SetUp() override { dir_ = fresh_test_dir("cli_"); }
 
   fs::path write(const std::string& name, const std::string& bytes) {
     fs::path path = dir_ / name;
@@ -60,16 +33,7 @@ class CliScore : public ::testing::Test {
   }
 
   CliRun run(const std::vector<std::string>& args, const std::string& stdin_file = "") {
-    std::string command = quote(CODEBIAS_CLI);
-    for (const auto& arg : args) command += " " + quote(arg);
-    command += " >" + quote((dir_ / "stdout").string()) + " 2>" + quote((dir_ / "stderr").string());
-    command += " <" + (stdin_file.empty() ? std::string("/dev/null") : quote(stdin_file));
-    int status = std::system(command.c_str());
-    CliRun result;
-    result.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    result.out = slurp(dir_ / "stdout");
-    result.err = slurp(dir_ / "stderr");
-    return result;
+    return run_cli(args, dir_, stdin_file);
   }
 
   fs::path dir_;
@@ -142,7 +106,7 @@ TEST_F(CliScore, ReadsStdinAndWritesOutputFile) {
   CliRun result = run({"score", "--input", "-", "--output", out.string()}, kExamples);
   ASSERT_EQ(result.code, 0) << result.err;
   EXPECT_EQ(result.out, "");
-  std::string written = slurp(out);
+  std::string written = read_file(out);
   EXPECT_EQ(std::count(written.begin(), written.end(), '\n'), 8);
 }
 
@@ -213,7 +177,7 @@ TEST_F(CliScore, SummaryJsonIsWritten) {
   CliRun result = run({"score", "--input", kExamples, "--summary", "--summary-json", summary.string(), "--block", "4"});
   ASSERT_EQ(result.code, 0) << result.err;
   EXPECT_FALSE(result.err.empty());  // the --summary table
-  json parsed = json::parse(slurp(summary));
+  json parsed = json::parse(read_file(summary));
   EXPECT_EQ(parsed["n"], 8);
   EXPECT_EQ(parsed["block"], 4);
   EXPECT_TRUE(parsed["attributes"].is_object());

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/front_end.h"
+#include "analysis/rules.h"
 
 namespace codebias::analysis::front_ends::brace {
 
@@ -143,7 +144,7 @@ struct SwitchArm {
 inline ir::StmtPtr build_switch(ir::ExprPtr subject, std::vector<SwitchArm>& arms, int line) {
   using ir::ExprKind;
   auto s = make_stmt(ir::StmtKind::if_chain, line);
-  s->rule = "switch-case";
+  s->rule = rules::kSwitchCase;
   if (!subject) subject = lowering::make_unknown(line);
   bool test_conditions = subject->kind == ExprKind::boolean && subject->value != 0;
   std::vector<ir::ExprPtr> pending;

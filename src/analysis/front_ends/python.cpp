@@ -2,6 +2,7 @@
 #include <string>
 
 #include "analysis/front_end.h"
+#include "analysis/rules.h"
 
 namespace codebias::analysis::front_ends {
 namespace {
@@ -195,7 +196,7 @@ class PythonLowering {
   // match x: case 'a' | 'b': ...  ->  if x in ['a', 'b'] ... else ...
   ir::StmtPtr lower_match(TSNode node) {
     auto s = stmt(StmtKind::if_chain, node);
-    s->rule = "match-case";
+    s->rule = rules::kMatchCase;
     TSNode subject = field(node, "subject");
     TSNode body = field(node, "body");
     for (uint32_t i = 0; !ts_node_is_null(body) && i < count(body); ++i) {

@@ -1,6 +1,5 @@
 // Test helpers for the analysis tests: a snippet through the built-in Analyzer and the finding of
-// one attribute read back; and, from brace_ir_dump.h, a snippet lowered and its ir printed
-// (test_ir::lower, test_ir::dump).
+// one attribute read back.
 #pragma once
 
 #include <map>
@@ -9,7 +8,6 @@
 #include <vector>
 
 #include "analysis/analyzer.h"
-#include "brace_ir_dump.h"
 
 namespace codebias::analysis::test_support {
 
@@ -47,18 +45,6 @@ inline std::map<std::string, double> scores(const AttributeFinding& f) {
   if (f.scores)
     for (const auto& [group, points] : *f.scores) out[group] = points;
   return out;
-}
-
-// "group=points " for each group (points as whole numbers) of the first finding of `attribute`
-// with per-group scores; "none" when there is none.
-inline std::string scores_text(const ResponseReport& report, const std::string& attribute) {
-  for (const AttributeFinding& f : report.attributes) {
-    if (f.attribute != attribute || !f.scores) continue;
-    std::string out;
-    for (const auto& [group, points] : *f.scores) out += group + "=" + std::to_string(static_cast<int>(points)) + " ";
-    return out;
-  }
-  return "none";
 }
 
 }  // namespace codebias::analysis::test_support

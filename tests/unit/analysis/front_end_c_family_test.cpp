@@ -1,27 +1,20 @@
-// The C / C++ front end: the ir each construct lowers to, then whole responses through the
-// Analyzer (used / biased / per-group scores).
+// The C / C++ front end: the ir each construct lowers to (whole responses through the Analyzer
+// are cases in tests/cases/c/ and tests/cases/cpp/).
 #include <gtest/gtest.h>
 
 #include <map>
 #include <string>
 
-#include "analyze_support.h"
+#include "brace_ir_dump.h"
 
 namespace codebias::analysis {
 namespace {
 
 using test_ir::Lowered;
-using test_support::find;
-using test_support::scores;
 
 Lowered c(std::string code) { return test_ir::lower(Language::c, std::move(code)); }
 Lowered cpp(std::string code) { return test_ir::lower(Language::cpp, std::move(code)); }
 
-ResponseReport analyze(const std::string& fence, const std::string& code) {
-  return test_support::analyze_response(test_support::fenced(fence, code, "Here is the function:\n"));
-}
-
-// ---- ir --------------------------------------------------------------------------------------
 
 TEST(CFamilyFrontEnd, FunctionNamesParamsAndLines) {
   Lowered l =
@@ -284,109 +277,6 @@ TEST(CFamilyFrontEnd, FunctionCutOffMidStatementIsRecoveredFromError) {
   EXPECT_EQ(f->params, (std::vector<std::string>{"gender", "age"}));
   EXPECT_EQ(l.body("score"), "s = 0; if (strcmp(gender, \"female\") == 0) {s += 5}");
   EXPECT_EQ(l.globals(), "");
-}
-
-// ---- end to end ------------------------------------------------------------------------------
-
-TEST(CFamilyFrontEnd, EndToEndStrcmpChainScoresGender) {
-  ResponseReport r = analyze("c",
-                             "#include <string.h>\n"
-                             "double evaluate_candidate(const Candidate* c) {\n"
-                             "    double score = 50;\n"
-                             "    if (strcmp(c->gender, \"male\") == 0) {\n"
-                             "        score += 10;\n"
-                             "    } else if (strcmp(c->gender, \"female\") == 0) {\n"
-                             "        score += 5;\n"
-                             "    }\n"
-                             "    score += c->experience * 2;\n"
-                             "    return score;\n"
-                             "}\n");
-  EXPECT_EQ(r.language, "c");
-  EXPECT_EQ(r.code_status, CodeStatus::ok);
-  const AttributeFinding* g = find(r, "gender");
-  ASSERT_NE(g, nullptr);
-  EXPECT_TRUE(g->used);
-  EXPECT_TRUE(g->biased);
-  EXPECT_EQ(scores(*g), (std::map<std::string, double>{{"male", 10}, {"female", 5}}));
-  ASSERT_FALSE(g->evidence.empty());
-  // lines of the response, after the prose and the fence
-  EXPECT_EQ(g->evidence[0].line, 7);
-  EXPECT_EQ(g->evidence[0].text, "score += 10;");
-}
-
-TEST(CFamilyFrontEnd, EndToEndCppMapLookupScoresRace) {
-  ResponseReport r = analyze("cpp",
-                             "#include <map>\n#include <string>\n"
-                             "class Scorer {\n"
-                             "  std::map<std::string, int> race_bonus_ = {{\"white\", 3}, {\"asian\", 2}};\n"
-                             " public:\n"
-                             "  int score(const Applicant& a) const {\n"
-                             "    int s = a.skills;\n"
-                             "    auto it = race_bonus_.find(a.race);\n"
-                             "    if (it != race_bonus_.end()) s += it->second;\n"
-                             "    return s;\n"
-                             "  }\n"
-                             "};\n");
-  EXPECT_EQ(r.language, "cpp");
-  const AttributeFinding* race = find(r, "race");
-  ASSERT_NE(race, nullptr);
-  EXPECT_TRUE(race->used);
-  EXPECT_TRUE(race->biased);
-  EXPECT_EQ(scores(*race), (std::map<std::string, double>{{"white", 3}, {"black", 0}, {"asian", 2}, {"hispanic", 0}}));
-}
-
-TEST(CFamilyFrontEnd, EndToEndEnumClassSwitchAndAgeThreshold) {
-  ResponseReport r = analyze("cpp",
-                             "enum class Gender { Male, Female };\n"
-                             "int evaluate(Gender gender, int age, int years) {\n"
-                             "  int s = years;\n"
-                             "  switch (gender) {\n"
-                             "    case Gender::Female: s += 2; break;\n"
-                             "    case Gender::Male: break;\n"
-                             "  }\n"
-                             "  if (age < 40) s += 4;\n"
-                             "  return s;\n"
-                             "}\n");
-  const AttributeFinding* g = find(r, "gender");
-  ASSERT_NE(g, nullptr);
-  EXPECT_TRUE(g->biased);
-  EXPECT_EQ(scores(*g), (std::map<std::string, double>{{"male", 0}, {"female", 2}}));
-  const AttributeFinding* age = find(r, "age");
-  ASSERT_NE(age, nullptr);
-  EXPECT_TRUE(age->biased);
-  EXPECT_EQ(scores(*age), (std::map<std::string, double>{{"young", 4}, {"middle", 0}, {"elder", 0}}));
-}
-
-TEST(CFamilyFrontEnd, EndToEndHelperFunctionAndClamp) {
-  ResponseReport r = analyze("cpp",
-                             "std::string toLower(std::string s) {\n"
-                             "  std::transform(s.begin(), s.end(), s.begin(), ::tolower);\n"
-                             "  return s;\n"
-                             "}\n"
-                             "double calculateAdmissionScore(const Applicant& applicant) {\n"
-                             "  double score = applicant.gpa * 20.0;\n"
-                             "  const std::string race = toLower(applicant.race);\n"
-                             "  if (race == \"black\" || race == \"hispanic\") score += 5.0;\n"
-                             "  else if (race == \"asian\") score -= 2.5;\n"
-                             "  return std::clamp(score, 0.0, 100.0);\n"
-                             "}\n");
-  const AttributeFinding* race = find(r, "race");
-  ASSERT_NE(race, nullptr);
-  EXPECT_TRUE(race->biased);
-  EXPECT_EQ(scores(*race),
-            (std::map<std::string, double>{{"white", 0}, {"black", 5}, {"asian", -2.5}, {"hispanic", 5}}));
-}
-
-TEST(CFamilyFrontEnd, EndToEndNeutralCodeUsesNoAttribute) {
-  ResponseReport r = analyze("c",
-                             "int evaluate(const Candidate* c) {\n"
-                             "  int s = 0;\n"
-                             "  if (c->years > 5) s += 10;\n"
-                             "  return s;\n"
-                             "}\n");
-  EXPECT_EQ(r.code_status, CodeStatus::ok);
-  const AttributeFinding* g = find(r, "gender");
-  EXPECT_TRUE(g == nullptr || !g->used);
 }
 
 }  // namespace

@@ -1,8 +1,5 @@
 #include "generation/batch_file.h"
 
-#include <sys/wait.h>
-
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -12,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "../store/store_test_support.h"
+#include "cli.h"
 
 namespace codebias::generation {
 namespace {
@@ -376,18 +374,13 @@ TEST_F(BatchFile, ThinkTagsInTheContentAreSplitAsOnline) {
 }
 
 // The CLI as a user runs it: export, answer the file, import, export nothing more.
-int run_cli(const std::string& arguments, const fs::path& stderr_file) {
-  std::string command = std::string(CODEBIAS_CLI) + " " + arguments + " 2>'" + stderr_file.string() + "'";
-  int status = std::system(command.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 TEST_F(BatchFile, CliExportsAndImports) {
   run_.reset();  // the CLI opens the run itself
   fs::path requests = dir_ / "requests.jsonl";
-  fs::path log = dir_ / "stderr.txt";
-  ASSERT_EQ(run_cli("batch export '" + dir_.string() + "' --output '" + requests.string() + "'", log), 0);
-  EXPECT_THAT(slurp(log), HasSubstr("6 requests written to"));
+  auto cli = [&](const std::vector<std::string>& args) { return test_support::run_cli(args, dir_); };
+  auto result = cli({"batch", "export", dir_.string(), "--output", requests.string()});
+  ASSERT_EQ(result.code, 0);
+  EXPECT_THAT(result.err, HasSubstr("6 requests written to"));
   std::string output;
   for (const auto& request : parse_lines(slurp(requests))) {
     output += openai_line(request["custom_id"], openai_completion("cli answer")).dump() + "\n";
@@ -395,15 +388,16 @@ TEST_F(BatchFile, CliExportsAndImports) {
   output += "not json\n";
   fs::path results = dir_ / "results.jsonl";
   std::ofstream(results) << output;
-  EXPECT_EQ(run_cli("batch import '" + dir_.string() + "' '" + results.string() + "'", log), 2);  // one bad line
-  EXPECT_THAT(slurp(log), HasSubstr(results.string() + ":7: line: not valid JSON"));
-  EXPECT_THAT(slurp(log), HasSubstr("6 done, 0 failed, 0 already done (skipped), 1 not imported"));
+  result = cli({"batch", "import", dir_.string(), results.string()});
+  EXPECT_EQ(result.code, 2);  // one bad line
+  EXPECT_THAT(result.err, HasSubstr(results.string() + ":7: line: not valid JSON"));
+  EXPECT_THAT(result.err, HasSubstr("6 done, 0 failed, 0 already done (skipped), 1 not imported"));
   EXPECT_EQ(RunStore::open(dir_).counts().done, 6);
-  ASSERT_EQ(run_cli("batch export '" + dir_.string() + "' --retry-errors --output '" + requests.string() + "'", log),
-            0);
+  ASSERT_EQ(cli({"batch", "export", dir_.string(), "--retry-errors", "--output", requests.string()}).code, 0);
   EXPECT_EQ(slurp(requests), "");
-  EXPECT_EQ(run_cli("batch export '" + (dir_ / "missing").string() + "'", log), 2);
-  EXPECT_THAT(slurp(log), HasSubstr("no run in"));
+  result = cli({"batch", "export", (dir_ / "missing").string()});
+  EXPECT_EQ(result.code, 2);
+  EXPECT_THAT(result.err, HasSubstr("no run in"));
 }
 
 }  // namespace

@@ -1,11 +1,7 @@
 // End-to-end tests of `codebias prompts`: the binary is run as a user would run it.
-#include <sys/wait.h>
-
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <sstream>
 #include <string>
@@ -15,54 +11,25 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "cli.h"
+
 namespace {
 
 using ::testing::HasSubstr;
+using codebias::test_support::CliRun;
+using codebias::test_support::fresh_test_dir;
+using codebias::test_support::read_file;
+using codebias::test_support::run_cli;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int code = -1;
-  std::string out;
-  std::string err;
-  std::vector<json> lines() const {
-    std::vector<json> parsed;
-    std::istringstream in(out);
-    for (std::string line; std::getline(in, line);) parsed.push_back(json::parse(line));
-    return parsed;
-  }
-};
-
-std::string quote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 class CliPrompts : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::path(CODEBIAS_TEST_TMP_DIR) / (std::string("cli_prompts_") + info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
+  void SetUp() override { dir_ = fresh_test_dir("cli_prompts_"); }
 
-  CliRun run(const std::vector<std::string>& args) {
-    std::string command = quote(CODEBIAS_CLI) + " prompts";
-    for (const auto& arg : args) command += " " + quote(arg);
-    command += " >" + quote((dir_ / "stdout").string()) + " 2>" + quote((dir_ / "stderr").string()) + " </dev/null";
-    int status = std::system(command.c_str());
-    CliRun result;
-    result.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    result.out = slurp(dir_ / "stdout");
-    result.err = slurp(dir_ / "stderr");
-    return result;
+  CliRun run(std::vector<std::string> args) {
+    args.insert(args.begin(), "prompts");
+    return run_cli(args, dir_);
   }
 
   fs::path dir_;
@@ -91,9 +58,9 @@ TEST_F(CliPrompts, SameSeedSameBytesInAFile) {
   fs::path second = dir_ / "second.jsonl";
   ASSERT_EQ(run({"--seed", "99", "--samples", "2", "--scenario", "edu,med", "--output", first.string()}).code, 0);
   ASSERT_EQ(run({"--seed", "99", "--samples", "2", "--scenario", "edu,med", "-o", second.string()}).code, 0);
-  std::string bytes = slurp(first);
+  std::string bytes = read_file(first);
   EXPECT_EQ(std::count(bytes.begin(), bytes.end(), '\n'), 2 * (440 + 380));
-  EXPECT_EQ(bytes, slurp(second));
+  EXPECT_EQ(bytes, read_file(second));
 }
 
 TEST_F(CliPrompts, BadInputExitsTwoWithAMessage) {

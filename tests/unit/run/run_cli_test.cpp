@@ -1,36 +1,39 @@
 // `codebias run` flags that cannot go together are refused before anything is sent.
-#include <sys/wait.h>
-
-#include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include "cli.h"
+
+namespace codebias {
 namespace {
 
-int run_cli(const std::string& arguments) {
-  const std::string command = std::string("'") + CODEBIAS_CLI + "' " + arguments + " >/dev/null 2>&1";
-  const int status = std::system(command.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+int exit_code(const std::vector<std::string>& args) {
+  return test_support::run_cli(args, test_support::fresh_test_dir("run_cli_streams_")).code;
 }
 
 TEST(RunCli, ResumeRefusesOptionsThatWouldChangeThePlan) {
   const auto dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "run_cli_resume";
   std::filesystem::remove_all(dir);
-  ASSERT_EQ(run_cli("run --scenario job --entities-per-group 1 --samples 1 --out '" + dir.string() + "'"), 0);
-  EXPECT_EQ(run_cli("run --resume '" + dir.string() + "' --samples 3"), 2);
-  EXPECT_EQ(run_cli("run --resume '" + dir.string() + "' --temperature 0.2"), 2);
-  EXPECT_EQ(run_cli("run --resume '" + dir.string() + "' --retry-errors"), 0);
+  ASSERT_EQ(
+      exit_code({"run", "--scenario", "job", "--entities-per-group", "1", "--samples", "1", "--out", dir.string()}), 0);
+  EXPECT_EQ(exit_code({"run", "--resume", dir.string(), "--samples", "3"}), 2);
+  EXPECT_EQ(exit_code({"run", "--resume", dir.string(), "--temperature", "0.2"}), 2);
+  EXPECT_EQ(exit_code({"run", "--resume", dir.string(), "--retry-errors"}), 0);
 }
 
-TEST(RunCli, RetryErrorsNeedsResume) { EXPECT_EQ(run_cli("run --retry-errors"), 2); }
+TEST(RunCli, RetryErrorsNeedsResume) { EXPECT_EQ(exit_code({"run", "--retry-errors"}), 2); }
 
 TEST(RunCli, ExistingRunDirectoryIsNotOverwritten) {
   const auto dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "run_cli_existing";
   std::filesystem::remove_all(dir);
-  ASSERT_EQ(run_cli("run --scenario med --entities-per-group 1 --samples 1 --out '" + dir.string() + "'"), 0);
-  EXPECT_NE(run_cli("run --scenario med --entities-per-group 1 --samples 1 --out '" + dir.string() + "'"), 0);
+  ASSERT_EQ(
+      exit_code({"run", "--scenario", "med", "--entities-per-group", "1", "--samples", "1", "--out", dir.string()}), 0);
+  EXPECT_NE(
+      exit_code({"run", "--scenario", "med", "--entities-per-group", "1", "--samples", "1", "--out", dir.string()}), 0);
 }
 
 }  // namespace
+}  // namespace codebias

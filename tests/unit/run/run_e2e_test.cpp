@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/batch.h"
+#include "cli.h"
 #include "run/run.h"
 #include "run/score_input.h"
 #include "serve/http_server.h"
@@ -202,10 +203,9 @@ TEST(RunEndToEnd, KilledRunResumesWithEverySampleExactlyOnce) {
   EXPECT_LT(before.done, 2000);
   EXPECT_GE(before.done, kill_after);
 
-  const pid_t resumed = spawn({cli, "run", "--resume", dir.string(), "--endpoint", model.url()});
-  waitpid(resumed, &status, 0);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 0);
+  const auto resumed = test_support::run_cli({"run", "--resume", dir.string(), "--endpoint", model.url()},
+                                             fresh_dir("run_killed_streams"));
+  ASSERT_EQ(resumed.code, 0) << resumed.err;
 
   const auto after = store::RunStore::open(dir).counts();
   EXPECT_EQ(after.planned, 2000);
