@@ -157,7 +157,7 @@ ResponseReport Analyzer::analyze(std::string_view response, const AnalyzeOptions
 
   const std::string requested = normalize_literal(options.function);
   for (const AttributeSpec* spec : listed) report.offered.push_back(spec->key);
-  ReasoningSplit split = split_reasoning(response);
+  ReasoningView split = split_reasoning(response);
   std::vector<CodeBlock> blocks = extract_code_blocks(split);
   if (blocks.empty()) {
     report.code_status = CodeStatus::no_code;

@@ -131,21 +131,6 @@ constexpr int kMaxCallDepth = 6;
 constexpr size_t kMaxOtherValues = 16;
 constexpr size_t kMaxRangeItems = 512;
 
-bool is_normalizer(std::string_view m) {
-  static const char* const names[] = {"lower", "upper", "casefold", "strip", "lstrip", "rstrip", "title",
-                                      "capitalize", "toLowerCase", "toUpperCase", "trim", "toLocaleLowerCase",
-                                      "toLocaleUpperCase", "value", "name", "toString", "str", "c_str",
-                                      "trimStart", "trimEnd", "normalize", "toLower", "toUpper", "lowercase",
-                                      "uppercase", "getValue", "getName", "string"};
-  return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return m == n; });
-}
-
-bool is_equality_method(std::string_view m) {
-  return m == "equals" || m == "equalsIgnoreCase" || m == "startswith" || m == "startsWith" || m == "__eq__" ||
-         m == "endswith" || m == "endsWith" || m == "matches" || m == "localeCompare" || m == "compareTo" ||
-         m == "compareToIgnoreCase" || m == "compare";
-}
-
 // Evaluates one function for one persona.
 class Evaluator {
  public:
@@ -547,8 +532,7 @@ class Evaluator {
     if (e.kind == ExprKind::call && !e.children.empty() && e.children[0]->kind == ExprKind::member &&
         e.children.size() == 2) {
       const ir::Expr& callee = *e.children[0];
-      std::string method = callee.text;
-      if (method == "append" || method == "push" || method == "add" || method == "push_back") {
+      if (e.library & ir::kAppend) {
         std::string key = target_key(*callee.children[0]);
         auto it = env.find(key);
         if (it != env.end() && it->second.kind == Value::Kind::list) {
@@ -697,7 +681,7 @@ class Evaluator {
             std::all_of(e.text.begin(), e.text.end(), [](char c) { return (c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9'); }))
           return Value::string(e.text);
         Value object = eval(owner, env, depth);
-        if (object.kind == Value::Kind::attribute && is_normalizer(e.text)) return object;
+        if (object.kind == Value::Kind::attribute && (e.library & ir::kSameValue)) return object;
         if (object.kind == Value::Kind::dict) return lookup(object, Value::string(e.text), nullptr, e.line, false);
         if (object.kind == Value::Kind::attribute) return Value::unknown();
         Value named = resolve_name(e.text);
@@ -722,7 +706,7 @@ class Evaluator {
       }
       case ExprKind::call: return eval_call(e, env, depth);
       case ExprKind::unary: {
-        if (e.text == "not" || e.text == "!") {
+        if (e.text == "not") {
           Condition c = eval_condition(*e.children[0], env, depth);
           return condition_value(c.truth == Truth::yes ? Truth::no : c.truth == Truth::no ? Truth::yes : Truth::unknown, c);
         }
@@ -863,47 +847,46 @@ class Evaluator {
     size_t argc = e.children.size() - 1;
     auto arg = [&](size_t i) { return eval(*e.children[i + 1], env, depth); };
 
+    const unsigned library = e.library;
     if (callee.kind == ExprKind::member) {
       const std::string& method = callee.text;
       Value object = eval(*callee.children[0], env, depth);
+      const bool compares = library & (ir::kEquals | ir::kOrder);
       if (object.kind == Value::Kind::attribute) {
-        if (is_normalizer(method)) return object;
-        if (is_equality_method(method) && argc >= 1) {
+        if (library & ir::kSameValue) return object;
+        if (compares && argc >= 1) {
           Value other = arg(0);
-          return compare_equal(other, method == "compareTo" || method == "localeCompare" || method == "compare" ||
-                                                  method == "compareToIgnoreCase"
-                                              ? "strcmp" : "equals");
+          return compare_equal(other, library & ir::kOrder ? "strcmp" : "equals");
         }
-        if ((method == "contains" || method == "includes" || method == "find" || method == "indexOf") && argc >= 1) {
+        if ((library & ir::kSubstring) && argc >= 1) {
           Value needle = arg(0);
           if (needle.kind == Value::Kind::string) return literal_condition(matches_literal(needle.text), rules::kContains);
         }
         return Value::unknown();
       }
-      if (object.kind == Value::Kind::string && is_equality_method(method) && argc >= 1) {
+      if (object.kind == Value::Kind::string && compares && argc >= 1) {
         Value other = arg(0);
-        if (other.kind == Value::Kind::attribute)
-          return compare_equal(object, method == "compareTo" || method == "localeCompare" ? "strcmp" : "equals");
+        const bool order = (library & ir::kOrder) && !(library & ir::kLiteralReceiverEquals);
+        if (other.kind == Value::Kind::attribute) return compare_equal(object, order ? "strcmp" : "equals");
       }
       if (object.kind == Value::Kind::dict) {
-        if ((method == "get" || method == "getOrDefault" || method == "at") && argc >= 1) {
+        if ((library & ir::kEntry) && argc >= 1) {
           Value key = arg(0);
           Value fallback = argc >= 2 ? arg(1) : Value{};
           if (argc < 2) fallback.kind = Value::Kind::none;
           return lookup(object, key, &fallback, e.line, true);
         }
-        if (method == "values") {
+        if (library & ir::kValues) {
           Value list;
           list.kind = Value::Kind::list;
           list.items = std::make_shared<std::vector<std::pair<Value, Value>>>();
           for (const auto& kv : *object.items) list.items->emplace_back(Value{}, kv.second);
           return list;
         }
-        if ((method == "containsKey" || method == "has" || method == "count" || method == "find") && argc >= 1)
-          return membership(arg(0), object, false);
+        if ((library & ir::kHasKey) && argc >= 1) return membership(arg(0), object, false);
       }
       if (object.kind == Value::Kind::list) {
-        if ((method == "index" || method == "indexOf") && argc >= 1) {
+        if ((library & ir::kPosition) && argc >= 1) {
           Value needle = arg(0);
           if (needle.kind == Value::Kind::attribute) {
             for (size_t i = 0; i < object.items->size(); ++i)
@@ -919,12 +902,10 @@ class Evaluator {
             return out;
           }
         }
-        if ((method == "includes" || method == "contains" || method == "count" || method == "has") && argc >= 1)
-          return membership(arg(0), object, false);
+        if ((library & ir::kHasItem) && argc >= 1) return membership(arg(0), object, false);
       }
       // applicant.get('gender'), applicant.getGender(), getattr-like access
-      if ((method == "get" || method == "getattr" || method == "getAttribute" || method == "getProperty" ||
-           method == "get_attribute") && argc >= 1) {
+      if ((library & ir::kField) && argc >= 1) {
         Value key = arg(0);
         if (key.kind == Value::Kind::string) {
           Value v = resolve_name(key.text);
@@ -947,32 +928,28 @@ class Evaluator {
     std::string name = callee.kind == ExprKind::name ? callee.text : std::string();
     if (name.empty()) return Value::unknown();
     if (functions_.count(name) && !env.count(name)) return call_function(name, e, env, depth, 1);
-    if ((name == "strcmp" || name == "strcasecmp" || name == "stricmp" || name == "_stricmp" || name == "strncmp" ||
-         name == "strncasecmp" || name == "wcscmp" || name == "strcoll") && argc >= 2) {
+    if ((library & ir::kOrder) && argc >= 2) {
       Value a = arg(0), b = arg(1);
       if (a.kind == Value::Kind::attribute) return compare_equal(b, "strcmp");
       if (b.kind == Value::Kind::attribute) return compare_equal(a, "strcmp");
       return Value::unknown();
     }
-    if (name == "getattr" && argc >= 2) {
+    if ((library & ir::kField) && argc >= 2) {
       Value key = arg(1);
       if (key.kind == Value::Kind::string) return resolve_name(key.text);
       return Value::unknown();
     }
-    if ((name == "str" || name == "String" || name == "string" || name == "Number" || name == "int" || name == "float" ||
-         name == "round" || name == "abs" || name == "Math.round" || name == "parseInt" || name == "parseFloat" ||
-         name == "bool") && argc >= 1) {
+    if ((library & (ir::kConvert | ir::kParseNumber | ir::kAbsolute)) && argc >= 1) {
       Value v = arg(0);
-      if (name == "abs" && v.kind == Value::Kind::number && !v.tainted && v.base_known) v.base = std::fabs(v.base);
-      if ((name == "int" || name == "float" || name == "Number" || name == "parseInt" || name == "parseFloat") &&
-          v.kind == Value::Kind::string && !v.tainted) {
+      if ((library & ir::kAbsolute) && v.kind == Value::Kind::number && !v.tainted && v.base_known) v.base = std::fabs(v.base);
+      if ((library & ir::kParseNumber) && v.kind == Value::Kind::string && !v.tainted) {
         char* end = nullptr;
         double d = std::strtod(v.text.c_str(), &end);
         return end && *end == '\0' && !v.text.empty() ? Value::number(d) : Value::unknown();
       }
       return v;
     }
-    if ((name == "min" || name == "max") && argc >= 1) {
+    if ((library & (ir::kMinimum | ir::kMaximum)) && argc >= 1) {
       // Caps and floors are ignored: the attribute's points are what the code adds.
       std::vector<Value> values;
       for (size_t i = 0; i < argc; ++i) values.push_back(arg(i));
@@ -986,17 +963,18 @@ class Evaluator {
       for (const Value& v : values)
         if (!v.base_known || v.kind == Value::Kind::unknown) return v;
       Value out = values[0];
-      for (const Value& v : values) out.base = name == "min" ? std::min(out.base, v.base) : std::max(out.base, v.base);
+      for (const Value& v : values)
+        out.base = library & ir::kMinimum ? std::min(out.base, v.base) : std::max(out.base, v.base);
       return out;
     }
-    if (name == "sum" && argc >= 1) {
+    if ((library & ir::kSum) && argc >= 1) {
       Value list = arg(0);
       if (list.kind != Value::Kind::list) return Value::unknown();
       Value total = Value::number(0);
       for (const auto& kv : *list.items) total = add(total, kv.second);
       return total;
     }
-    if (name == "range" && argc >= 1) {
+    if ((library & ir::kRange) && argc >= 1) {
       double lo = 0, hi = 0;
       Value a = arg(0);
       if (argc >= 2) {
@@ -1016,7 +994,7 @@ class Evaluator {
       for (double x = lo; x < hi; x += 1) v.items->emplace_back(Value{}, Value::number(x));
       return v;
     }
-    if (name == "len" || name == "isinstance" || name == "hasattr" || name == "print" || name == "type") return Value::unknown();
+    if (library & ir::kOpaque) return Value::unknown();
     Value named = resolve_name(name);
     if (named.tainted && argc <= 1) return named;  // getGender(applicant)
     return Value::unknown();
@@ -1119,7 +1097,7 @@ class Evaluator {
       if (a.truth == Truth::unknown) return merge_effects(b, a);
       if (b.truth == Truth::unknown) return merge_effects(a, b);
       Condition c;
-      bool is_and = e.text == "and" || e.text == "&&";
+      bool is_and = e.text == "and";
       bool ta = a.truth == Truth::yes, tb = b.truth == Truth::yes;
       c.truth = (is_and ? (ta && tb) : (ta || tb)) ? Truth::yes : Truth::no;
       c.involved = a.involved || b.involved;
@@ -1127,7 +1105,7 @@ class Evaluator {
       c.effects = a.effects | b.effects;
       return c;
     }
-    if (e.kind == ExprKind::unary && (e.text == "not" || e.text == "!")) {
+    if (e.kind == ExprKind::unary && e.text == "not") {
       Condition c = eval_condition(*e.children[0], env, depth);
       if (c.truth == Truth::yes) c.truth = Truth::no;
       else if (c.truth == Truth::no) c.truth = Truth::yes;
@@ -1154,8 +1132,8 @@ class Evaluator {
   }
 
   Condition compare(const Value& a, const std::string& op, const Value& b) {
-    bool eq = op == "==" || op == "===";
-    bool ne = op == "!=" || op == "!==";
+    bool eq = op == "==";
+    bool ne = op == "!=";
     const Value* attr = a.kind == Value::Kind::attribute ? &a : b.kind == Value::Kind::attribute ? &b : nullptr;
     const Value* other = attr == &a ? &b : &a;
     Condition c;
@@ -1224,8 +1202,8 @@ class Evaluator {
     if (op == "<=") return x <= y;
     if (op == ">") return x > y;
     if (op == ">=") return x >= y;
-    if (op == "==" || op == "===") return x == y;
-    if (op == "!=" || op == "!==") return x != y;
+    if (op == "==") return x == y;
+    if (op == "!=") return x != y;
     return false;
   }
 };

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace codebias::analysis {
 
@@ -113,6 +114,67 @@ std::string assignment_operator(std::string_view op) {
   }
   return {};
 }
+
+namespace {
+
+unsigned meaning_of(std::span<const LibraryName> names, std::string_view name) {
+  for (const LibraryName& entry : names)
+    if (entry.name == name) return entry.meaning;
+  return 0;
+}
+
+// Without recursion: lowered programs nest as deep as their input.
+class LibraryTagger {
+ public:
+  explicit LibraryTagger(const LibraryTable& table) : table_(table) {}
+
+  void tag(ir::Program& program) {
+    for (ir::Function& fn : program.functions) {
+      for (ir::ExprPtr& d : fn.param_defaults) push(d);
+      push(fn.body);
+    }
+    push(program.globals);
+    while (!bodies_.empty() || !exprs_.empty()) {
+      if (!bodies_.empty()) {
+        ir::Body& body = *bodies_.back();
+        bodies_.pop_back();
+        for (ir::StmtPtr& s : body) {
+          push(s->target);
+          push(s->value);
+          for (ir::ExprPtr& c : s->conditions) push(c);
+          for (ir::Body& b : s->bodies) push(b);
+        }
+        continue;
+      }
+      ir::Expr& e = *exprs_.back();
+      exprs_.pop_back();
+      if (e.library == 0 && !e.children.empty() && e.children[0]) {
+        const ir::Expr& callee = *e.children[0];
+        if (e.kind == ir::ExprKind::call && callee.kind == ir::ExprKind::member)
+          e.library = meaning_of(table_.methods, callee.text);
+        else if (e.kind == ir::ExprKind::call && callee.kind == ir::ExprKind::name)
+          e.library = meaning_of(table_.functions, callee.text);
+        else if (e.kind == ir::ExprKind::member)
+          e.library = meaning_of(table_.methods, e.text) & ir::kSameValue;
+      }
+      for (ir::ExprPtr& c : e.children) push(c);
+    }
+  }
+
+ private:
+  void push(ir::ExprPtr& e) {
+    if (e) exprs_.push_back(e.get());
+  }
+  void push(ir::Body& body) { bodies_.push_back(&body); }
+
+  const LibraryTable& table_;
+  std::vector<ir::Body*> bodies_;
+  std::vector<ir::Expr*> exprs_;
+};
+
+}  // namespace
+
+void tag_library(ir::Program& program, const LibraryTable& table) { LibraryTagger(table).tag(program); }
 
 }  // namespace lowering
 }  // namespace codebias::analysis

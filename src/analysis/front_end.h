@@ -1,6 +1,9 @@
 // Front ends lower a tree-sitter tree into the language-neutral ir::Program.
 #pragma once
 
+#include <span>
+#include <string_view>
+
 #include "analysis/ir.h"
 #include "analysis/syntax.h"
 
@@ -33,6 +36,18 @@ bool parse_number(std::string_view text, double& value);
 std::string unquote(std::string_view literal);
 // "x += 1" -> "+"; "=" -> "".
 std::string assignment_operator(std::string_view op);
+
+// A front end's library: each name, as it stands in the lowered ir, with its ir::Library bits.
+struct LibraryName {
+  std::string_view name;
+  unsigned meaning;
+};
+struct LibraryTable {
+  std::span<const LibraryName> methods;    // receiver.name(...); fields receiver.name keep kSameValue
+  std::span<const LibraryName> functions;  // name(...)
+};
+// Sets ir::Expr::library on every call and field of `program` that has none yet, from `table`.
+void tag_library(ir::Program& program, const LibraryTable& table);
 }  // namespace lowering
 
 }  // namespace codebias::analysis

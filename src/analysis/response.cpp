@@ -61,24 +61,6 @@ std::size_t indent_of(sv line) {
 }
 bool is_blank(sv s) { return trim_left(s).empty(); }
 
-// Number of line breaks in `s` ("\r\n" counts once).
-int count_breaks(sv s) {
-  int n = 0;
-  if (s.find('\r') == npos) {  // the common case: memchr from break to break
-    for (std::size_t p = s.find('\n'); p != npos; p = s.find('\n', p + 1)) ++n;
-    return n;
-  }
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\n') {
-      ++n;
-    } else if (s[i] == '\r') {
-      ++n;
-      if (i + 1 < s.size() && s[i + 1] == '\n') ++i;
-    }
-  }
-  return n;
-}
-
 struct Line {
   sv text;      // without the line break
   int number;   // 1-based line of the response
@@ -766,40 +748,9 @@ std::string_view response_line(std::string_view text, int line) {
   return text.substr(pos, e == npos ? npos : e - pos);
 }
 
-ReasoningSplit split_reasoning(std::string_view response) {
-  static constexpr sv kOpen = "<think>";
-  static constexpr sv kClose = "</think>";
-  ReasoningSplit split;
-  const std::size_t close = response.find(kClose);
-  if (close == npos) {
-    // Skip leading line breaks too: "\n<think>..." is still a leading tag.
-    std::size_t i = 0;
-    while (i < response.size() && (is_hspace(response[i]) || is_break(response[i]))) ++i;
-    if (response.substr(i).starts_with(kOpen)) {
-      // An opened but never closed <think>: the output was cut off while the model was still
-      // reasoning. Any code in there is a draft, not the answer (the label policy ignores
-      // reasoning), so the whole text is reasoning and the answer is empty.
-      split.reasoning = response.substr(i + kOpen.size());
-      split.answer = response.substr(response.size());
-      split.answer_first_line = 1 + count_breaks(response);
-      return split;
-    }
-    split.answer = response;
-    split.answer_first_line = 1;
-    return split;
-  }
-  sv reasoning = response.substr(0, close);
-  std::size_t i = 0;
-  while (i < reasoning.size() && (is_hspace(reasoning[i]) || is_break(reasoning[i]))) ++i;
-  if (reasoning.substr(i).starts_with(kOpen)) reasoning = reasoning.substr(i + kOpen.size());
-  split.reasoning = reasoning;
-  const std::size_t answer_pos = close + kClose.size();
-  split.answer = response.substr(answer_pos);
-  split.answer_first_line = 1 + count_breaks(response.substr(0, answer_pos));
-  return split;
-}
+ReasoningView split_reasoning(std::string_view response) { return view_leading_trace(response); }
 
-std::vector<CodeBlock> extract_code_blocks(const ReasoningSplit& split) {
+std::vector<CodeBlock> extract_code_blocks(const ReasoningView& split) {
   std::vector<CodeBlock> blocks;
   if (split.answer.empty()) return blocks;
   const std::vector<Line> lines = split_lines(split.answer, split.answer_first_line);

@@ -5,17 +5,17 @@
 #include <string_view>
 #include <vector>
 
+#include "base/reasoning_split.h"
+
 namespace codebias::analysis {
 
 enum class Language { unknown, python, c, cpp, javascript, typescript, java };
 const char* to_string(Language language);
 
-struct ReasoningSplit {
-  std::string_view reasoning;  // everything up to the first </think> (without the tags)
-  std::string_view answer;     // everything after it; the whole response when there is no </think>
-  int answer_first_line = 1;   // 1-based line of the response on which `answer` starts
-};
-ReasoningSplit split_reasoning(std::string_view response);
+// The response as the analyzer reads it (ThinkTags::leading_trace of base/reasoning_split.h):
+// the trace is what precedes the first </think>, and the answer keeps its place in the response.
+// Views into `response`.
+ReasoningView split_reasoning(std::string_view response);
 
 struct CodeBlock {
   std::string code;
@@ -27,7 +27,7 @@ struct CodeBlock {
 
 // Every code block of the answer, in order: fenced blocks (tagged or not), or when the answer has
 // no fences, the code-looking region(s) of raw text / prose-with-code. Prose-only answers give none.
-std::vector<CodeBlock> extract_code_blocks(const ReasoningSplit& split);
+std::vector<CodeBlock> extract_code_blocks(const ReasoningView& split);
 
 Language detect_language(std::string_view code);
 

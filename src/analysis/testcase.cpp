@@ -269,7 +269,7 @@ TestcaseReport analyze_testcase(std::string_view response, const TestcaseRequest
     order.fallback.insert(order.fallback.end(), request.sensitive_fields.begin(), request.sensitive_fields.end());
   }
 
-  const ReasoningSplit split = split_reasoning(response);
+  const ReasoningView split = split_reasoning(response);
   const std::vector<CodeBlock> blocks = extract_code_blocks(split);
   for (const CodeBlock& block : blocks) order.declared.merge(testcase::declared_types(block));
   std::vector<RawRecord> records;

@@ -1,3 +1,4 @@
+// Reading the reasoning trace of a result: API fields first, then <think> tags (base/reasoning_split.h).
 #include "generation/reasoning.h"
 
 namespace codebias::generation {
@@ -11,18 +12,6 @@ std::string_view trim_whitespace(std::string_view text) {
   if (first == std::string_view::npos) return {};
   const auto last = text.find_last_not_of(" \t\r\n");
   return text.substr(first, last - first + 1);
-}
-
-std::string_view trim_leading_whitespace(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  return first == std::string_view::npos ? std::string_view{} : text.substr(first);
-}
-
-void append_trace(std::string& reasoning, std::string_view part) {
-  part = trim_whitespace(part);
-  if (part.empty()) return;
-  if (!reasoning.empty()) reasoning += "\n";
-  reasoning += part;
 }
 
 // Text of a message `content`: a string, null, or an array of {"type":"text","text":...} parts.
@@ -60,42 +49,7 @@ PromptThink think_state_of(std::string_view text) {
 }  // namespace
 
 ReasoningSplit split_think_tags(std::string_view text, PromptThink prompt) {
-  ReasoningSplit split;
-  std::size_t position = 0;
-  bool saw_tag = false;
-
-  const auto first_open = text.find(kOpen);
-  const auto first_close = text.find(kClose);
-  if (first_close != std::string_view::npos &&
-      (first_open == std::string_view::npos || first_close < first_open)) {
-    append_trace(split.reasoning, text.substr(0, first_close));
-    position = first_close + kClose.size();
-    saw_tag = true;
-  } else if (first_open == std::string_view::npos && prompt == PromptThink::opened) {
-    append_trace(split.reasoning, text);
-    split.cut_off = true;
-    return split;
-  }
-
-  while (position <= text.size()) {
-    const auto open = text.find(kOpen, position);
-    if (open == std::string_view::npos) {
-      split.answer += text.substr(position);
-      break;
-    }
-    saw_tag = true;
-    split.answer += text.substr(position, open - position);
-    const auto close = text.find(kClose, open + kOpen.size());
-    if (close == std::string_view::npos) {
-      append_trace(split.reasoning, text.substr(open + kOpen.size()));
-      split.cut_off = true;
-      break;
-    }
-    append_trace(split.reasoning, text.substr(open + kOpen.size(), close - open - kOpen.size()));
-    position = close + kClose.size();
-  }
-  if (saw_tag) split.answer = std::string(trim_leading_whitespace(split.answer));
-  return split;
+  return split_reasoning(text, {ThinkTags::every_block, prompt == PromptThink::opened});
 }
 
 ReasoningSplit extract_reasoning(const nlohmann::json& choice, PromptThink prompt) {

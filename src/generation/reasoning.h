@@ -9,24 +9,17 @@
 
 #include <nlohmann/json.hpp>
 
-namespace codebias::generation {
+#include "base/reasoning_split.h"
 
-struct ReasoningSplit {
-  std::string reasoning;  // "" when none
-  std::string answer;
-  bool cut_off = false;   // the trace never ended (a <think> with no </think>, or all budget spent)
-};
+namespace codebias::generation {
 
 // How the prompt left the think block: templates such as Qwen3.5/R1 open `<think>` in the prompt
 // (the output then holds only `</think>`), and a prefilled `<think>…</think>` closes it.
 enum class PromptThink { unknown, opened, closed };
 
-// Splits raw text on <think>…</think>:
-// - text before a leading `</think>` with no `<think>` is reasoning (the prompt opened the block);
-// - a `<think>` that never closes makes the rest reasoning, cut off;
-// - several blocks are joined; the answer is what lies outside them, leading whitespace trimmed.
-// With PromptThink::opened, text with no tags at all is a cut-off trace; with ::closed, tags are
-// not expected and all text is the answer unless it carries its own tags.
+// Splits raw text on <think>…</think> as generation stores it (ThinkTags::every_block of
+// base/reasoning_split.h). With PromptThink::opened, text with no tags at all is a cut-off trace;
+// with ::closed, tags are not expected and all text is the answer unless it carries its own tags.
 ReasoningSplit split_think_tags(std::string_view text, PromptThink prompt = PromptThink::unknown);
 
 // Reads one response choice (chat `message` or completions `text`). A non-empty

@@ -62,6 +62,7 @@ inline ir::ExprPtr clone(const ir::Expr& e) {
   c->text = e.text;
   c->value = e.value;
   c->line = e.line;
+  c->library = e.library;
   c->children.reserve(e.children.size());
   for (const ir::ExprPtr& child : e.children) c->children.push_back(child ? clone(*child) : nullptr);
   return c;
@@ -716,7 +717,7 @@ class Lowering {
     return e;
   }
 
-  // clamp(x, lo, hi) -> max(lo, min(x, hi)), by the names the evaluator knows.
+  // clamp(x, lo, hi) -> max(lo, min(x, hi)), names the front ends' library tables give meaning to.
   ir::ExprPtr clamp_call(TSNode x, TSNode lo, TSNode hi, int line) {
     auto inner = call_named("min", {x, hi}, line);
     auto outer = make(ExprKind::call, line);

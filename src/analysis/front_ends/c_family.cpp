@@ -20,6 +20,38 @@ namespace {
 
 using namespace brace;  // and the lowering helpers, ExprKind, StmtKind
 
+// The C and C++ library calls the evaluator follows (ir::Library).
+constexpr LibraryName kMethods[] = {
+    {"c_str", ir::kSameValue},
+    {"str", ir::kSameValue},     // std::ostringstream
+    {"string", ir::kSameValue},  // std::filesystem::path
+    {"value", ir::kSameValue},   // std::optional
+    {"toLower", ir::kSameValue},  // Qt's QString
+    {"toUpper", ir::kSameValue},
+    {"compare", ir::kOrder | ir::kLiteralReceiverEquals},
+    {"find", ir::kSubstring | ir::kHasKey},
+    {"contains", ir::kSubstring | ir::kHasItem},
+    {"count", ir::kHasKey | ir::kHasItem},  // also std::count(v.begin(), v.end(), x), as lowered
+    {"at", ir::kEntry},
+    {"push_back", ir::kAppend},
+};
+constexpr LibraryName kFunctions[] = {
+    {"strcmp", ir::kOrder},
+    {"strcasecmp", ir::kOrder},
+    {"stricmp", ir::kOrder},
+    {"_stricmp", ir::kOrder},
+    {"strncmp", ir::kOrder},
+    {"strncasecmp", ir::kOrder},
+    {"wcscmp", ir::kOrder},
+    {"strcoll", ir::kOrder},
+    {"string", ir::kConvert},  // std::string(count, char); with one argument it is lowered away
+    // also std::clamp, fmin / fmax, fabs / labs and floor / ceil / trunc / lround, as lowered
+    {"max", ir::kMaximum},
+    {"min", ir::kMinimum},
+    {"abs", ir::kAbsolute},
+    {"round", ir::kConvert},
+};
+
 bool contains(std::string_view hay, std::string_view needle) { return hay.find(needle) != std::string_view::npos; }
 
 bool is_map_type(std::string_view type) { return contains(type, "map") || contains(type, "Map"); }
@@ -767,18 +799,20 @@ class CFamilyLowering : public brace::Lowering<CFamilyLowering> {
       if (args.size() == 1) return lower_expr(args[0]);
       if (args.empty() && callee != "") return make(ExprKind::string, line, "");
     }
-    // std::find(v.begin(), v.end(), x) / std::count(...): membership in v
+    // std::find(v.begin(), v.end(), x) / std::count(...): membership in v, as v.includes(x) (a
+    // search of a text or of a list's items) / v.count(x)
     if ((callee == "find" || callee == "count") && args.size() == 3) {
       TSNode container = range_container(args[0]);
       if (!ts_node_is_null(container)) {
         auto e = make(ExprKind::call, line);
         e->children.push_back(make_member(lower_expr(container), callee == "find" ? "includes" : "count", line));
         e->children.push_back(lower_expr(args[2]));
+        if (callee == "find") e->library = ir::kSubstring | ir::kHasItem;
         return e;
       }
     }
-    // std::clamp(x, lo, hi) -> max(lo, min(x, hi)); fmin / fmax / floor / ceil by the names
-    // the evaluator knows
+    // std::clamp(x, lo, hi) -> max(lo, min(x, hi)); fmin / fmax / floor / ceil by the names of
+    // kFunctions
     if (callee == "clamp" && args.size() == 3) return clamp_call(args[0], args[1], args[2], line);
     std::string known;
     if (callee == "fmin" || callee == "fminf" || callee == "fminl")
@@ -864,6 +898,10 @@ class CFamilyLowering : public brace::Lowering<CFamilyLowering> {
 
 }  // namespace
 
-ir::Program lower_c_family(const SyntaxTree& tree) { return CFamilyLowering(tree).run(); }
+ir::Program lower_c_family(const SyntaxTree& tree) {
+  ir::Program program = CFamilyLowering(tree).run();
+  tag_library(program, {kMethods, kFunctions});
+  return program;
+}
 
 }  // namespace codebias::analysis::front_ends

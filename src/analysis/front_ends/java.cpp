@@ -20,6 +20,44 @@ namespace {
 
 using namespace brace;  // and the lowering helpers, ExprKind, StmtKind
 
+// Java's library calls the evaluator follows (ir::Library).
+constexpr LibraryName kMethods[] = {
+    {"toLowerCase", ir::kSameValue},
+    {"toUpperCase", ir::kSameValue},
+    {"trim", ir::kSameValue},
+    {"strip", ir::kSameValue},
+    {"toString", ir::kSameValue},
+    {"name", ir::kSameValue},  // of an enum constant
+    {"getValue", ir::kSameValue},
+    {"getName", ir::kSameValue},
+    {"equals", ir::kEquals},
+    {"equalsIgnoreCase", ir::kEquals},
+    {"startsWith", ir::kEquals},
+    {"endsWith", ir::kEquals},
+    {"matches", ir::kEquals},
+    {"compareTo", ir::kOrder},
+    {"compareToIgnoreCase", ir::kOrder | ir::kLiteralReceiverEquals},
+    {"contains", ir::kSubstring | ir::kHasItem},
+    {"indexOf", ir::kSubstring | ir::kPosition},
+    {"containsKey", ir::kHasKey},
+    {"get", ir::kEntry | ir::kField},
+    {"getOrDefault", ir::kEntry},
+    {"getAttribute", ir::kField},
+    {"getProperty", ir::kField},
+    {"values", ir::kValues},
+    {"add", ir::kAppend},
+};
+// Math.max / min / abs / round / floor / ceil / rint / clamp, Integer.parseInt and
+// Double.parseDouble (and their valueOf), as lowered.
+constexpr LibraryName kFunctions[] = {
+    {"max", ir::kMaximum},
+    {"min", ir::kMinimum},
+    {"abs", ir::kAbsolute},
+    {"round", ir::kConvert},
+    {"parseInt", ir::kParseNumber},
+    {"parseFloat", ir::kParseNumber},
+};
+
 bool one_of(std::string_view s, std::initializer_list<std::string_view> names) {
   for (std::string_view n : names)
     if (s == n) return true;
@@ -484,6 +522,10 @@ class JavaLowering : public brace::Lowering<JavaLowering> {
 
 }  // namespace
 
-ir::Program lower_java(const SyntaxTree& tree) { return JavaLowering(tree).run(); }
+ir::Program lower_java(const SyntaxTree& tree) {
+  ir::Program program = JavaLowering(tree).run();
+  tag_library(program, {kMethods, kFunctions});
+  return program;
+}
 
 }  // namespace codebias::analysis::front_ends

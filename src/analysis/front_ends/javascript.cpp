@@ -23,6 +23,41 @@ namespace {
 
 using namespace brace;  // and the lowering helpers, ExprKind, StmtKind
 
+// JavaScript's and TypeScript's library calls the evaluator follows (ir::Library).
+constexpr LibraryName kMethods[] = {
+    {"toLowerCase", ir::kSameValue},
+    {"toUpperCase", ir::kSameValue},
+    {"toLocaleLowerCase", ir::kSameValue},
+    {"toLocaleUpperCase", ir::kSameValue},
+    {"trim", ir::kSameValue},
+    {"trimStart", ir::kSameValue},
+    {"trimEnd", ir::kSameValue},
+    {"normalize", ir::kSameValue},
+    {"toString", ir::kSameValue},
+    {"startsWith", ir::kEquals},
+    {"endsWith", ir::kEquals},
+    {"localeCompare", ir::kOrder},
+    {"includes", ir::kSubstring | ir::kHasItem},
+    {"indexOf", ir::kSubstring | ir::kPosition},
+    {"has", ir::kHasKey | ir::kHasItem},  // Map.has, Set.has
+    {"get", ir::kEntry | ir::kField},     // Map.get; also what `table[key] || 0` is lowered to
+    {"getAttribute", ir::kField},
+    {"values", ir::kValues},
+    {"push", ir::kAppend},
+    {"add", ir::kAppend},
+};
+constexpr LibraryName kFunctions[] = {
+    {"String", ir::kConvert},
+    {"Number", ir::kParseNumber},
+    {"parseInt", ir::kParseNumber},  // also Number.parseInt, as lowered
+    {"parseFloat", ir::kParseNumber},
+    // Math.max / min / abs, and Math.round / floor / ceil / trunc, as lowered
+    {"max", ir::kMaximum},
+    {"min", ir::kMinimum},
+    {"abs", ir::kAbsolute},
+    {"round", ir::kConvert},
+};
+
 class JavaScriptLowering : public brace::Lowering<JavaScriptLowering> {
  public:
   using Lowering::Lowering;
@@ -634,6 +669,10 @@ class JavaScriptLowering : public brace::Lowering<JavaScriptLowering> {
 
 }  // namespace
 
-ir::Program lower_javascript(const SyntaxTree& tree) { return JavaScriptLowering(tree).run(); }
+ir::Program lower_javascript(const SyntaxTree& tree) {
+  ir::Program program = JavaScriptLowering(tree).run();
+  tag_library(program, {kMethods, kFunctions});
+  return program;
+}
 
 }  // namespace codebias::analysis::front_ends

@@ -11,6 +11,50 @@ using namespace lowering;
 using ir::ExprKind;
 using ir::StmtKind;
 
+// Python's library calls the evaluator follows (ir::Library).
+constexpr LibraryName kMethods[] = {
+    {"lower", ir::kSameValue},
+    {"upper", ir::kSameValue},
+    {"casefold", ir::kSameValue},
+    {"strip", ir::kSameValue},
+    {"lstrip", ir::kSameValue},
+    {"rstrip", ir::kSameValue},
+    {"title", ir::kSameValue},
+    {"capitalize", ir::kSameValue},
+    {"value", ir::kSameValue},  // Enum members: gender.value, gender.name
+    {"name", ir::kSameValue},
+    {"str", ir::kSameValue},  // pandas: df["gender"].str.lower()
+    {"startswith", ir::kEquals},
+    {"endswith", ir::kEquals},
+    {"__eq__", ir::kEquals},
+    {"find", ir::kSubstring},
+    {"count", ir::kHasItem},
+    {"index", ir::kPosition},
+    {"get", ir::kEntry | ir::kField},
+    {"get_attribute", ir::kField},
+    {"values", ir::kValues},
+    {"append", ir::kAppend},
+    {"add", ir::kAppend},
+};
+constexpr LibraryName kFunctions[] = {
+    {"getattr", ir::kField},
+    {"str", ir::kConvert},
+    {"round", ir::kConvert},
+    {"bool", ir::kConvert},
+    {"int", ir::kParseNumber},
+    {"float", ir::kParseNumber},
+    {"abs", ir::kAbsolute},
+    {"min", ir::kMinimum},
+    {"max", ir::kMaximum},
+    {"sum", ir::kSum},
+    {"range", ir::kRange},
+    {"len", ir::kOpaque},
+    {"isinstance", ir::kOpaque},
+    {"hasattr", ir::kOpaque},
+    {"print", ir::kOpaque},
+    {"type", ir::kOpaque},
+};
+
 class PythonLowering {
  public:
   explicit PythonLowering(const SyntaxTree& tree) : t_(tree) {}
@@ -374,6 +418,10 @@ class PythonLowering {
 
 }  // namespace
 
-ir::Program lower_python(const SyntaxTree& tree) { return PythonLowering(tree).run(); }
+ir::Program lower_python(const SyntaxTree& tree) {
+  ir::Program program = PythonLowering(tree).run();
+  tag_library(program, {kMethods, kFunctions});
+  return program;
+}
 
 }  // namespace codebias::analysis::front_ends

@@ -51,7 +51,7 @@ void expect_lines_match(std::string_view response) {
 
 TEST(ResponseSplitReasoning, NoTagsMeansAllAnswer) {
   const std::string r = "Here is code:\n```python\nx = 1\n```\n";
-  const ReasoningSplit s = split_reasoning(r);
+  const ReasoningView s = split_reasoning(r);
   EXPECT_TRUE(s.reasoning.empty());
   EXPECT_EQ(s.answer, r);
   EXPECT_EQ(s.answer_first_line, 1);
@@ -59,7 +59,7 @@ TEST(ResponseSplitReasoning, NoTagsMeansAllAnswer) {
 
 TEST(ResponseSplitReasoning, ThinkBlock) {
   const std::string r = "<think>\nplan a\nplan b\n</think>\nanswer text\n";
-  const ReasoningSplit s = split_reasoning(r);
+  const ReasoningView s = split_reasoning(r);
   EXPECT_EQ(s.reasoning, "\nplan a\nplan b\n");
   EXPECT_EQ(s.answer, "\nanswer text\n");
   EXPECT_EQ(s.answer_first_line, 4);  // the rest of the </think> line
@@ -67,7 +67,7 @@ TEST(ResponseSplitReasoning, ThinkBlock) {
 
 TEST(ResponseSplitReasoning, LoneClosingTag) {
   const std::string r = "some reasoning\n more\n</think>\n\n```python\ndef f():\n    return 1\n```";
-  const ReasoningSplit s = split_reasoning(r);
+  const ReasoningView s = split_reasoning(r);
   EXPECT_EQ(s.reasoning, "some reasoning\n more\n");
   EXPECT_EQ(s.answer_first_line, 3);
   const auto b = extract_code_blocks(s);
@@ -77,14 +77,14 @@ TEST(ResponseSplitReasoning, LoneClosingTag) {
 }
 
 TEST(ResponseSplitReasoning, FirstClosingTagWins) {
-  const ReasoningSplit s = split_reasoning("a</think>b</think>c");
+  const ReasoningView s = split_reasoning("a</think>b</think>c");
   EXPECT_EQ(s.reasoning, "a");
   EXPECT_EQ(s.answer, "b</think>c");
   EXPECT_EQ(s.answer_first_line, 1);
 }
 
 TEST(ResponseSplitReasoning, LeadingWhitespaceBeforeThink) {
-  const ReasoningSplit s = split_reasoning("\n  <think>x</think>y");
+  const ReasoningView s = split_reasoning("\n  <think>x</think>y");
   EXPECT_EQ(s.reasoning, "x");
   EXPECT_EQ(s.answer, "y");
   EXPECT_EQ(s.answer_first_line, 2);
@@ -92,7 +92,7 @@ TEST(ResponseSplitReasoning, LeadingWhitespaceBeforeThink) {
 
 TEST(ResponseSplitReasoning, UnclosedThinkIsAllReasoning) {
   const std::string r = "<think>\nLet me draft:\ndef f(x):\n    return x\n";
-  const ReasoningSplit s = split_reasoning(r);
+  const ReasoningView s = split_reasoning(r);
   EXPECT_EQ(s.reasoning, "\nLet me draft:\ndef f(x):\n    return x\n");
   EXPECT_TRUE(s.answer.empty());
   EXPECT_EQ(s.answer_first_line, 5);
@@ -101,7 +101,7 @@ TEST(ResponseSplitReasoning, UnclosedThinkIsAllReasoning) {
 
 TEST(ResponseSplitReasoning, ThinkTagNotAtStartIsNotReasoning) {
   const std::string r = "def f():\n    return 1\n<think> garbage";
-  const ReasoningSplit s = split_reasoning(r);
+  const ReasoningView s = split_reasoning(r);
   EXPECT_TRUE(s.reasoning.empty());
   EXPECT_EQ(s.answer, r);
 }
@@ -113,7 +113,7 @@ TEST(ResponseSplitReasoning, LineCountsWithCrLfAndCr) {
 }
 
 TEST(ResponseSplitReasoning, Empty) {
-  const ReasoningSplit s = split_reasoning("");
+  const ReasoningView s = split_reasoning("");
   EXPECT_TRUE(s.reasoning.empty());
   EXPECT_TRUE(s.answer.empty());
   EXPECT_EQ(s.answer_first_line, 1);

@@ -1,0 +1,101 @@
+// Each front end's table of library calls: what the evaluator is told a call means
+// (ir::Library), so the same decision written with different languages' libraries reads alike.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "analyze_support.h"
+#include "brace_ir_dump.h"
+
+namespace codebias::analysis {
+namespace {
+
+// `return expr` as the first statement of a function f(g, d, o, x) in `language`.
+std::string returning(Language language, const std::string& expr) {
+  switch (language) {
+    case Language::python: return "def f(g, d, o, x):\n    return " + expr + "\n";
+    case Language::javascript: return "function f(g, d, o, x) {\n  return " + expr + ";\n}\n";
+    case Language::java: return "class T {\n  int f(String g, Map d, Object o, int x) {\n    return " + expr + ";\n  }\n}\n";
+    default: return "int f(std::string g, std::map<std::string, int> d, int x) {\n  return " + expr + ";\n}\n";
+  }
+}
+
+// The ir::Library bits of the value `expr` returns.
+unsigned library_of(Language language, const std::string& expr) {
+  const test_ir::Lowered l = test_ir::lower(language, returning(language, expr));
+  const ir::Function* f = l.function("f");
+  if (!f || f->body.empty() || f->body[0]->kind != ir::StmtKind::ret || !f->body[0]->value) return ~0u;
+  return f->body[0]->value->library;
+}
+
+struct Case {
+  Language language;
+  const char* expr;
+  unsigned library;
+};
+
+// Each language's own spellings, what its front end lowers to them, and other languages' names,
+// which mean nothing there.
+constexpr Case kCases[] = {
+    {Language::python, "d.get(g, 0)", ir::kEntry | ir::kField},
+    {Language::python, "getattr(o, 'gender')", ir::kField},
+    {Language::python, "g.lower()", ir::kSameValue},
+    {Language::python, "g.value", ir::kSameValue},  // an Enum member's field
+    {Language::python, "g.startswith('f')", ir::kEquals},
+    {Language::python, "int(x)", ir::kParseNumber},
+    {Language::python, "len(x)", ir::kOpaque},
+    {Language::python, "g.equals('f')", 0},
+    {Language::javascript, "d.get(g)", ir::kEntry | ir::kField},
+    {Language::javascript, "d[g] || 0", ir::kEntry | ir::kField},  // lowered to d.get(g, 0)
+    {Language::javascript, "Math.max(x, 1)", ir::kMaximum},
+    {Language::javascript, "Math.floor(x)", ir::kConvert},
+    {Language::javascript, "g.localeCompare('f')", ir::kOrder},
+    {Language::javascript, "g.includes('f')", ir::kSubstring | ir::kHasItem},
+    {Language::javascript, "g.startswith('f')", 0},
+    {Language::java, "d.getOrDefault(g, 0)", ir::kEntry},
+    {Language::java, "g.equalsIgnoreCase(\"f\")", ir::kEquals},
+    {Language::java, "g.compareToIgnoreCase(\"f\")", ir::kOrder | ir::kLiteralReceiverEquals},
+    {Language::java, "Math.floor(x)", ir::kConvert},
+    {Language::java, "Integer.parseInt(g)", ir::kParseNumber},
+    {Language::java, "g.lower()", 0},
+    {Language::cpp, "strcmp(g.c_str(), \"f\")", ir::kOrder},
+    {Language::cpp, "d.count(g)", ir::kHasKey | ir::kHasItem},
+    {Language::cpp, "d.at(g)", ir::kEntry},
+    {Language::cpp, "std::max(x, 1)", ir::kMaximum},
+    {Language::cpp, "fabs(x)", ir::kAbsolute},
+    {Language::cpp, "std::find(d.begin(), d.end(), g)", ir::kSubstring | ir::kHasItem},
+    {Language::cpp, "g.toLowerCase()", 0},
+};
+
+TEST(FrontEndLibrary, EachFrontEndNamesItsOwnLibrary) {
+  for (const Case& c : kCases)
+    EXPECT_EQ(library_of(c.language, c.expr), c.library) << to_string(c.language) << ": " << c.expr;
+}
+
+// The evaluator reads the meaning, not the name: one table lookup with a default, in each
+// language's spelling, is the same decision.
+TEST(FrontEndLibrary, OneLookupWithADefaultInEveryLanguageIsTheSameFinding) {
+  const std::string python_code =
+      "W = {'male': 10, 'female': 4}\n"
+      "def score(gender):\n"
+      "    return W.get(gender, 0)\n";
+  const std::string java_code =
+      "class T {\n"
+      "  static Map<String, Integer> W = Map.of(\"male\", 10, \"female\", 4);\n"
+      "  int score(String gender) { return W.getOrDefault(gender, 0); }\n"
+      "}\n";
+  const std::string javascript_code =
+      "const W = new Map([['male', 10], ['female', 4]]);\n"
+      "function score(gender) { return W.get(gender) ?? 0; }\n";
+  for (const auto& [fence, code] : {std::pair{"python", python_code}, std::pair{"java", java_code},
+                                    std::pair{"javascript", javascript_code}}) {
+    const ResponseReport report = test_support::analyze_code(fence, code);
+    const AttributeFinding* gender = test_support::find(report, "gender");
+    ASSERT_NE(gender, nullptr) << fence;
+    EXPECT_TRUE(gender->biased) << fence;
+    EXPECT_EQ(test_support::scores(*gender), (std::map<std::string, double>{{"male", 10}, {"female", 4}})) << fence;
+  }
+}
+
+}  // namespace
+}  // namespace codebias::analysis
