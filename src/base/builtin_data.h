@@ -13,5 +13,7 @@ std::string_view builtin_attributes_json();
 std::string_view builtin_faircoder_suite_json();
 // data/models/simulated-default.json: the built-in simulated model's default bias profile.
 std::string_view builtin_simulated_profile_json();
+// src/quality/pass_at_1_driver.py: the pass@1 driver run by python3 in the sandbox.
+std::string_view builtin_pass_at_1_driver_py();
 
 }  // namespace codebias::data
