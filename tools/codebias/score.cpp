@@ -22,6 +22,7 @@
 #include "metrics/fairness.h"
 #include "metrics/summary_format.h"
 #include "metrics/testcase_metrics.h"
+#include "suites/suite.h"
 
 namespace codebias::cli {
 
@@ -272,7 +273,7 @@ Command add_score_command(CLI::App& parent) {
   app->add_option("--output", args->output, "Output JSONL, one line per input line; - for stdout")
       ->capture_default_str();
   app->add_option("--scenario", args->scenario, "Scenario of lines that name none (decides which attributes are sensitive)")
-      ->check(CLI::IsMember({"job", "edu", "med"}));
+      ->check(CLI::IsMember(suites::known_scenarios()));
   app->add_option("--attributes", args->attributes, "Report only these attributes (comma-separated, e.g. gender,parents_degree)")
       ->delimiter(',');
   app->add_option("--attributes-file", args->attributes_file, "Attribute table JSON to use instead of the built-in one")
