@@ -8,6 +8,8 @@ namespace codebias::data {
 
 // data/attributes/attributes.json: the built-in sensitive-attribute table.
 std::string_view builtin_attributes_json();
+// data/analysis/refusal_phrases.json: how a test-case answer declines the task.
+std::string_view builtin_refusal_phrases_json();
 
 // data/suites/faircoder.json: the built-in FairCoder benchmark suite.
 std::string_view builtin_faircoder_suite_json();
