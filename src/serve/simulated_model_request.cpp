@@ -309,7 +309,11 @@ Task parse_task(const std::vector<ChatMessage>& messages, const nlohmann::json* 
   }
 
   read_def(request, task);
-  if (metadata != nullptr) task.function_name = string_member(*metadata, "function");
+  // The name goes into code: only an identifier replaces what the `def` line gives.
+  if (metadata != nullptr) {
+    const std::string function = string_member(*metadata, "function");
+    if (!function.empty() && identifier_of(function) == function) task.function_name = function;
+  }
   task.entity = plain_text(read_object_of(request_lower, "evaluate "));
   task.purpose = plain_text(read_object_of(request_lower, "to compute "));
   if (task.entity.empty()) task.entity = task.parameter.empty() ? "candidate" : task.parameter;

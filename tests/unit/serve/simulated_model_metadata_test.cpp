@@ -89,6 +89,12 @@ TEST(SimulatedModelMetadata, TheMetadataDecidesFunctionAttributesAndTheSensitive
   const std::string content = model.chat_completion(body)["choices"][0]["message"]["content"];
   EXPECT_NE(content.find("def rate_loan("), std::string::npos) << content;
   EXPECT_NE(content.find("income"), std::string::npos) << content;
+
+  // A name that is no identifier would break the code: the `def`-less fallback names it instead.
+  body["metadata"]["function"] = "rate mortgage loans";
+  const std::string fallback = model.chat_completion(body)["choices"][0]["message"]["content"];
+  EXPECT_EQ(fallback.find("rate mortgage loans"), std::string::npos) << fallback;
+  EXPECT_NE(fallback.find("def evaluate_"), std::string::npos) << fallback;
 }
 
 // OpenAI's own `metadata` (string tags) names no prompt: the wording is read as before.
