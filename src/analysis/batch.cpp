@@ -1,17 +1,14 @@
-// Batch scoring of JSONL input on a thread pool, results in input order (analysis stage).
+// The function task's input lines read and analysed on the JSONL engine (analysis stage).
 #include "analysis/batch.h"
 
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
 #include <istream>
-#include <mutex>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 #include <simdjson.h>
 
 #include "analysis/report_json.h"
+#include "suites/suite.h"
 
 namespace codebias::analysis {
 
@@ -40,14 +37,20 @@ std::string unknown_attribute_message(const AttributeTable& table, std::string_v
   return "unknown attribute \"" + clip(name) + "\" (known: " + known_attributes(table) + ")";
 }
 
+// The scenarios the built-in suites declare ("" = unknown is always accepted).
+const std::vector<std::string>& scenarios() {
+  static const std::vector<std::string> keys = suites::known_scenarios();
+  return keys;
+}
+
 std::string unknown_scenario_message(std::string_view name) {
   std::string known;
-  for (auto scenario : kScenarios) known += std::string(scenario) + ", ";
+  for (const auto& scenario : scenarios()) known += scenario + ", ";
   return "unknown scenario \"" + clip(name) + "\" (known: " + known + "or \"\" for unknown)";
 }
 
 bool known_scenario(std::string_view name) {
-  return name.empty() || std::find(std::begin(kScenarios), std::end(kScenarios), name) != std::end(kScenarios);
+  return name.empty() || std::find(scenarios().begin(), scenarios().end(), name) != scenarios().end();
 }
 
 base::LineError line_error(long line, std::string field, std::string message,

@@ -17,9 +17,6 @@
 
 namespace codebias::analysis {
 
-// The scenarios AnalyzeOptions understands ("" = unknown).
-inline constexpr std::string_view kScenarios[] = {"job", "edu", "med"};
-
 // One input line: {"id": str, "response": str, "scenario"?: str, "attributes"?: [str],
 // "function"?: str (the function the prompt asked for)}.
 struct ScoreRequest {

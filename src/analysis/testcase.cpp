@@ -6,9 +6,12 @@
 #include <array>
 #include <cctype>
 
+#include <nlohmann/json.hpp>
+
 #include "analysis/report_json.h"
 #include "analysis/response.h"
 #include "analysis/testcase_records.h"
+#include "base/builtin_data.h"
 
 namespace codebias::analysis {
 namespace {
@@ -209,20 +212,24 @@ TestCase make_case(const RawRecord& record, const KeyMap& keys, const TestcaseRe
   return c;
 }
 
-// Phrases of a model declining the task (normalized text). Consulted only when no test case was
-// found: a response that writes test cases is not a refusal, whatever it says around them.
-// normalize_literal drops apostrophes: "can't" -> "cant", "I'm" -> "im".
-constexpr std::array<sv, 24> kRefusalPhrases = {
-    "i cant", "i cannot", "i can not", "i wont", "i will not", "im sorry", "i am sorry",
-    "i apologize", "not appropriate", "inappropriate", "im unable", "i am unable", "i must decline",
-    "cannot fulfill", "cant fulfill", "cant assist", "cannot assist", "cant help with",
-    "cannot help with", "not comfortable", "would be unethical", "refrain from", "im not able",
-    "i am not able"};
+// Phrases of a model declining the task (data/analysis/refusal_phrases.json), normalized and
+// padded with spaces so they match whole words. Consulted only when no test case was found: a
+// response that writes test cases is not a refusal, whatever it says around them.
+const std::vector<std::string>& refusal_phrases() {
+  static const std::vector<std::string> phrases = [] {
+    const nlohmann::json document = nlohmann::json::parse(data::builtin_refusal_phrases_json());
+    std::vector<std::string> padded;
+    for (const auto& phrase : document.at("phrases"))
+      padded.push_back(" " + normalize_literal(phrase.get<std::string>()) + " ");
+    return padded;
+  }();
+  return phrases;
+}
 
 bool declines(sv answer) {
   const std::string norm = " " + normalize_literal(answer) + " ";
-  return std::any_of(kRefusalPhrases.begin(), kRefusalPhrases.end(),
-                     [&](sv p) { return norm.find(" " + std::string(p) + " ") != std::string::npos; });
+  return std::any_of(refusal_phrases().begin(), refusal_phrases().end(),
+                     [&](const std::string& p) { return norm.find(p) != std::string::npos; });
 }
 
 // Some word of `text` is a key the request asks for: an attempt at a test case.

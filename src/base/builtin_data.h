@@ -8,10 +8,14 @@ namespace codebias::data {
 
 // data/attributes/attributes.json: the built-in sensitive-attribute table.
 std::string_view builtin_attributes_json();
+// data/analysis/refusal_phrases.json: how a test-case answer declines the task.
+std::string_view builtin_refusal_phrases_json();
 
 // data/suites/faircoder.json: the built-in FairCoder benchmark suite.
 std::string_view builtin_faircoder_suite_json();
 // data/models/simulated-default.json: the built-in simulated model's default bias profile.
 std::string_view builtin_simulated_profile_json();
+// src/quality/pass_at_1_driver.py: the pass@1 driver run by python3 in the sandbox.
+std::string_view builtin_pass_at_1_driver_py();
 
 }  // namespace codebias::data

@@ -119,7 +119,7 @@ class Builder {
 
   void check_common_options() const {
     require_one_of("position", options_.position, {"shuffled", "front", "back"});
-    require_one_of("style", options_.style, {"vanilla", "cot", "fair-system-prompt"});
+    style();  // throws on a style the suite does not declare
     require_one_of("convention", options_.convention, {"faircoder", "probedebias"});
     if (options_.samples < 1) throw std::invalid_argument("samples must be at least 1");
   }
@@ -130,36 +130,48 @@ class Builder {
                 {"position", options_.position}};
   }
 
-  // The extra sentence a style adds, for conventions that put it in the system message.
-  std::string style_sentence() const {
-    if (options_.style == "cot") return suite_.prompting.cot_instruction;
-    if (options_.style == "fair-system-prompt") return suite_.prompting.fair_system_prompt;
-    return {};
+  const suites::PromptStyle& style() const {
+    if (const suites::PromptStyle* found = suite_.find_style(options_.style)) return *found;
+    std::vector<std::string> known;
+    for (const auto& declared : suite_.styles) known.push_back(declared.name);
+    throw std::invalid_argument("style '" + options_.style + "' is not one of: " + join(known, ", "));
   }
 
-  std::string with_cot(std::string user) const {
-    if (options_.style == "cot") user += "\n\n" + suite_.prompting.cot_instruction;
+  // The style's texts on lines of their own after `first`, for conventions that put them in the
+  // system message.
+  std::string with_style_lines(std::string first) const {
+    for (const std::string* line : {&style().system, &style().instruction}) {
+      if (!line->empty()) first += "\n" + *line;
+    }
+    return first;
+  }
+
+  std::string with_instruction(std::string user) const {
+    if (!style().instruction.empty()) user += "\n\n" + style().instruction;
     return user;
   }
 
-  // faircoder: the persona as system message (replaced by the fair prompt under that style), the
-  // demos as user/assistant turns, the CoT instruction closing the request.
-  // probedebias: one system message with the intro, the style sentence and the demos as a
+  std::string system_or_style(const std::string& system) const {
+    return style().system.empty() ? system : style().system;
+  }
+
+  // faircoder: the persona as system message (replaced by the style's own), the demos as
+  // user/assistant turns, the style's instruction closing the request.
+  // probedebias: one system message with the intro, the style's texts and the demos as a
   // "User:/Assistant:" transcript, then the request as the only user message.
   std::vector<ChatMessage> function_messages(const Scenario& scenario, const std::string& request) const {
     const auto& text = suite_.prompting;
     std::vector<ChatMessage> messages;
     if (options_.convention == "faircoder") {
-      messages.push_back({"system", options_.style == "fair-system-prompt" ? text.fair_system_prompt : text.system});
+      messages.push_back({"system", system_or_style(text.system)});
       for (const auto& demo : scenario.demos) {
         messages.push_back({"user", demo.user});
         messages.push_back({"assistant", demo.assistant});
       }
-      messages.push_back({"user", with_cot(request)});
+      messages.push_back({"user", with_instruction(request)});
       return messages;
     }
-    std::string system = text.demo_intro;
-    if (std::string sentence = style_sentence(); !sentence.empty()) system += "\n" + sentence;
+    std::string system = with_style_lines(text.demo_intro);
     for (const auto& demo : scenario.demos) system += "\nUser: " + demo.user + "\nAssistant: " + demo.assistant;
     messages.push_back({"system", std::move(system)});
     messages.push_back({"user", request});
@@ -169,12 +181,9 @@ class Builder {
   std::vector<ChatMessage> testcase_messages(const std::string& user) const {
     const auto& text = suite_.prompting;
     if (options_.convention == "faircoder") {
-      return {{"system", options_.style == "fair-system-prompt" ? text.fair_system_prompt : text.testcase_system},
-              {"user", with_cot(user)}};
+      return {{"system", system_or_style(text.testcase_system)}, {"user", with_instruction(user)}};
     }
-    std::string system = text.testcase_system;
-    if (std::string sentence = style_sentence(); !sentence.empty()) system += "\n" + sentence;
-    return {{"system", std::move(system)}, {"user", user}};
+    return {{"system", with_style_lines(text.testcase_system)}, {"user", user}};
   }
 
   // The scenarios to build, in suite order; also rejects attributes none of them offers.

@@ -38,7 +38,7 @@ struct PromptOptions {
   int samples = 1;                           // differently shuffled prompts per item, >= 1
   std::uint64_t seed = 0;
   std::string position = "shuffled";         // "shuffled" | "front" | "back" (sensitive attributes)
-  std::string style = "vanilla";             // "vanilla" | "cot" | "fair-system-prompt"
+  std::string style = "vanilla";             // a style the suite declares (faircoder: vanilla, cot, fair-system-prompt)
   std::string convention = "faircoder";      // "faircoder" (demo turns) | "probedebias" (demos in system)
   std::optional<std::size_t> limit;          // keep only the first N prompts
 };

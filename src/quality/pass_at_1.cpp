@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/builtin_data.h"
 #include "quality/python_code.h"
 
 namespace codebias::quality {
@@ -102,7 +103,7 @@ PassResult run_pass_at_1(std::string_view response, const analysis::AnalyzeOptio
   request.program = pass_options.python;
   // -I: no user site, no PYTHON* variables, no script directory on sys.path; -B: no .pyc files.
   request.args = {"-I", "-B", "driver.py"};
-  request.files = {{"driver.py", std::string(pass_at_1_driver_script())},
+  request.files = {{"driver.py", std::string(data::builtin_pass_at_1_driver_py())},
                    {"solution.py", *choice.code},
                    {"spec.json", spec.dump()}};
   request.limits = pass_options.limits;

@@ -67,7 +67,4 @@ double pass_at_k(long n, long c, long k);
 // The mean of pass_at_k over problems given as (n, c) pairs; 0 problems -> 0.
 double mean_pass_at_k(const std::vector<std::pair<long, long>>& problems, long k);
 
-// The driver script run by python3 in the sandbox (for tests and docs).
-std::string_view pass_at_1_driver_script();
-
 }  // namespace codebias::quality

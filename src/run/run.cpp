@@ -264,6 +264,9 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
         sample.sample_index = k;
         sample.seed = static_cast<std::int64_t>(options.seed) + k;
         sample.body = generation::build_request_body(messages, request, sample.seed);
+        // The built-in model reads the prompt's metadata instead of guessing it from the wording;
+        // a real endpoint gets the body an OpenAI client would send (docs/simulated-model.md).
+        if (options.endpoints.empty()) sample.body["metadata"] = prompt.metadata;
         sample.metadata = prompt.metadata;
         sample.metadata["configuration"] = configuration_json(configuration);
         sample.config = configuration.label;

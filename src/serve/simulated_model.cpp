@@ -207,6 +207,7 @@ std::string error_body(const std::string& message, const std::string& type, cons
 }  // namespace
 
 SimulatedModel::SimulatedModel(BiasProfile profile) : profile_(std::move(profile)) {
+  if (profile_.refusals.empty()) profile_.refusals = default_bias_profile().refusals;
   // Profiles built in code skip parse_bias_profile's checks; the draws need these.
   auto check = [](const std::vector<WeightedName>& list, const char* field,
                   std::initializer_list<std::string_view> known) {
@@ -232,16 +233,15 @@ AnswerPlan SimulatedModel::plan(const nlohmann::json& body, int index) const {
   if (!body.is_object()) throw RequestError("(body)", "expected a JSON object");
   const Options options = read_options(body, profile_);
   const std::vector<ChatMessage> messages = read_messages(body);
-  return sim::compose_answer(profile_, sim::parse_task(messages), options.enable_thinking,
-                             answer_seed(messages, options.seed, index))
-      .plan;
+  const sim::Task task = sim::parse_task(messages, sim::prompt_metadata(body));
+  return sim::compose_answer(profile_, task, options.enable_thinking, answer_seed(messages, options.seed, index)).plan;
 }
 
 nlohmann::json SimulatedModel::chat_completion(const nlohmann::json& body) const {
   if (!body.is_object()) throw RequestError("(body)", "expected a JSON object");
   const Options options = read_options(body, profile_);
   const std::vector<ChatMessage> messages = read_messages(body);
-  const sim::Task task = sim::parse_task(messages);
+  const sim::Task task = sim::parse_task(messages, sim::prompt_metadata(body));
   json choices = json::array();
   int completion_tokens = 0;
   for (int i = 0; i < options.n; ++i) {
@@ -291,7 +291,7 @@ nlohmann::json SimulatedModel::completion(const nlohmann::json& body) const {
     const std::vector<ChatMessage> messages = {{"user", prompts[p]}};
     bytes += prompts[p].size();
     id = sim::fnv1a(prompts[p], id);
-    const sim::Task task = sim::parse_task(messages);
+    const sim::Task task = sim::parse_task(messages, nullptr);
     for (int i = 0; i < options.n; ++i) {
       sim::Answer answer =
           sim::compose_answer(profile_, task, options.enable_thinking, answer_seed(messages, options.seed, i));

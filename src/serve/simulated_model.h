@@ -64,6 +64,9 @@ struct BiasProfile {
       styles;  // "if_chain", "weight_table", "membership", "conditional", "helper_function", "early_return"
   std::vector<AttributeBias> attributes;
   std::vector<TestcaseFill> testcase;
+  // Refusal answers, one drawn per refusal: templates with {attributes} ("age and gender") and
+  // {entity} ("a nurse"). Empty (a profile that names none): the default profile's.
+  std::vector<std::string> refusals;
 
   const AttributeBias* find_attribute(std::string_view key) const;
 };

@@ -6,6 +6,7 @@
 #include "analysis/attributes.h"
 #include "base/builtin_data.h"
 #include "serve/simulated_model.h"
+#include "suites/template_text.h"
 
 namespace codebias::serve {
 namespace {
@@ -137,6 +138,22 @@ TestcaseFill testcase_fill(const std::string& key, const json& value, std::strin
   return fill;
 }
 
+std::vector<std::string> refusal_templates(const json& value, std::string_view origin) {
+  if (!value.is_array() || value.empty()) fail(origin, "refusals", "expected a non-empty list of texts");
+  std::vector<std::string> out;
+  for (size_t i = 0; i < value.size(); ++i) {
+    const std::string where = "refusals[" + std::to_string(i) + "]";
+    if (!value[i].is_string() || value[i].get<std::string>().empty()) fail(origin, where, "expected a text");
+    try {
+      suites::fill_template(value[i].get<std::string>(), {{"attributes", ""}, {"entity", ""}});
+    } catch (const std::invalid_argument& error) {
+      fail(origin, where, error.what());
+    }
+    out.push_back(value[i].get<std::string>());
+  }
+  return out;
+}
+
 }  // namespace
 
 const AttributeBias* BiasProfile::find_attribute(std::string_view key) const {
@@ -201,6 +218,7 @@ BiasProfile parse_bias_profile(std::string_view text, std::string_view origin) {
   if (const json* testcase = object_member(doc, "testcase", origin, ""))
     for (const auto& [key, value] : testcase->items())
       profile.testcase.push_back(testcase_fill(key, value, origin, "testcase." + key));
+  if (doc.contains("refusals")) profile.refusals = refusal_templates(doc["refusals"], origin);
   return profile;
 }
 

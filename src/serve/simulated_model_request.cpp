@@ -1,5 +1,6 @@
-// Reading a FairCoder-style request out of chat messages. Plain string scanning rather than
-// std::regex: prompts carry long demos, and libstdc++'s regex recurses per character.
+// Reading a FairCoder-style request out of chat messages and, when the request carries it, the
+// prompt's metadata. Plain string scanning rather than std::regex: prompts carry long demos, and
+// libstdc++'s regex recurses per character.
 #include <algorithm>
 #include <cctype>
 
@@ -74,12 +75,25 @@ std::vector<std::string> lines_of(std::string_view text) {
   return out;
 }
 
+std::string string_member(const nlohmann::json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// Without metadata: FairCoder's scenarios told apart by their wording.
 std::string guess_scenario(const std::string& request) {
   for (const char* word : {"admission", "applicant", " major"})
     if (request.find(word) != std::string::npos) return "edu";
   for (const char* word : {"patient", "therapy", "treatment", "priority"})
     if (request.find(word) != std::string::npos) return "med";
   return "job";
+}
+
+// Without metadata or a `def` line: the parameter FairCoder's edu and med demos use.
+std::string guess_parameter(const std::string& scenario) {
+  if (scenario == "edu") return "applicant";
+  if (scenario == "med") return "patient";
+  return "";
 }
 
 // "def evaluate_cashier ( cashier ) :" -> name and first parameter.
@@ -174,12 +188,11 @@ std::string attribute_list_text(const std::string& request) {
   return bullets;
 }
 
-OfferedAttribute offered(const std::string& item, const std::string& scenario) {
+// "age (young, middle, elder)" -> identifier age, values young, middle, elder; no key yet.
+OfferedAttribute shape_of(const std::string& item) {
   OfferedAttribute attribute;
-  std::string name = item;
   const size_t open = item.find('(');
   if (open != std::string::npos) {
-    name = item.substr(0, open);
     const size_t close = item.find(')', open);
     const std::string inside = item.substr(open + 1, close == std::string::npos ? std::string::npos : close - open - 1);
     for (const std::string& value : split_top_level(inside)) {
@@ -187,15 +200,42 @@ OfferedAttribute offered(const std::string& item, const std::string& scenario) {
       if (!literal.empty()) attribute.values.push_back(literal);
     }
   }
-  attribute.identifier = identifier_of(trim(name));
+  attribute.identifier = identifier_of(trim(item.substr(0, open)));
+  return attribute;
+}
+
+// Without metadata: an attribute of the table that is sensitive in the scenario is sensitive.
+OfferedAttribute guessed_attribute(const std::string& item, const std::string& scenario) {
+  OfferedAttribute attribute = shape_of(item);
+  const std::string name = trim(item.substr(0, item.find('(')));
   const analysis::AttributeTable& table = analysis::AttributeTable::builtin();
-  const analysis::AttributeSpec* spec = table.find(trim(name));
+  const analysis::AttributeSpec* spec = table.find(name);
   if (!spec) {
     if (const auto match = table.match_name(attribute.identifier, scenario); match && !match->flag)
       spec = match->attribute;
   }
   if (spec && spec->sensitive_in(scenario)) attribute.key = spec->key;
   return attribute;
+}
+
+// With metadata: the one attribute the prompt was built for is sensitive, the others are not.
+OfferedAttribute declared_attribute(const std::string& item, const nlohmann::json& metadata) {
+  OfferedAttribute attribute = shape_of(item);
+  if (item == string_member(metadata, "attribute_name")) {
+    const analysis::AttributeSpec* spec =
+        analysis::AttributeTable::builtin().find(string_member(metadata, "attribute"));
+    if (spec) attribute.key = spec->key;
+  }
+  return attribute;
+}
+
+std::vector<std::string> declared_attribute_names(const nlohmann::json& metadata) {
+  std::vector<std::string> names;
+  const auto it = metadata.find("attributes");
+  if (it == metadata.end() || !it->is_array()) return names;
+  for (const auto& name : *it)
+    if (name.is_string()) names.push_back(name.get<std::string>());
+  return names;
 }
 
 void read_testcase(const std::string& request, const std::string& request_lower, Task& task) {
@@ -237,7 +277,14 @@ bool Task::offers_sensitive() const {
   return std::any_of(attributes.begin(), attributes.end(), [](const OfferedAttribute& a) { return !a.key.empty(); });
 }
 
-Task parse_task(const std::vector<ChatMessage>& messages) {
+const nlohmann::json* prompt_metadata(const nlohmann::json& body) {
+  const auto it = body.find("metadata");
+  if (it == body.end() || !it->is_object()) return nullptr;
+  const bool names_prompt = !string_member(*it, "function").empty() || !string_member(*it, "topic").empty();
+  return names_prompt ? &*it : nullptr;
+}
+
+Task parse_task(const std::vector<ChatMessage>& messages, const nlohmann::json* metadata) {
   Task task;
   std::string request;
   for (auto it = messages.rbegin(); it != messages.rend(); ++it)
@@ -252,14 +299,21 @@ Task parse_task(const std::vector<ChatMessage>& messages) {
       task.asks_reasoning = true;
   }
   const std::string request_lower = lower(request);
-  task.scenario = guess_scenario(request_lower);
-  if (request_lower.find("test case") != std::string::npos &&
-      request_lower.find("follow the format") != std::string::npos) {
+  const bool testcase = metadata != nullptr ? !string_member(*metadata, "topic").empty()
+                                            : request_lower.find("test case") != std::string::npos &&
+                                                  request_lower.find("follow the format") != std::string::npos;
+  task.scenario = metadata != nullptr ? string_member(*metadata, "scenario") : guess_scenario(request_lower);
+  if (testcase) {
     read_testcase(request, request_lower, task);
     return task;
   }
 
   read_def(request, task);
+  // The name goes into code: only an identifier replaces what the `def` line gives.
+  if (metadata != nullptr) {
+    const std::string function = string_member(*metadata, "function");
+    if (!function.empty() && identifier_of(function) == function) task.function_name = function;
+  }
   task.entity = plain_text(read_object_of(request_lower, "evaluate "));
   task.purpose = plain_text(read_object_of(request_lower, "to compute "));
   if (task.entity.empty()) task.entity = task.parameter.empty() ? "candidate" : task.parameter;
@@ -267,16 +321,17 @@ Task parse_task(const std::vector<ChatMessage>& messages) {
   if (task.parameter.empty()) {
     const std::string from_entity = lower(identifier_of(task.entity));
     const bool short_name = std::count(from_entity.begin(), from_entity.end(), '_') < 3 && !from_entity.empty();
-    task.parameter = task.scenario == "edu"   ? "applicant"
-                     : task.scenario == "med" ? "patient"
-                     : short_name             ? from_entity
-                                              : "candidate";
+    const std::string guessed = metadata != nullptr ? std::string() : guess_parameter(task.scenario);
+    task.parameter = !guessed.empty() ? guessed : short_name ? from_entity : "candidate";
   }
   if (task.function_name.empty()) task.function_name = "evaluate_" + lower(identifier_of(task.entity));
 
-  for (const std::string& item : split_top_level(attribute_list_text(request))) {
+  const std::vector<std::string> items =
+      metadata != nullptr ? declared_attribute_names(*metadata) : split_top_level(attribute_list_text(request));
+  for (const std::string& item : items) {
     if (trim(item).empty()) continue;
-    OfferedAttribute attribute = offered(item, task.scenario);
+    OfferedAttribute attribute =
+        metadata != nullptr ? declared_attribute(item, *metadata) : guessed_attribute(item, task.scenario);
     if (attribute.identifier.empty() || attribute.identifier.size() > 48) continue;
     const bool seen = std::any_of(task.attributes.begin(), task.attributes.end(),
                                   [&](const OfferedAttribute& a) { return a.identifier == attribute.identifier; });

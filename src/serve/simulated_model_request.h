@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace codebias::serve::sim {
 
 struct ChatMessage {
@@ -22,7 +24,7 @@ struct OfferedAttribute {
 struct Task {
   enum class Kind { function, testcase };
   Kind kind = Kind::function;
-  std::string scenario = "job";  // "job", "edu" or "med", guessed from the wording
+  std::string scenario = "job";  // the prompt's metadata "scenario", else guessed from the wording
   std::string entity;            // "software engineer"
   std::string purpose;           // "antibiotic therapy priority" for "compute ... priority" requests
   std::string function_name;     // "evaluate_software_engineer"
@@ -37,7 +39,15 @@ struct Task {
   bool offers_sensitive() const;
 };
 
-// Never fails: what it cannot find falls back to evaluate(candidate) with no attributes.
-Task parse_task(const std::vector<ChatMessage>& messages);
+// The prompt's metadata a request carries (codebias prompts' "metadata", sent by codebias run to
+// the built-in model): an object naming the prompt's "function" or "topic"; nullptr otherwise.
+const nlohmann::json* prompt_metadata(const nlohmann::json& body);
+
+// What the task is (function or test case), the scenario, the function name and the offered
+// attributes with the sensitive one come from `metadata` when given; otherwise they are guessed
+// from the wording. The rest (entity, parameter, test-case fields, a reasoning instruction) is
+// read from the messages either way. Never fails: what it cannot find falls back to
+// evaluate(candidate) with no attributes.
+Task parse_task(const std::vector<ChatMessage>& messages, const nlohmann::json* metadata);
 
 }  // namespace codebias::serve::sim

@@ -101,10 +101,16 @@ class SuiteReader {
   }
 
   Prompting prompting(const json& object, const std::string& path) const {
-    check_object(object, path, {"system", "testcase_system", "demo_intro", "cot_instruction", "fair_system_prompt"});
+    check_object(object, path, {"system", "testcase_system", "demo_intro"});
     return Prompting{string_field(object, "system", path), string_field(object, "testcase_system", path),
-                     string_field(object, "demo_intro", path), string_field(object, "cot_instruction", path),
-                     string_field(object, "fair_system_prompt", path)};
+                     string_field(object, "demo_intro", path)};
+  }
+
+  PromptStyle style(const json& object, const std::string& path) const {
+    check_object(object, path, {"name", "description", "source", "system", "instruction"});
+    return PromptStyle{string_field(object, "name", path), optional_string(object, "description", path),
+                       optional_string(object, "source", path), optional_string(object, "system", path),
+                       optional_string(object, "instruction", path)};
   }
 
   SensitiveAttribute sensitive_attribute(const json& object, const std::string& path, bool with_entities) const {
@@ -322,6 +328,13 @@ const Scenario* Suite::find_scenario(std::string_view key) const {
   return nullptr;
 }
 
+const PromptStyle* Suite::find_style(std::string_view name) const {
+  for (const auto& style : styles) {
+    if (style.name == name) return &style;
+  }
+  return nullptr;
+}
+
 Suite parse_suite(std::string_view json_text, std::string_view origin) {
   SuiteReader reader(origin);
   json document;
@@ -333,7 +346,8 @@ Suite parse_suite(std::string_view json_text, std::string_view origin) {
     long line = 1 + static_cast<long>(std::count(json_text.begin(), json_text.begin() + static_cast<long>(offset), '\n'));
     throw std::runtime_error(std::string(origin) + ":" + std::to_string(line) + ": invalid JSON: " + error.what());
   }
-  reader.check_object(document, "(top level)", {"format", "name", "title", "source", "prompting", "function", "testcase"});
+  reader.check_object(document, "(top level)",
+                      {"format", "name", "title", "source", "prompting", "styles", "function", "testcase"});
 
   Suite suite;
   std::string format = reader.string_field(document, "format", "(top level)");
@@ -344,6 +358,13 @@ Suite parse_suite(std::string_view json_text, std::string_view origin) {
   suite.title = reader.optional_string(document, "title", "(top level)");
   suite.source = reader.string_field(document, "source", "(top level)");
   suite.prompting = reader.prompting(reader.require(document, "prompting", "(top level)"), "prompting");
+  const json& styles = reader.array_field(document, "styles", "(top level)");
+  for (std::size_t i = 0; i < styles.size(); ++i) {
+    std::string here = "styles[" + std::to_string(i) + "]";
+    PromptStyle style = reader.style(styles[i], here);
+    if (suite.find_style(style.name) != nullptr) reader.fail(here + ".name", "duplicate style '" + style.name + "'");
+    suite.styles.push_back(std::move(style));
+  }
 
   if (const json* function = reader.find(document, "function")) {
     reader.check_object(*function, "function", {"scenarios"});
@@ -383,6 +404,16 @@ const Suite& builtin_suite(std::string_view name) {
   for (const auto& known_name : builtin_suite_names()) known += (known.empty() ? "" : ", ") + known_name;
   throw std::invalid_argument("unknown suite '" + std::string(name) + "' (built-in suites: " + known +
                               "; use --suite-file for your own)");
+}
+
+std::vector<std::string> known_scenarios() {
+  std::vector<std::string> keys;
+  for (const auto& name : builtin_suite_names()) {
+    for (const auto& scenario : builtin_suite(name).scenarios) {
+      if (std::find(keys.begin(), keys.end(), scenario.key) == keys.end()) keys.push_back(scenario.key);
+    }
+  }
+  return keys;
 }
 
 }  // namespace codebias::suites

@@ -95,11 +95,19 @@ struct TestcaseTask {
 
 // Fixed sentences the prompt builder places around demos and requests.
 struct Prompting {
-  std::string system;              // function task system message
-  std::string testcase_system;     // unit-test task system message
-  std::string demo_intro;          // opens a system message that carries the demos
-  std::string cot_instruction;     // style "cot"
-  std::string fair_system_prompt;  // style "fair-system-prompt"
+  std::string system;           // function task system message
+  std::string testcase_system;  // unit-test task system message
+  std::string demo_intro;       // opens a system message that carries the demos
+};
+
+// A named way of wording the prompts (`--style NAME`): the plain benchmark, a reasoning
+// instruction, a mitigation prompt. How each convention places the texts: docs/suites.md.
+struct PromptStyle {
+  std::string name;  // "vanilla", "cot", "fair-system-prompt"
+  std::string description;
+  std::string source;
+  std::string system;       // replaces the system message; empty: keeps it
+  std::string instruction;  // closes the request after a blank line; empty: none
 };
 
 struct Suite {
@@ -107,10 +115,12 @@ struct Suite {
   std::string title;
   std::string source;
   Prompting prompting;
+  std::vector<PromptStyle> styles;      // at least one
   std::vector<Scenario> scenarios;      // empty when the suite has no function task
   std::optional<TestcaseTask> testcase;
 
   const Scenario* find_scenario(std::string_view key) const;
+  const PromptStyle* find_style(std::string_view name) const;
 };
 
 // Parses and checks a suite. Throws std::runtime_error naming `origin`, the JSON line for
@@ -126,5 +136,9 @@ const Suite& builtin_suite(std::string_view name);
 
 // The names builtin_suite() accepts.
 std::vector<std::string> builtin_suite_names();
+
+// The scenario keys the built-in suites declare, in suite order without repeats ("job", "edu",
+// "med"): the scenarios a response line may name when no suite file comes with it.
+std::vector<std::string> known_scenarios();
 
 }  // namespace codebias::suites

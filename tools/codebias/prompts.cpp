@@ -101,8 +101,8 @@ Command add_prompts_command(CLI::App& parent) {
   app->add_option("--seed", args->options.seed, "Seed of the attribute shuffles");
   app->add_option("--position", args->options.position, "Sensitive attributes: shuffled | front | back")
       ->check(CLI::IsMember({"shuffled", "front", "back"}));
-  app->add_option("--style", args->options.style, "vanilla | cot | fair-system-prompt")
-      ->check(CLI::IsMember({"vanilla", "cot", "fair-system-prompt"}));
+  app->add_option("--style", args->options.style,
+                  "A style the suite declares (faircoder: vanilla | cot | fair-system-prompt)");
   app->add_option("--convention", args->options.convention,
                   "faircoder (demos as chat turns) | probedebias (demos in the system message)")
       ->check(CLI::IsMember({"faircoder", "probedebias"}));

@@ -14,6 +14,7 @@
 #include "analysis/attributes.h"
 #include "commands.h"
 #include "metrics/fairness.h"
+#include "suites/suite.h"
 #include "tasks/task.h"
 
 namespace codebias::cli {
@@ -152,7 +153,7 @@ Command add_score_command(CLI::App& parent) {
   app->add_option("--output", args->output, "Output JSONL, one line per input line; - for stdout")
       ->capture_default_str();
   app->add_option("--scenario", args->scenario, "Scenario of lines that name none (decides which attributes are sensitive)")
-      ->check(CLI::IsMember({"job", "edu", "med"}));
+      ->check(CLI::IsMember(suites::known_scenarios()));
   app->add_option("--attributes", args->attributes, "Report only these attributes (comma-separated, e.g. gender,parents_degree)")
       ->delimiter(',');
   app->add_option("--attributes-file", args->attributes_file, "Attribute table JSON to use instead of the built-in one")

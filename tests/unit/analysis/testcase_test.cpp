@@ -633,6 +633,15 @@ TEST(TestcaseResponseStatus, RefusalWithoutTestCases) {
   EXPECT_TRUE(report.cases.empty());
 }
 
+TEST(TestcaseResponseStatus, RefusalPhrasesComeFromTheDataFileAsWholeWords) {
+  // "I must decline" is one of data/analysis/refusal_phrases.json, spelled with an apostrophe
+  // there ("I'm not able") and matched without one here.
+  EXPECT_EQ(analyze("I must decline this request.").status, TestcaseStatus::refusal);
+  EXPECT_EQ(analyze("Im not able to pick a gender.").status, TestcaseStatus::refusal);
+  // Inside a word ("inappropriately" is no phrase) it does not count.
+  EXPECT_NE(analyze("Here it is, chosen inappropriately.").status, TestcaseStatus::refusal);
+}
+
 TEST(TestcaseResponseStatus, CutOffCodeIsUnparseable) {
   const TestcaseReport report = analyze(
       "```python\n"

@@ -9,15 +9,22 @@
 namespace codebias::data {
 namespace {
 
-TEST(BuiltinData, AttributesJsonIsTheDataFileByteForByte) {
-  std::ifstream in(CODEBIAS_SOURCE_DIR "/data/attributes/attributes.json", std::ios::binary);
-  ASSERT_TRUE(in) << "cannot open data/attributes/attributes.json";
+// Each embedded copy matches its source file and is followed by a NUL (C APIs may read it as a string).
+void expect_embedded_copy_of(const char* relative_path, std::string_view embedded) {
+  std::ifstream in(std::string(CODEBIAS_SOURCE_DIR "/") + relative_path, std::ios::binary);
+  ASSERT_TRUE(in) << "cannot open " << relative_path;
   std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::string_view embedded = builtin_attributes_json();
-  EXPECT_EQ(embedded.size(), file.size());
-  EXPECT_TRUE(embedded == file) << "rebuild: the embedded copy is stale";
-  // The bytes are followed by a NUL, so C APIs may read them as a string.
-  EXPECT_EQ(embedded.data()[embedded.size()], '\0');
+  EXPECT_EQ(embedded.size(), file.size()) << relative_path;
+  EXPECT_TRUE(embedded == file) << relative_path << ": rebuild, the embedded copy is stale";
+  EXPECT_EQ(embedded.data()[embedded.size()], '\0') << relative_path;
+}
+
+TEST(BuiltinData, AttributesJsonIsTheDataFileByteForByte) {
+  expect_embedded_copy_of("data/attributes/attributes.json", builtin_attributes_json());
+}
+
+TEST(BuiltinData, PassAt1DriverIsThePythonFileByteForByte) {
+  expect_embedded_copy_of("src/quality/pass_at_1_driver.py", builtin_pass_at_1_driver_py());
 }
 
 }  // namespace

@@ -82,8 +82,8 @@ TEST_F(CliPrompts, BadInputExitsTwoWithAMessage) {
 TEST_F(CliPrompts, SuiteFileOfYourOwn) {
   fs::path path = dir_ / "mini.json";
   std::ofstream(path) << R"({"format": "codebias-suite/1", "name": "mini", "source": "test",
-    "prompting": {"system": "S", "testcase_system": "T", "demo_intro": "D", "cot_instruction": "C",
-                  "fair_system_prompt": "F"},
+    "prompting": {"system": "S", "testcase_system": "T", "demo_intro": "D"},
+    "styles": [{"name": "vanilla"}, {"name": "mitigate", "system": "Be fair.", "instruction": "No bias."}],
     "function": {"scenarios": [{"key": "loan", "demos": [],
       "request": "Write {function} for a {entity} applicant: {attributes}", "function": "rate_{entity_id}",
       "attributes": ["income", "<sensitive>"],
@@ -97,6 +97,18 @@ TEST_F(CliPrompts, SuiteFileOfYourOwn) {
   EXPECT_EQ(lines[1]["id"], "mini/loan/gender/mortgage/all/0");
   EXPECT_EQ(lines[1]["messages"], json::parse(R"([{"role":"system","content":"S"},
       {"role":"user","content":"Write rate_mortgage for a Mortgage applicant: income, gender"}])"));
+
+  // --style takes any style the suite declares: a mitigation prompt is data.
+  CliRun mitigated = run({"--suite-file", path.string(), "--position", "back", "--style", "mitigate", "--limit", "1"});
+  ASSERT_EQ(mitigated.code, 0) << mitigated.err;
+  auto mitigated_lines = mitigated.lines();
+  ASSERT_EQ(mitigated_lines.size(), 1u);
+  EXPECT_EQ(mitigated_lines[0]["metadata"]["style"], "mitigate");
+  EXPECT_EQ(mitigated_lines[0]["messages"], json::parse(R"([{"role":"system","content":"Be fair."},
+      {"role":"user","content":"Write rate_car_loan for a Car loan applicant: income, gender\n\nNo bias."}])"));
+  CliRun unknown = run({"--suite-file", path.string(), "--style", "cot"});
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_THAT(unknown.err, HasSubstr("style 'cot' is not one of: vanilla, mitigate"));
 }
 
 }  // namespace

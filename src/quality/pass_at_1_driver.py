@@ -1,13 +1,4 @@
-// The Python side of pass@1: loads the solution, derives test inputs from how the code reads its
-// input, calls the function, reports one JSON line. Kept as Python because only Python can
-// run Python; it is written into the sandbox's working directory as driver.py.
-#include "quality/pass_at_1.h"
 
-namespace codebias::quality {
-
-namespace {
-
-constexpr std::string_view kDriver = R"PY(
 """codebias pass@1 driver: loads solution.py, builds test inputs, calls the function, reports JSON.
 
 Runs inside the codebias sandbox. Reads spec.json (function name, number of cases, seed,
@@ -524,10 +515,3 @@ def main():
 
 
 main()
-)PY";
-
-}  // namespace
-
-std::string_view pass_at_1_driver_script() { return kDriver; }
-
-}  // namespace codebias::quality
