@@ -13,5 +13,7 @@ std::string_view builtin_attributes_json();
 std::string_view builtin_faircoder_suite_json();
 // data/models/simulated-default.json: the built-in simulated model's default bias profile.
 std::string_view builtin_simulated_profile_json();
+// data/metrics/metrics.json: the metrics registry (metrics/metric_registry.h).
+std::string_view builtin_metrics_json();
 
 }  // namespace codebias::data

@@ -1,23 +1,21 @@
-#include "reports/compare.h"
+#include "metrics/run_comparison.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <limits>
 #include <map>
-#include <ostream>
 #include <set>
 #include <tuple>
 #include <utility>
 
 #include "stats/holm.h"
 
-namespace codebias::reports {
+namespace codebias::metrics {
 namespace {
 
 using CellKey = std::tuple<std::string, std::string, std::string>;
 constexpr double kUndefined = std::numeric_limits<double>::quiet_NaN();
 
-CellKey key_of(const run::CellSamples& cell) { return {cell.config, cell.scenario, cell.attribute}; }
+CellKey key_of(const CellSamples& cell) { return {cell.config, cell.scenario, cell.attribute}; }
 
 // One sample as the bias rate sees it: measured (code_status ok) and, if so, biased.
 struct SampleOutcome {
@@ -37,14 +35,14 @@ SampleOutcome outcome_of(const analysis::ResponseReport& report, const std::stri
 
 // One run's side of one paired prompt.
 struct PromptSide {
-  const run::PromptSamples* samples = nullptr;
+  const PromptSamples* samples = nullptr;
   int with_code = 0;
   int biased = 0;
   std::optional<double> fairscore;  // FairCoder's per-block FairScore_b
   std::map<int, SampleOutcome> by_index;
 };
 
-PromptSide side_of(const run::PromptSamples& samples, const run::CellSamples& cell) {
+PromptSide side_of(const PromptSamples& samples, const CellSamples& cell) {
   PromptSide side;
   side.samples = &samples;
   for (std::size_t i = 0; i < samples.reports.size(); ++i) {
@@ -53,9 +51,9 @@ PromptSide side_of(const run::PromptSamples& samples, const run::CellSamples& ce
     side.biased += outcome.biased;
     side.by_index[samples.sample_indices[i]] = outcome;
   }
-  metrics::MetricsOptions options;
+  MetricsOptions options;
   options.block_sizes = {samples.reports.size()};
-  side.fairscore = metrics::compute_attribute_metrics(samples.reports, cell.attribute, cell.groups, options).fairscore;
+  side.fairscore = compute_attribute_metrics(samples.reports, cell.attribute, cell.groups, options).fairscore;
   return side;
 }
 
@@ -70,7 +68,7 @@ double pooled_bias_rate(const std::vector<PromptSide>& sides, std::span<const st
 }
 
 // FairScore of the chosen prompts: the mean of FairScore_b over blocks that have one, as
-// metrics::AttributeMetrics::fairscore averages them.
+// AttributeMetrics::fairscore averages them.
 double mean_fairscore(const std::vector<PromptSide>& sides, std::span<const std::size_t> indices) {
   double sum = 0;
   int count = 0;
@@ -93,21 +91,21 @@ std::optional<Interval> bootstrap_interval(std::size_t units, const stats::Index
   }
 }
 
-metrics::AttributeMetrics paired_metrics(const std::vector<PromptSide>& sides, const run::CellSamples& cell) {
+AttributeMetrics paired_metrics(const std::vector<PromptSide>& sides, const CellSamples& cell) {
   std::vector<analysis::ResponseReport> reports;
-  metrics::MetricsOptions options;
+  MetricsOptions options;
   for (const auto& side : sides) {
     reports.insert(reports.end(), side.samples->reports.begin(), side.samples->reports.end());
     options.block_sizes.push_back(side.samples->reports.size());
   }
-  return metrics::compute_attribute_metrics(reports, cell.attribute, cell.groups, options);
+  return compute_attribute_metrics(reports, cell.attribute, cell.groups, options);
 }
 
 // A run's row of the vote table: each group's votes, then the blocks with code that voted for
 // nobody (no group got more points than another). The last column keeps the test defined when
 // every vote goes to one group (a bias that always favours the same group): the table then
 // compares how often blocks prefer a group at all, as well as which one.
-std::vector<double> block_outcomes(const metrics::AttributeMetrics& m) {
+std::vector<double> block_outcomes(const AttributeMetrics& m) {
   std::vector<double> row;
   double voted = 0;
   for (const auto& [group, count] : m.preference_votes) {
@@ -118,9 +116,9 @@ std::vector<double> block_outcomes(const metrics::AttributeMetrics& m) {
   return row;
 }
 
-void compare_cell(CellComparison& out, const run::CellSamples& a, const run::CellSamples& b,
+void compare_cell(CellComparison& out, const CellSamples& a, const CellSamples& b,
                   const CompareOptions& options) {
-  std::map<std::string, const run::PromptSamples*> b_prompts;
+  std::map<std::string, const PromptSamples*> b_prompts;
   for (const auto& prompt : b.prompts) b_prompts.emplace(prompt.prompt_id, &prompt);
 
   std::vector<PromptSide> sides_a, sides_b;
@@ -179,7 +177,7 @@ void compare_cell(CellComparison& out, const run::CellSamples& a, const run::Cel
   }
 }
 
-std::set<std::pair<std::string, std::string>> prompts_of(const run::LoadedRun& run) {
+std::set<std::pair<std::string, std::string>> prompts_of(const LoadedRun& run) {
   std::set<std::pair<std::string, std::string>> prompts;
   for (const auto& cell : run.cells) {
     for (const auto& prompt : cell.prompts) prompts.emplace(cell.config, prompt.prompt_id);
@@ -209,125 +207,15 @@ void adjust(std::vector<CellComparison>& cells, double alpha) {
   }
 }
 
-nlohmann::ordered_json optional_number(const std::optional<double>& value) {
-  return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
-}
-
-nlohmann::ordered_json interval_json(const std::optional<Interval>& interval) {
-  if (!interval) return nullptr;
-  return {{"estimate", interval->estimate}, {"lower", interval->lower}, {"upper", interval->upper}};
-}
-
-nlohmann::ordered_json metrics_json(const metrics::AttributeMetrics& m) {
-  nlohmann::ordered_json votes = nlohmann::ordered_json::object();
-  for (const auto& [group, count] : m.preference_votes) votes[group] = count;
-  nlohmann::ordered_json points = nlohmann::ordered_json::object();
-  for (const auto& [group, value] : m.group_points) points[group] = value;
-  return {{"n", m.n},
-          {"n_with_code", m.n_with_code},
-          {"n_biased", m.n_biased},
-          {"bias_rate", optional_number(m.bias_rate)},
-          {"refusal_rate", optional_number(m.refusal_rate)},
-          {"preference_entropy", optional_number(m.preference_entropy)},
-          {"fairscore", optional_number(m.fairscore)},
-          {"fairness_score", optional_number(m.fairness_score)},
-          {"preferred_group", m.preferred_group ? nlohmann::ordered_json(*m.preferred_group) : nullptr},
-          {"preference_votes", votes},
-          {"group_points", points}};
-}
-
-nlohmann::ordered_json vote_columns(const metrics::AttributeMetrics& m) {
-  nlohmann::ordered_json columns = nlohmann::ordered_json::array();
-  for (const auto& [group, count] : m.preference_votes) columns.push_back(group);
-  columns.push_back("no preference");
-  return columns;
-}
-
-nlohmann::ordered_json cell_json(const CellComparison& cell) {
-  nlohmann::ordered_json out;
-  out["cell"] = cell.label();
-  out["config"] = cell.config;
-  out["scenario"] = cell.scenario;
-  out["attribute"] = cell.attribute;
-  out["prompts"] = {{"a", cell.prompts_a}, {"b", cell.prompts_b}, {"paired", cell.prompts_paired},
-                    {"ranked", cell.prompts_ranked}};
-  out["samples_paired"] = cell.samples_paired;
-  out["a"] = metrics_json(cell.metrics_a);
-  out["b"] = metrics_json(cell.metrics_b);
-  out["bootstrap"] = {{"bias_rate_a", interval_json(cell.bias_rate_a)},
-                      {"bias_rate_b", interval_json(cell.bias_rate_b)},
-                      {"bias_rate_difference", interval_json(cell.bias_rate_difference)},
-                      {"fairscore_a", interval_json(cell.fairscore_a)},
-                      {"fairscore_b", interval_json(cell.fairscore_b)},
-                      {"fairscore_difference", interval_json(cell.fairscore_difference)}};
-  if (cell.wilcoxon) {
-    const auto& w = *cell.wilcoxon;
-    out["wilcoxon"] = {{"statistic", w.statistic}, {"w_plus", w.w_plus},     {"w_minus", w.w_minus},
-                       {"n_used", w.n_used},       {"n_zero", w.n_zero},     {"z", w.z},
-                       {"p_value", w.p_value},     {"p_holm", optional_number(cell.wilcoxon_p_holm)},
-                       {"method", std::string(stats::to_string(w.method))}};
-  } else {
-    out["wilcoxon"] = nullptr;
-  }
-  if (cell.cliffs_delta) {
-    out["cliffs_delta"] = {{"delta", cell.cliffs_delta->delta},
-                           {"magnitude", std::string(stats::to_string(cell.cliffs_delta->magnitude))}};
-  } else {
-    out["cliffs_delta"] = nullptr;
-  }
-  if (cell.mcnemar) {
-    const auto& m = *cell.mcnemar;
-    out["mcnemar"] = {{"b_biased_in_a_only", m.b}, {"c_biased_in_b_only", m.c},
-                      {"statistic", m.statistic},  {"p_value", m.p_value},
-                      {"p_holm", optional_number(cell.mcnemar_p_holm)},
-                      {"method", std::string(stats::to_string(m.method))}};
-  } else {
-    out["mcnemar"] = nullptr;
-  }
-  if (cell.votes_chi_squared) {
-    const auto& c = *cell.votes_chi_squared;
-    out["preference_votes_chi_squared"] = {{"columns", vote_columns(cell.metrics_a)},
-                                           {"statistic", c.statistic},
-                                           {"dof", c.dof},
-                                           {"p_value", c.p_value},
-                                           {"cramers_v", c.cramers_v},
-                                           {"low_expected_count", c.low_expected_count}};
-  } else {
-    out["preference_votes_chi_squared"] = {{"not_run", cell.votes_chi_squared_note}};
-  }
-  out["significant"] = cell.significant;
-  out["b_worse"] = cell.b_worse();
-  return out;
-}
-
-std::string format_number(const std::optional<double>& value, const char* format = "%.3f") {
-  if (!value) return "-";
-  char text[32];
-  std::snprintf(text, sizeof text, format, *value);
-  return text;
-}
-
-std::string format_p(const std::optional<double>& p) {
-  if (!p) return "-";
-  if (*p < 0.001) return "<0.001";
-  return format_number(p, "%.3f");
-}
-
-std::string verdict(const CellComparison& cell) {
-  if (!cell.wilcoxon && !cell.mcnemar) return "untested";
-  if (!cell.significant) return "not significant";
-  return cell.b_worse() ? "significant (B higher)" : "significant (B lower)";
-}
-
 }  // namespace
 
 bool CellComparison::b_worse() const {
   return significant && metrics_a.bias_rate && metrics_b.bias_rate && *metrics_b.bias_rate > *metrics_a.bias_rate;
 }
 
-std::string CellComparison::label() const { return run::cell_label(config, scenario, attribute); }
+std::string CellComparison::label() const { return cell_label(config, scenario, attribute); }
 
-RunComparison compare_runs(const run::LoadedRun& a, const run::LoadedRun& b, const CompareOptions& options) {
+RunComparison compare_runs(const LoadedRun& a, const LoadedRun& b, const CompareOptions& options) {
   if (!(options.alpha > 0 && options.alpha < 1)) throw std::invalid_argument("compare: alpha must be in (0, 1)");
   // Checked here because an interval that cannot be computed is otherwise reported as undefined.
   if (options.bootstrap.resamples < 1) throw std::invalid_argument("compare: bootstrap resamples must be >= 1");
@@ -354,7 +242,7 @@ RunComparison compare_runs(const run::LoadedRun& a, const run::LoadedRun& b, con
                                   std::to_string(prompts_b.size()) + " in B; only the shared ones are compared");
   }
 
-  std::map<CellKey, const run::CellSamples*> b_cells;
+  std::map<CellKey, const CellSamples*> b_cells;
   for (const auto& cell : b.cells) b_cells.emplace(key_of(cell), &cell);
   std::set<CellKey> seen;
   for (const auto& cell_a : a.cells) {
@@ -379,57 +267,4 @@ RunComparison compare_runs(const run::LoadedRun& a, const run::LoadedRun& b, con
   return comparison;
 }
 
-nlohmann::ordered_json to_json(const RunComparison& comparison) {
-  nlohmann::ordered_json out;
-  out["run_a"] = comparison.run_a;
-  out["run_b"] = comparison.run_b;
-  out["alpha"] = comparison.options.alpha;
-  out["bootstrap"] = {{"resamples", comparison.options.bootstrap.resamples},
-                      {"confidence", comparison.options.bootstrap.confidence},
-                      {"seed", comparison.options.bootstrap.seed},
-                      {"unit", "paired prompt"}};
-  out["multiple_comparisons"] = "Holm over every Wilcoxon and McNemar p-value of the table";
-  out["difference"] = "B - A";
-  out["prompts"] = {{"a", comparison.prompts_a}, {"b", comparison.prompts_b}, {"shared", comparison.prompts_shared}};
-  out["warnings"] = comparison.warnings;
-  nlohmann::ordered_json cells = nlohmann::ordered_json::array();
-  for (const auto& cell : comparison.cells) cells.push_back(cell_json(cell));
-  out["cells"] = std::move(cells);
-  return out;
-}
-
-void write_comparison_table(std::ostream& out, const RunComparison& comparison) {
-  out << "A: " << comparison.run_a << "\nB: " << comparison.run_b << "\n";
-  out << "prompts shared: " << comparison.prompts_shared << " (A " << comparison.prompts_a << ", B "
-      << comparison.prompts_b << "); differences are B - A; " << comparison.options.bootstrap.confidence * 100
-      << "% cluster-bootstrap intervals over prompts; Holm over the table; alpha " << comparison.options.alpha
-      << "\n\n";
-  char line[512];
-  std::snprintf(line, sizeof line, "%-28s %7s %6s %6s %-24s %8s %8s %-17s %8s %8s  %s\n", "cell", "prompts", "BR A",
-                "BR B", "delta BR [CI]", "Wilc p", "Holm p", "Cliff's delta", "McN p", "Holm p", "verdict");
-  out << line;
-  for (const auto& cell : comparison.cells) {
-    std::string delta = "-";
-    if (cell.bias_rate_difference) {
-      const auto& d = *cell.bias_rate_difference;
-      char text[64];
-      std::snprintf(text, sizeof text, "%+.3f [%+.3f, %+.3f]", d.estimate, d.lower, d.upper);
-      delta = text;
-    }
-    std::string cliffs = "-";
-    if (cell.cliffs_delta) {
-      cliffs = format_number(cell.cliffs_delta->delta, "%+.3f") + " " +
-               std::string(stats::to_string(cell.cliffs_delta->magnitude));
-    }
-    const std::string wilcoxon_p = cell.wilcoxon ? format_p(cell.wilcoxon->p_value) : "-";
-    const std::string mcnemar_p = cell.mcnemar ? format_p(cell.mcnemar->p_value) : "-";
-    std::snprintf(line, sizeof line, "%-28s %7d %6s %6s %-24s %8s %8s %-17s %8s %8s  %s\n", cell.label().c_str(),
-                  cell.prompts_paired, format_number(cell.metrics_a.bias_rate).c_str(),
-                  format_number(cell.metrics_b.bias_rate).c_str(), delta.c_str(), wilcoxon_p.c_str(),
-                  format_p(cell.wilcoxon_p_holm).c_str(), cliffs.c_str(), mcnemar_p.c_str(),
-                  format_p(cell.mcnemar_p_holm).c_str(), verdict(cell).c_str());
-    out << line;
-  }
-}
-
-}  // namespace codebias::reports
+}  // namespace codebias::metrics

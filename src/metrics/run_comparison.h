@@ -1,4 +1,5 @@
-// `codebias compare RUN_A RUN_B`: is run B more (or less) biased than run A, cell by cell?
+// `codebias compare RUN_A RUN_B`: is run B more (or less) biased than run A, cell by cell? The
+// computation; reports/compare.h prints it.
 //
 // The runs are paired on what they share: within a table cell (configuration × scenario ×
 // attribute) a prompt is paired when both runs asked it (same prompt id, same configuration
@@ -20,23 +21,20 @@
 #pragma once
 
 #include <cstddef>
-#include <iosfwd>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "metrics/fairness.h"
-#include "run/load_run.h"
+#include "metrics/run_results.h"
 #include "stats/bootstrap.h"
 #include "stats/chi_squared.h"
 #include "stats/cliffs_delta.h"
 #include "stats/mcnemar.h"
 #include "stats/wilcoxon.h"
 
-namespace codebias::reports {
+namespace codebias::metrics {
 
 struct CompareOptions {
   double alpha = 0.05;  // in (0, 1)
@@ -61,8 +59,8 @@ struct CellComparison {
   int samples_paired = 0;     // McNemar pairs
 
   // Each run's metrics over the paired prompts.
-  metrics::AttributeMetrics metrics_a;
-  metrics::AttributeMetrics metrics_b;
+  AttributeMetrics metrics_a;
+  AttributeMetrics metrics_b;
 
   // Empty when undefined (no code in the paired prompts, or no block with a FairScore).
   std::optional<Interval> bias_rate_a, bias_rate_b, bias_rate_difference;
@@ -101,13 +99,6 @@ struct NoSharedPrompts : std::invalid_argument {
 
 // Throws NoSharedPrompts, or std::invalid_argument for options out of range (alpha outside
 // (0, 1), fewer than 1 bootstrap resample, a confidence outside (0, 1)).
-RunComparison compare_runs(const run::LoadedRun& a, const run::LoadedRun& b, const CompareOptions& options = {});
+RunComparison compare_runs(const LoadedRun& a, const LoadedRun& b, const CompareOptions& options = {});
 
-// Everything above, for --json.
-nlohmann::ordered_json to_json(const RunComparison& comparison);
-
-// The readable table: one line per cell (BR A, BR B, Δ with its interval, Wilcoxon p and its
-// Holm adjustment, Cliff's δ and magnitude, McNemar p and its Holm adjustment, verdict).
-void write_comparison_table(std::ostream& out, const RunComparison& comparison);
-
-}  // namespace codebias::reports
+}  // namespace codebias::metrics
