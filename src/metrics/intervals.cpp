@@ -9,6 +9,13 @@
 
 namespace codebias::metrics {
 
+const MetricInterval* find_interval(const std::vector<MetricInterval>& intervals, std::string_view metric) {
+  for (const auto& interval : intervals) {
+    if (interval.metric == metric) return &interval;
+  }
+  return nullptr;
+}
+
 std::vector<MetricInterval> prompt_bootstrap_intervals(const std::vector<analysis::ResponseReport>& reports,
                                                        const std::vector<std::size_t>& block_sizes,
                                                        const std::string& attribute,

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/report.h"
@@ -19,6 +20,9 @@ struct MetricInterval {
 };
 
 inline constexpr int kIntervalResamples = 1000;
+
+// The interval of `metric` among `intervals`; nullptr when it has none.
+const MetricInterval* find_interval(const std::vector<MetricInterval>& intervals, std::string_view metric);
 
 // Each resample draws prompts (blocks of `block_sizes` consecutive reports) with replacement and
 // recomputes the metrics from their responses. Seed: stats' kDefaultBootstrapSeed;

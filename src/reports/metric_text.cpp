@@ -11,13 +11,6 @@ std::optional<double> json_double(const nlohmann::ordered_json& value) {
   return value.get<double>();
 }
 
-const metrics::MetricInterval* find_interval(const metrics::FunctionCell& cell, const std::string& metric) {
-  for (const auto& interval : cell.intervals) {
-    if (interval.metric == metric) return &interval;
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 std::string fixed(std::optional<double> value, int digits) {
@@ -48,7 +41,7 @@ std::string cell_text(const metrics::FunctionCell& cell, const metrics::MetricCo
   const auto& metric = *column.metric;
   using Part = metrics::MetricColumn::Part;
   if (column.part == Part::ci95) {
-    const auto* interval = find_interval(cell, metric.id);
+    const auto* interval = metrics::find_interval(cell.intervals, metric.id);
     if (!interval) return "–";
     char text[64];
     std::snprintf(text, sizeof text, "[%.*f, %.*f]", digits, interval->lower, digits, interval->upper);

@@ -78,13 +78,6 @@ std::string csv_number(const std::optional<double>& value, int digits) {
   return text;
 }
 
-const metrics::MetricInterval* find_interval(const metrics::FunctionCell& cell, const std::string& metric) {
-  for (const auto& interval : cell.intervals) {
-    if (interval.metric == metric) return &interval;
-  }
-  return nullptr;
-}
-
 // The header and one row's cells of a metrics table in report.md (metrics.json's `output`):
 // the columns of the metrics, after the leading columns the caller writes.
 std::string markdown_header(const metrics::OutputColumns& output) {
@@ -242,7 +235,7 @@ std::string metrics_csv(const RunReportInput& input) {
     for (const auto& column : output.columns) {
       const auto& id = column.metric->id;
       if (column.part == Part::ci95) {
-        const auto* interval = find_interval(cell, id);
+        const auto* interval = metrics::find_interval(cell.intervals, id);
         out << ',' << csv_number(interval ? std::optional<double>(interval->lower) : std::nullopt, output.digits) << ','
             << csv_number(interval ? std::optional<double>(interval->upper) : std::nullopt, output.digits);
       } else if (column.metric->numeric()) {
