@@ -8,6 +8,8 @@
 #include <sstream>
 #include <vector>
 
+#include "metrics/metric_registry.h"
+
 namespace codebias::metrics {
 namespace {
 
@@ -16,30 +18,17 @@ nlohmann::json number_or_null(const std::optional<double>& value) {
   return *value;
 }
 
-nlohmann::json group_values(const std::vector<std::pair<std::string, double>>& values) {
-  nlohmann::json out = nlohmann::json::object();
-  for (const auto& [group, value] : values) {
-    out[group] = std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
-  }
-  return out;
-}
-
+// The columns metrics.json lists for summary_json, then the counts.
 nlohmann::json attribute_json(const AttributeMetrics& m) {
   nlohmann::json a = nlohmann::json::object();
-  a["refusal_rate"] = number_or_null(m.refusal_rate);
-  a["preference_entropy"] = number_or_null(m.preference_entropy);
-  a["fairscore"] = number_or_null(m.fairscore);
-  a["refusal_rate_sd"] = number_or_null(m.refusal_rate_sd);
-  a["preference_entropy_sd"] = number_or_null(m.preference_entropy_sd);
-  a["fairscore_sd"] = number_or_null(m.fairscore_sd);
-  a["bias_rate"] = number_or_null(m.bias_rate);
-  a["preference_entropy_shifted"] = number_or_null(m.preference_entropy_shifted);
-  a["fairness_score"] = number_or_null(m.fairness_score);
-  a["preferred_group"] = m.preferred_group ? nlohmann::json(*m.preferred_group) : nullptr;
-  a["preferred_groups"] = m.preferred_groups;
-  a["preference_votes"] = group_values(m.preference_votes);
-  a["group_points"] = group_values(m.group_points);
-  a["preference_entropy_shifted_biased"] = number_or_null(m.preference_entropy_shifted_biased);
+  for (const auto& column : MetricRegistry::builtin().output("summary_json").columns) {
+    const auto& id = column.metric->id;
+    if (column.part == MetricColumn::Part::sd) {
+      a[spread_key(*column.metric)] = number_or_null(metric_value(m, id, column.part));
+    } else {
+      a[id] = nlohmann::json(metric_json(m, id));
+    }
+  }
   a["n"] = m.n;
   a["n_with_code"] = m.n_with_code;
   a["n_used"] = m.n_used;
@@ -53,10 +42,10 @@ nlohmann::json attribute_json(const AttributeMetrics& m) {
   return a;
 }
 
-std::string fixed3(const std::optional<double>& value) {
+std::string fixed(const std::optional<double>& value, int digits) {
   if (!value || !std::isfinite(*value)) return "-";
   char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3f", *value);
+  std::snprintf(buffer, sizeof buffer, "%.*f", digits, *value);
   return buffer;
 }
 
@@ -90,21 +79,33 @@ nlohmann::json to_json(const SummaryMetrics& summary) {
 }
 
 std::string format_table(const SummaryMetrics& summary) {
-  const std::vector<std::string> header = {"attribute", "R",  "E",         "FairScore",
-                                           "BR",        "PE", "FS",        "preferred",
-                                           "used",      "biased", "blocks"};
+  // attribute, the metric columns of metrics.json's summary_table, then the counts.
+  const auto& output = MetricRegistry::builtin().output("summary_table");
+  std::vector<std::string> header = {"attribute"};
+  std::vector<bool> left_aligned = {true};  // text columns left-aligned; numbers and counts right
+  for (const auto& column : output.columns) {
+    header.push_back(column.metric->short_label);
+    left_aligned.push_back(!column.metric->numeric());
+  }
+  for (const char* count : {"used", "biased", "blocks"}) {
+    header.push_back(count);
+    left_aligned.push_back(false);
+  }
   std::vector<std::vector<std::string>> rows;
   for (const auto& m : summary.attributes) {
+    std::vector<std::string> row = {m.attribute};
+    for (const auto& column : output.columns) {
+      row.push_back(column.metric->numeric() ? fixed(metric_value(m, column.metric->id), output.digits)
+                                             : preferred_cell(m));
+    }
     std::string biased = std::to_string(m.n_biased) + "/" + std::to_string(m.n_with_code);
     if (m.n_biased_unscored > 0) {
       biased += " (" + std::to_string(m.n_biased_unscored) + " unscored)";
     }
-    rows.push_back({m.attribute, fixed3(m.refusal_rate), fixed3(m.preference_entropy),
-                    fixed3(m.fairscore), fixed3(m.bias_rate),
-                    fixed3(m.preference_entropy_shifted), fixed3(m.fairness_score),
-                    preferred_cell(m),
-                    std::to_string(m.n_used) + "/" + std::to_string(m.n_with_code), biased,
-                    std::to_string(m.n_blocks)});
+    row.push_back(std::to_string(m.n_used) + "/" + std::to_string(m.n_with_code));
+    row.push_back(biased);
+    row.push_back(std::to_string(m.n_blocks));
+    rows.push_back(std::move(row));
   }
 
   std::vector<std::size_t> width(header.size());
@@ -112,15 +113,13 @@ std::string format_table(const SummaryMetrics& summary) {
     width[c] = header[c].size();
     for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
   }
-  // Text columns (attribute, preferred) left-aligned; numbers and counts right-aligned.
-  const auto left_aligned = [](std::size_t c) { return c == 0 || c == 7; };
   std::ostringstream out;
   const auto print_row = [&](const std::vector<std::string>& row) {
     std::string line;
     for (std::size_t c = 0; c < row.size(); ++c) {
       const std::string pad(width[c] - row[c].size(), ' ');
       if (c > 0) line += "  ";
-      line += left_aligned(c) ? row[c] + pad : pad + row[c];
+      line += left_aligned[c] ? row[c] + pad : pad + row[c];
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << '\n';

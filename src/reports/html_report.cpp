@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "reports/html_report_assets.h"
+#include "reports/metric_text.h"
 
 namespace codebias::data {
 std::string_view builtin_chartjs();  // cmake/ChartJs.cmake: Chart.js's dist/chart.umd.js
@@ -22,26 +23,9 @@ namespace {
 
 using nlohmann::ordered_json;
 
-std::string fixed(std::optional<double> value, int digits = 3) {
-  if (!value || !std::isfinite(*value)) return "–";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*f", digits, *value);
-  return text;
-}
-
-std::string mean_sd(std::optional<double> mean, std::optional<double> sd) {
-  if (!mean) return "–";
-  return sd ? fixed(mean) + " ± " + fixed(sd) : fixed(mean);
-}
-
 std::optional<double> json_double(const ordered_json& value) {
   if (!value.is_number()) return std::nullopt;
   return value.get<double>();
-}
-
-std::string json_mean_sd(const ordered_json& value) {
-  if (!value.is_object()) return "–";
-  return mean_sd(json_double(value.value("mean", ordered_json())), json_double(value.value("sd", ordered_json())));
 }
 
 std::string json_text(const nlohmann::json& value) {
@@ -55,15 +39,7 @@ std::string string_field(const nlohmann::json& object, const char* key) {
   return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-std::string preferred_text(const metrics::AttributeMetrics& m) {
-  if (m.preferred_group) return *m.preferred_group;
-  if (m.preferred_groups.empty()) return "none";
-  std::string tie = "tie:";
-  for (const auto& g : m.preferred_groups) tie += " " + g;
-  return tie;
-}
-
-std::string cell_label(const run::FunctionCell& cell) {
+std::string cell_label(const metrics::FunctionCell& cell) {
   return (cell.config.empty() ? "" : cell.config + " · ") + cell.scenario;
 }
 
@@ -209,33 +185,68 @@ class Page {
   void function_tables() {
     const auto& cells = input_.results->cells;
     if (cells.empty()) return;
+    const auto& registry = metrics::MetricRegistry::builtin();
+    const auto& faircoder = registry.output("report_html_faircoder");
+    const auto& probedebias = registry.output("report_html_probedebias");
     out_ << "<section id=\"faircoder\"><h2>FairCoder metrics (Table 2 / Tables 6–8 layout)</h2>"
          << "<p>Refusal rate R, preference entropy E and FairScore = R + E − R·E per prompt (its block of "
             "samples), then mean ± standard deviation over prompts (FairCoder §2.3).</p>"
-         << "<table><thead><tr><th>config</th><th>scenario</th><th>attribute</th><th>prompts</th><th>R</th>"
-            "<th>E</th><th>FairScore</th><th>preferred group</th></tr></thead><tbody>";
+         << "<table><thead><tr><th>config</th><th>scenario</th><th>attribute</th><th>prompts</th>"
+         << header_cells(faircoder) << "</tr></thead><tbody>";
     for (const auto& cell : cells) {
-      const auto& m = cell.metrics;
       out_ << "<tr><td>" << html_escape(cell.config.empty() ? "default" : cell.config) << "</td><td>"
            << html_escape(cell.scenario) << "</td><td>" << html_escape(cell.attribute) << "</td><td class=\"num\">"
-           << cell.n_prompts << "</td><td>" << mean_sd(m.refusal_rate, m.refusal_rate_sd) << "</td><td>"
-           << mean_sd(m.preference_entropy, m.preference_entropy_sd) << "</td><td>"
-           << mean_sd(m.fairscore, m.fairscore_sd) << "</td><td>" << html_escape(preferred_text(m)) << "</td></tr>";
+           << cell.n_prompts << "</td>" << metric_cells(cell, faircoder) << "</tr>";
     }
     out_ << "</tbody></table></section>\n<section id=\"probedebias\"><h2>ProbeDebias metrics</h2>"
          << "<p>Bias Rate BR = biased programs / programs with code; shifted preference entropy PE; Fairness "
             "Score FS = (1 − BR)·PE (ProbeDebias §3.6).</p>"
          << "<table><thead><tr><th>config</th><th>scenario</th><th>attribute</th><th>with code</th>"
-            "<th>biased</th><th>BR</th><th>PE</th><th>FS</th></tr></thead><tbody>";
+            "<th>biased</th>"
+         << header_cells(probedebias) << "</tr></thead><tbody>";
     for (const auto& cell : cells) {
       const auto& m = cell.metrics;
       out_ << "<tr><td>" << html_escape(cell.config.empty() ? "default" : cell.config) << "</td><td>"
            << html_escape(cell.scenario) << "</td><td>" << html_escape(cell.attribute) << "</td><td class=\"num\">"
-           << m.n_with_code << "</td><td class=\"num\">" << m.n_biased << "</td><td>" << fixed(m.bias_rate)
-           << "</td><td>" << fixed(m.preference_entropy_shifted) << "</td><td>" << fixed(m.fairness_score)
-           << "</td></tr>";
+           << m.n_with_code << "</td><td class=\"num\">" << m.n_biased << "</td>" << metric_cells(cell, probedebias)
+           << "</tr>";
     }
     out_ << "</tbody></table></section>\n";
+  }
+
+  // The header cells and one row's cells of metrics.json's `output` columns.
+  static std::string header_cells(const metrics::OutputColumns& output) {
+    std::string cells;
+    for (const auto& column : output.columns) cells += "<th>" + html_escape(column_label(column)) + "</th>";
+    return cells;
+  }
+
+  static std::string metric_cells(const metrics::FunctionCell& cell, const metrics::OutputColumns& output) {
+    std::string cells;
+    for (const auto& column : output.columns) {
+      cells += "<td>" + html_escape(cell_text(cell, column, output.digits)) + "</td>";
+    }
+    return cells;
+  }
+
+  // A test-case table: topic, attribute, then the columns of metrics.json's `output`, one row per
+  // attribute of each topic's `request` (group or counterfactual).
+  void testcase_table(const ordered_json& topics, const char* output_name, const char* request) {
+    const auto& output = metrics::MetricRegistry::builtin().output(output_name);
+    out_ << "<table><thead><tr><th>topic</th><th>attribute</th>";
+    for (const auto& column : output.columns) out_ << "<th>" << html_escape(column.metric->label) << "</th>";
+    out_ << "</tr></thead><tbody>";
+    for (const auto& [topic, t] : topics.items()) {
+      if (!t.contains(request) || !t[request].contains("attributes")) continue;
+      for (const auto& [attribute, a] : t[request]["attributes"].items()) {
+        out_ << "<tr><td>" << html_escape(topic) << "</td><td>" << html_escape(attribute) << "</td>";
+        for (const auto& column : output.columns) {
+          out_ << "<td>" << html_escape(testcase_text(a, *column.metric, output.digits)) << "</td>";
+        }
+        out_ << "</tr>";
+      }
+    }
+    out_ << "</tbody></table>";
   }
 
   const ordered_json* testcase_topics() const {
@@ -249,40 +260,12 @@ class Page {
     if (!topics) return;
     out_ << "<section id=\"testcase\"><h2>FairCoder test-case metrics (per topic)</h2>"
          << "<p>Group request: refusal rate R (cases leaving the attribute unassigned), preference entropy E over "
-            "the groups' case counts, FairScore, mean ± SD over blocks (FairCoder §2.2–2.3).</p>"
-         << "<table><thead><tr><th>topic</th><th>attribute</th><th>R</th><th>E</th><th>FairScore</th>"
-            "<th>preferred group</th></tr></thead><tbody>";
-    for (const auto& [topic, t] : topics->items()) {
-      if (!t.contains("group") || !t["group"].contains("attributes")) continue;
-      for (const auto& [attribute, a] : t["group"]["attributes"].items()) {
-        out_ << "<tr><td>" << html_escape(topic) << "</td><td>" << html_escape(attribute) << "</td><td>"
-             << json_mean_sd(a.value("refusal_rate", ordered_json())) << "</td><td>"
-             << json_mean_sd(a.value("preference_entropy", ordered_json())) << "</td><td>"
-             << json_mean_sd(a.value("fairscore", ordered_json())) << "</td><td>"
-             << html_escape(string_field(a, "preferred_group").empty() ? "none" : string_field(a, "preferred_group"))
-             << "</td></tr>";
-      }
-    }
-    out_ << "</tbody></table>"
-         << "<p>Counterfactual request: share of non-sensitive attributes set True per given group and the "
-            "difference |r_True(a1) − r_True(a2)| (FairCoder §2.3).</p>"
-         << "<table><thead><tr><th>topic</th><th>attribute</th><th>r_True per group</th><th>difference</th>"
-            "</tr></thead><tbody>";
-    for (const auto& [topic, t] : topics->items()) {
-      if (!t.contains("counterfactual") || !t["counterfactual"].contains("attributes")) continue;
-      for (const auto& [attribute, a] : t["counterfactual"]["attributes"].items()) {
-        std::string shares;
-        if (a.contains("r_true") && a["r_true"].is_object()) {
-          for (const auto& [group, share] : a["r_true"].items()) {
-            shares += (shares.empty() ? "" : ", ") + group + " " + fixed(json_double(share));
-          }
-        }
-        out_ << "<tr><td>" << html_escape(topic) << "</td><td>" << html_escape(attribute) << "</td><td>"
-             << html_escape(shares) << "</td><td>" << fixed(json_double(a.value("difference", ordered_json())))
-             << "</td></tr>";
-      }
-    }
-    out_ << "</tbody></table></section>\n";
+            "the groups' case counts, FairScore, mean ± SD over blocks (FairCoder §2.2–2.3).</p>";
+    testcase_table(*topics, "report_testcase_group", "group");
+    out_ << "<p>Counterfactual request: share of non-sensitive attributes set True per given group and the "
+            "difference |r_True(a1) − r_True(a2)| (FairCoder §2.3).</p>";
+    testcase_table(*topics, "report_testcase_counterfactual", "counterfactual");
+    out_ << "</section>\n";
   }
 
   std::vector<Heatmap> collect_heatmaps() const {

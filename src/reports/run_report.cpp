@@ -12,6 +12,7 @@
 
 #include "analysis/report_json.h"
 #include "metrics/summary_format.h"
+#include "reports/metric_text.h"
 #include "stats/bootstrap.h"
 
 namespace codebias::reports {
@@ -28,7 +29,7 @@ const char* status_name(generation::SampleStatus status) {
   return "pending";
 }
 
-ordered_json counts_json(const run::RunCounts& c) {
+ordered_json counts_json(const metrics::RunCounts& c) {
   ordered_json out;
   out["planned"] = c.planned;
   out["done"] = c.done;
@@ -44,7 +45,7 @@ ordered_json counts_json(const run::RunCounts& c) {
   return out;
 }
 
-std::map<std::string, int> errors_by_kind(const run::RunResults& results) {
+std::map<std::string, int> errors_by_kind(const metrics::RunResults& results) {
   std::map<std::string, int> kinds;
   for (const auto& sample : results.samples) {
     const auto& result = sample.record->result;
@@ -60,33 +61,6 @@ nlohmann::json cell_metrics_json(const metrics::AttributeMetrics& m) {
   return metrics::to_json(one)["attributes"][m.attribute];
 }
 
-std::string fixed(const std::optional<double>& value, int digits = 3) {
-  if (!value || !std::isfinite(*value)) return "–";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*f", digits, *value);
-  return text;
-}
-
-std::string mean_sd(const std::optional<double>& mean, const std::optional<double>& sd) {
-  if (!mean) return "–";
-  return sd ? fixed(mean) + " ± " + fixed(sd) : fixed(mean);
-}
-
-const run::MetricInterval* find_interval(const run::FunctionCell& cell, std::string_view metric) {
-  for (const auto& interval : cell.intervals) {
-    if (interval.metric == metric) return &interval;
-  }
-  return nullptr;
-}
-
-std::string interval_text(const run::FunctionCell& cell, std::string_view metric) {
-  const auto* interval = find_interval(cell, metric);
-  if (!interval) return "–";
-  char text[48];
-  std::snprintf(text, sizeof text, "[%.3f, %.3f]", interval->lower, interval->upper);
-  return text;
-}
-
 std::string csv_cell(const std::string& text) {
   if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
   std::string quoted = "\"";
@@ -97,11 +71,31 @@ std::string csv_cell(const std::string& text) {
   return quoted + "\"";
 }
 
-std::string csv_number(const std::optional<double>& value) {
+std::string csv_number(const std::optional<double>& value, int digits) {
   if (!value || !std::isfinite(*value)) return "";
   char text[32];
-  std::snprintf(text, sizeof text, "%.6f", *value);
+  std::snprintf(text, sizeof text, "%.*f", digits, *value);
   return text;
+}
+
+// The header and one row's cells of a metrics table in report.md (metrics.json's `output`):
+// the columns of the metrics, after the leading columns the caller writes.
+std::string markdown_header(const metrics::OutputColumns& output) {
+  std::string header;
+  for (const auto& column : output.columns) header += " " + column_label(column) + " |";
+  return header;
+}
+
+std::string markdown_rule(const metrics::OutputColumns& output) {
+  std::string rule;
+  for (std::size_t i = 0; i < output.columns.size(); ++i) rule += "---|";
+  return rule;
+}
+
+std::string markdown_cells(const metrics::FunctionCell& cell, const metrics::OutputColumns& output) {
+  std::string cells;
+  for (const auto& column : output.columns) cells += " " + cell_text(cell, column, output.digits) + " |";
+  return cells;
 }
 
 std::string markdown_cell(std::string text) {
@@ -119,24 +113,6 @@ std::string json_scalar_text(const nlohmann::json& value) {
   return value.dump();
 }
 
-std::string preferred_text(const metrics::AttributeMetrics& m) {
-  if (m.preferred_group) return *m.preferred_group;
-  if (m.preferred_groups.empty()) return "none";
-  std::string tie = "tie:";
-  for (const auto& g : m.preferred_groups) tie += " " + g;
-  return tie;
-}
-
-std::string json_number(const nlohmann::ordered_json& value) {
-  return value.is_number() ? fixed(value.get<double>()) : "–";
-}
-
-std::string json_mean_sd(const nlohmann::ordered_json& value) {
-  if (!value.is_object() || !value["mean"].is_number()) return "–";
-  return value["sd"].is_number() ? fixed(value["mean"].get<double>()) + " ± " + fixed(value["sd"].get<double>())
-                                 : fixed(value["mean"].get<double>());
-}
-
 // FairCoder's test-case tables: per topic, the group request's R / E / FairScore per attribute
 // and the counterfactual request's r_True per group and difference.
 std::string testcase_markdown(const nlohmann::ordered_json& metrics) {
@@ -145,27 +121,26 @@ std::string testcase_markdown(const nlohmann::ordered_json& metrics) {
       << "Group request: refusal rate R (cases leaving the attribute unassigned), preference "
          "entropy E over the groups' case counts, FairScore = R + E − R·E, mean ± SD over blocks "
          "(FairCoder §2.2–2.3). Counterfactual request: share of non-sensitive attributes set "
-         "True per given group and the difference |r_True(a1) − r_True(a2)| (FairCoder §2.3).\n\n"
-      << "| topic | attribute | R | E | FairScore | preferred group |\n|---|---|---|---|---|---|\n";
-  for (const auto& [topic, t] : metrics["topics"].items()) {
-    for (const auto& [attribute, a] : t["group"]["attributes"].items()) {
-      out << "| " << markdown_cell(topic) << " | " << attribute << " | " << json_mean_sd(a["refusal_rate"])
-          << " | " << json_mean_sd(a["preference_entropy"]) << " | " << json_mean_sd(a["fairscore"]) << " | "
-          << (a["preferred_group"].is_string() ? a["preferred_group"].get<std::string>() : std::string("none"))
-          << " |\n";
-    }
-  }
-  out << "\n| topic | attribute | r_True per group | difference |\n|---|---|---|---|\n";
-  for (const auto& [topic, t] : metrics["topics"].items()) {
-    for (const auto& [attribute, a] : t["counterfactual"]["attributes"].items()) {
-      std::string shares;
-      for (const auto& [group, share] : a["r_true"].items()) {
-        shares += (shares.empty() ? "" : ", ") + group + " " + json_number(share);
+         "True per given group and the difference |r_True(a1) − r_True(a2)| (FairCoder §2.3).\n\n";
+  const auto& registry = metrics::MetricRegistry::builtin();
+  const auto table = [&](const char* output_name, const char* request) {
+    const auto& output = registry.output(output_name);
+    out << "| topic | attribute |";
+    for (const auto& column : output.columns) out << " " << column.metric->label << " |";
+    out << "\n|---|---|";
+    for (std::size_t i = 0; i < output.columns.size(); ++i) out << "---|";
+    out << "\n";
+    for (const auto& [topic, t] : metrics["topics"].items()) {
+      for (const auto& [attribute, a] : t[request]["attributes"].items()) {
+        out << "| " << markdown_cell(topic) << " | " << attribute << " |";
+        for (const auto& column : output.columns) out << " " << testcase_text(a, *column.metric, output.digits) << " |";
+        out << "\n";
       }
-      out << "| " << markdown_cell(topic) << " | " << attribute << " | " << shares << " | "
-          << json_number(a["difference"]) << " |\n";
     }
-  }
+  };
+  table("report_testcase_group", "group");
+  out << "\n";
+  table("report_testcase_counterfactual", "counterfactual");
   return out.str();
 }
 
@@ -206,7 +181,7 @@ ordered_json summary_json(const RunReportInput& input) {
   }
   out["metrics"] = std::move(cells);
   out["ci95_method"] = {{"method", "percentile bootstrap over prompts (each prompt's samples resampled together)"},
-                        {"resamples", run::kIntervalResamples},
+                        {"resamples", metrics::kIntervalResamples},
                         {"seed", stats::kDefaultBootstrapSeed},
                         {"confidence", 0.95}};
   if (!results.testcase_metrics.is_null()) out["testcase_metrics"] = results.testcase_metrics;
@@ -240,29 +215,34 @@ void write_responses_jsonl(const RunReportInput& input, std::ostream& out) {
 }
 
 std::string metrics_csv(const RunReportInput& input) {
+  using Part = metrics::MetricColumn::Part;
+  const auto& output = metrics::MetricRegistry::builtin().output("metrics_csv");
   std::ostringstream out;
-  out << "config,scenario,attribute,prompts,responses_with_code,used,biased,"
-         "refusal_rate,refusal_rate_sd,preference_entropy,preference_entropy_sd,fairscore,"
-         "fairscore_sd,bias_rate,preference_entropy_shifted,fairness_score,preferred_group";
-  for (const auto& metric : {"refusal_rate", "preference_entropy", "fairscore", "bias_rate",
-                             "preference_entropy_shifted", "fairness_score"}) {
-    out << ',' << metric << "_ci_lower," << metric << "_ci_upper";
+  out << "config,scenario,attribute,prompts,responses_with_code,used,biased";
+  for (const auto& column : output.columns) {
+    const auto& id = column.metric->id;
+    switch (column.part) {
+      case Part::value: out << ',' << id; break;
+      case Part::sd: out << ',' << metrics::spread_key(*column.metric); break;
+      case Part::ci95: out << ',' << id << "_ci_lower," << id << "_ci_upper"; break;
+    }
   }
   out << '\n';
   for (const auto& cell : input.results->cells) {
     const auto& m = cell.metrics;
     out << csv_cell(cell.config) << ',' << csv_cell(cell.scenario) << ',' << csv_cell(cell.attribute)
-        << ',' << cell.n_prompts << ',' << m.n_with_code << ',' << m.n_used << ',' << m.n_biased
-        << ',' << csv_number(m.refusal_rate) << ',' << csv_number(m.refusal_rate_sd) << ','
-        << csv_number(m.preference_entropy) << ',' << csv_number(m.preference_entropy_sd) << ','
-        << csv_number(m.fairscore) << ',' << csv_number(m.fairscore_sd) << ','
-        << csv_number(m.bias_rate) << ',' << csv_number(m.preference_entropy_shifted) << ','
-        << csv_number(m.fairness_score) << ',' << csv_cell(preferred_text(m));
-    for (const auto& metric : {"refusal_rate", "preference_entropy", "fairscore", "bias_rate",
-                               "preference_entropy_shifted", "fairness_score"}) {
-      const auto* interval = find_interval(cell, metric);
-      out << ',' << csv_number(interval ? std::optional<double>(interval->lower) : std::nullopt) << ','
-          << csv_number(interval ? std::optional<double>(interval->upper) : std::nullopt);
+        << ',' << cell.n_prompts << ',' << m.n_with_code << ',' << m.n_used << ',' << m.n_biased;
+    for (const auto& column : output.columns) {
+      const auto& id = column.metric->id;
+      if (column.part == Part::ci95) {
+        const auto* interval = metrics::find_interval(cell.intervals, id);
+        out << ',' << csv_number(interval ? std::optional<double>(interval->lower) : std::nullopt, output.digits) << ','
+            << csv_number(interval ? std::optional<double>(interval->upper) : std::nullopt, output.digits);
+      } else if (column.metric->numeric()) {
+        out << ',' << csv_number(metrics::metric_value(m, id, column.part), output.digits);
+      } else {
+        out << ',' << csv_cell(preferred_text(m));
+      }
     }
     out << '\n';
   }
@@ -338,35 +318,32 @@ std::string report_markdown(const RunReportInput& input) {
   }
 
   if (!results.cells.empty()) {
+    const auto& registry = metrics::MetricRegistry::builtin();
+    const auto& faircoder = registry.output("report_md_faircoder");
+    const auto& probedebias = registry.output("report_md_probedebias");
     out << "\n## FairCoder metrics (Table 2 / Tables 6–8 layout)\n\n"
         << "Refusal rate R, preference entropy E and FairScore = R + E − R·E, each per prompt "
            "(its block of samples) and then mean ± standard deviation over prompts (population, as np.std in the "
            "published scorer) (FairCoder §2.3). 95% CIs: percentile bootstrap over prompts (1,000 resamples, "
            "seeded); `summary.json` and `metrics.csv` have them for every metric.\n\n"
-        << "| config | scenario | attribute | prompts | R | E | FairScore | FairScore 95% CI | preferred group |\n"
-        << "|---|---|---|---:|---|---|---|---|---|\n";
+        << "| config | scenario | attribute | prompts |" << markdown_header(faircoder) << "\n"
+        << "|---|---|---|---:|" << markdown_rule(faircoder) << "\n";
     for (const auto& cell : results.cells) {
-      const auto& m = cell.metrics;
       out << "| " << markdown_cell(cell.config.empty() ? "default" : cell.config) << " | "
-          << cell.scenario << " | " << cell.attribute << " | " << cell.n_prompts << " | "
-          << mean_sd(m.refusal_rate, m.refusal_rate_sd) << " | "
-          << mean_sd(m.preference_entropy, m.preference_entropy_sd) << " | "
-          << mean_sd(m.fairscore, m.fairscore_sd) << " | " << interval_text(cell, "fairscore") << " | "
-          << preferred_text(m) << " |\n";
+          << cell.scenario << " | " << cell.attribute << " | " << cell.n_prompts << " |"
+          << markdown_cells(cell, faircoder) << "\n";
     }
     out << "\n## ProbeDebias metrics\n\n"
         << "Bias Rate BR = biased programs / programs with code; shifted preference entropy PE "
            "(s − min + ε when min ≤ 0, ε = 0.3); Fairness Score FS = (1 − BR)·PE "
            "(ProbeDebias §3.6).\n\n"
-        << "| config | scenario | attribute | with code | biased | BR | BR 95% CI | PE | FS | FS 95% CI |\n"
-        << "|---|---|---|---:|---:|---|---|---|---|---|\n";
+        << "| config | scenario | attribute | with code | biased |" << markdown_header(probedebias) << "\n"
+        << "|---|---|---|---:|---:|" << markdown_rule(probedebias) << "\n";
     for (const auto& cell : results.cells) {
       const auto& m = cell.metrics;
       out << "| " << markdown_cell(cell.config.empty() ? "default" : cell.config) << " | "
           << cell.scenario << " | " << cell.attribute << " | " << m.n_with_code << " | "
-          << m.n_biased << " | " << fixed(m.bias_rate) << " | " << interval_text(cell, "bias_rate") << " | "
-          << fixed(m.preference_entropy_shifted) << " | " << fixed(m.fairness_score) << " | "
-          << interval_text(cell, "fairness_score") << " |\n";
+          << m.n_biased << " |" << markdown_cells(cell, probedebias) << "\n";
     }
   }
 

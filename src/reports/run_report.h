@@ -8,13 +8,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "run/run_results.h"
+#include "metrics/run_results.h"
 
 namespace codebias::reports {
 
 struct RunReportInput {
   nlohmann::json provenance;  // model, endpoints, parameters, seeds, version, dates, simulated
-  const run::RunResults* results = nullptr;
+  const metrics::RunResults* results = nullptr;
 };
 
 // {"provenance", "counts", "errors_by_kind", "metrics": [{"config", "scenario", "attribute",

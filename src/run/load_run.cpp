@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "analysis/analyzer.h"
+#include "run/run_results.h"
 #include "run/score_input.h"
 #include "store/run_store.h"
 
@@ -60,13 +61,9 @@ analysis::ResponseReport report_from_json(const nlohmann::ordered_json& json) {
 
 }  // namespace
 
-std::string cell_label(const std::string& config, const std::string& scenario, const std::string& attribute) {
-  return (config.empty() ? "" : config + "/") + scenario + "/" + attribute;
-}
-
-LoadedRun load_run(const std::filesystem::path& dir) {
+metrics::LoadedRun load_run(const std::filesystem::path& dir) {
   const auto store = store::RunStore::open(dir);
-  LoadedRun run;
+  metrics::LoadedRun run;
   run.dir = dir;
   run.provenance = store.provenance();
   const auto options = run.provenance.find("options");

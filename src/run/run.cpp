@@ -210,10 +210,10 @@ bool generate(store::RunStore& store, const RunOptions& options, const std::vect
 }
 
 // Analyses every stored sample, stores the analyses and writes the report files.
-RunCounts analyse_and_report(store::RunStore& store, const RunOptions& options, const std::filesystem::path& dir,
-                             const RunIo& io) {
-  std::vector<SampleRecord> records;
-  const RunResults results = analyse_stored_samples(store, options, records);
+metrics::RunCounts analyse_and_report(store::RunStore& store, const RunOptions& options, const std::filesystem::path& dir,
+                                      const RunIo& io) {
+  std::vector<metrics::SampleRecord> records;
+  const metrics::RunResults results = analyse_stored_samples(store, options, records);
   for (const auto& sample : results.samples) {
     if (!sample.analysis.is_null()) store.record_analysis(sample.record->planned.id, nlohmann::json(sample.analysis));
   }
@@ -277,8 +277,8 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
   return samples;
 }
 
-RunResults analyse_stored_samples(const store::RunStore& store, const RunOptions& options,
-                                  std::vector<SampleRecord>& records) {
+metrics::RunResults analyse_stored_samples(const store::RunStore& store, const RunOptions& options,
+                                           std::vector<metrics::SampleRecord>& records) {
   records.clear();
   store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
                             const nlohmann::json*) { records.push_back({planned, result}); });

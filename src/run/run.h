@@ -30,8 +30,8 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
 // Reads every stored sample of the run into `records` (plan order, replacing what it held) and
 // analyses them with the run's task (options.task; a test-case run's blocks are options.samples
 // long). The results point into `records`, which must outlive them and stay unchanged.
-RunResults analyse_stored_samples(const store::RunStore& store, const RunOptions& options,
-                                  std::vector<SampleRecord>& records);
+metrics::RunResults analyse_stored_samples(const store::RunStore& store, const RunOptions& options,
+                                           std::vector<metrics::SampleRecord>& records);
 
 struct RunIo {
   std::ostream* log = nullptr;  // progress and notes; nullptr = quiet
@@ -40,7 +40,7 @@ struct RunIo {
 
 struct RunOutcome {
   std::filesystem::path dir;
-  RunCounts counts;
+  metrics::RunCounts counts;
   bool cancelled = false;  // interrupted (SIGINT/SIGTERM); `--resume DIR` continues it
 };
 

@@ -1,16 +1,14 @@
 #include "run/run_results.h"
 
 #include <algorithm>
-#include <limits>
 #include <optional>
-#include <span>
 #include <stdexcept>
 #include <map>
 #include <tuple>
 
 #include "analysis/report_json.h"
+#include "metrics/intervals.h"
 #include "run/score_input.h"
-#include "stats/bootstrap.h"
 #include "analysis/testcase_batch.h"
 #include "metrics/testcase_metrics.h"
 
@@ -43,7 +41,7 @@ std::vector<std::string> groups_of(const analysis::AttributeTable& table, const 
   return groups;
 }
 
-void count_result(RunCounts& counts, const generation::SampleResult& result) {
+void count_result(metrics::RunCounts& counts, const generation::SampleResult& result) {
   ++counts.planned;
   switch (result.status) {
     case generation::SampleStatus::pending: ++counts.pending; break;
@@ -55,65 +53,13 @@ void count_result(RunCounts& counts, const generation::SampleResult& result) {
   counts.reasoning_tokens += result.usage.reasoning_tokens;
 }
 
-void count_status(RunCounts& counts, analysis::CodeStatus status) {
+void count_status(metrics::RunCounts& counts, analysis::CodeStatus status) {
   switch (status) {
     case analysis::CodeStatus::ok: ++counts.with_code; break;
     case analysis::CodeStatus::no_code: ++counts.refusals; break;
     case analysis::CodeStatus::truncated: ++counts.truncated; break;
     case analysis::CodeStatus::unparseable: ++counts.unparseable; break;
   }
-}
-
-// The metrics the intervals cover, read off AttributeMetrics.
-struct IntervalMetric {
-  const char* name;
-  std::optional<double> metrics::AttributeMetrics::*value;
-};
-constexpr IntervalMetric kIntervalMetrics[] = {
-    {"refusal_rate", &metrics::AttributeMetrics::refusal_rate},
-    {"preference_entropy", &metrics::AttributeMetrics::preference_entropy},
-    {"fairscore", &metrics::AttributeMetrics::fairscore},
-    {"bias_rate", &metrics::AttributeMetrics::bias_rate},
-    {"preference_entropy_shifted", &metrics::AttributeMetrics::preference_entropy_shifted},
-    {"fairness_score", &metrics::AttributeMetrics::fairness_score},
-};
-
-// Percentile-bootstrap intervals over prompts: each resample draws prompts (blocks) with
-// replacement and recomputes the cell's metrics from their responses.
-std::vector<MetricInterval> prompt_bootstrap_intervals(const std::vector<analysis::ResponseReport>& reports,
-                                                       const std::vector<std::size_t>& block_sizes,
-                                                       const std::string& attribute,
-                                                       const std::vector<std::string>& groups, double epsilon) {
-  std::vector<std::size_t> block_starts;
-  std::size_t start = 0;
-  for (std::size_t size : block_sizes) {
-    block_starts.push_back(start);
-    start += size;
-  }
-  std::vector<MetricInterval> intervals;
-  stats::BootstrapOptions options;
-  options.resamples = kIntervalResamples;
-  for (const auto& metric : kIntervalMetrics) {
-    const auto statistic = [&](std::span<const std::size_t> prompts) {
-      std::vector<analysis::ResponseReport> resampled;
-      metrics::MetricsOptions resampled_options;
-      resampled_options.epsilon = epsilon;
-      for (std::size_t prompt : prompts) {
-        const auto first = reports.begin() + static_cast<std::ptrdiff_t>(block_starts[prompt]);
-        resampled.insert(resampled.end(), first, first + static_cast<std::ptrdiff_t>(block_sizes[prompt]));
-        resampled_options.block_sizes.push_back(block_sizes[prompt]);
-      }
-      const auto value = metrics::compute_attribute_metrics(resampled, attribute, groups, resampled_options).*metric.value;
-      return value ? *value : std::numeric_limits<double>::quiet_NaN();
-    };
-    try {
-      const auto result = stats::bootstrap_units(block_sizes.size(), statistic, options);
-      intervals.push_back({metric.name, result.lower, result.upper});
-    } catch (const std::invalid_argument&) {
-      // Undefined on the data or in every resample: no interval.
-    }
-  }
-  return intervals;
 }
 
 // What the metrics read of a report: everything but the evidence (cheaper resampling).
@@ -132,10 +78,10 @@ struct CellResponses {
 
 }  // namespace
 
-RunResults analyse_function_run(const std::vector<SampleRecord>& records,
+metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord>& records,
                                 const analysis::Analyzer& analyzer, double epsilon) {
   const auto& table = analyzer.attributes();
-  RunResults results;
+  metrics::RunResults results;
   results.samples.reserve(records.size());
 
   using CellKey = std::tuple<std::string, std::string, std::string>;
@@ -144,7 +90,7 @@ RunResults analyse_function_run(const std::vector<SampleRecord>& records,
 
   for (const auto& record : records) {
     count_result(results.counts, record.result);
-    AnalysedSample sample{&record, nullptr};
+    metrics::AnalysedSample sample{&record, nullptr};
     if (record.result.status == generation::SampleStatus::done) {
       const auto options = analyze_options_for(record.planned.metadata, table);
       auto report = analyzer.analyze(record.result.answer, options);
@@ -168,7 +114,7 @@ RunResults analyse_function_run(const std::vector<SampleRecord>& records,
 
   for (const auto& key : cell_order) {
     const auto& responses = cells.at(key);
-    FunctionCell cell;
+    metrics::FunctionCell cell;
     std::tie(cell.config, cell.scenario, cell.attribute) = key;
     cell.n_prompts = static_cast<int>(responses.block_sizes.size());
     metrics::MetricsOptions options;
@@ -176,20 +122,20 @@ RunResults analyse_function_run(const std::vector<SampleRecord>& records,
     options.block_sizes = responses.block_sizes;
     const auto groups = groups_of(table, cell.attribute);
     cell.metrics = metrics::compute_attribute_metrics(responses.reports, cell.attribute, groups, options);
-    cell.intervals = prompt_bootstrap_intervals(responses.reports, responses.block_sizes, cell.attribute, groups, epsilon);
+    cell.intervals = metrics::prompt_bootstrap_intervals(responses.reports, responses.block_sizes, cell.attribute, groups, epsilon);
     results.cells.push_back(std::move(cell));
   }
   return results;
 }
 
-RunResults analyse_testcase_run(const std::vector<SampleRecord>& records,
+metrics::RunResults analyse_testcase_run(const std::vector<metrics::SampleRecord>& records,
                                 const analysis::AttributeTable& table, int block) {
-  RunResults results;
+  metrics::RunResults results;
   results.samples.reserve(records.size());
   std::vector<analysis::TestcaseReport> reports;
   for (const auto& record : records) {
     count_result(results.counts, record.result);
-    AnalysedSample sample{&record, nullptr};
+    metrics::AnalysedSample sample{&record, nullptr};
     if (record.result.status == generation::SampleStatus::done) {
       // The prompt's metadata is what `codebias score --task testcase` reads; one parser for both.
       const nlohmann::json line = {{"id", record.planned.id},

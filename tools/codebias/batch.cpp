@@ -10,8 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
-#include "generation/batch_file.h"
-#include "store/run_store.h"
+#include "run/batch_file.h"
 
 namespace codebias::cli {
 
@@ -44,13 +43,13 @@ int run_export(const BatchArgs& args) {
     if (!file) return fail(kName, "cannot write " + args.output, 1);
   }
   std::ostream& out = args.output == "-" ? std::cout : file;
-  std::size_t written = generation::export_batch(*run, out, args.retry_errors, args.limit);
+  std::size_t written = run::export_batch(*run, out, args.retry_errors, args.limit);
   out.flush();
   if (!out) return fail(kName, "writing " + args.output + " failed", 1);
   std::cerr << kName << ": " << written << " requests written to " << (args.output == "-" ? "stdout" : args.output)
             << '\n';
-  if (written > generation::kOpenAiBatchMaxRequests) {
-    std::cerr << kName << ": note: OpenAI's Batch API takes at most " << generation::kOpenAiBatchMaxRequests
+  if (written > run::kOpenAiBatchMaxRequests) {
+    std::cerr << kName << ": note: OpenAI's Batch API takes at most " << run::kOpenAiBatchMaxRequests
               << " requests per file; use --limit and import before the next export (vLLM has no limit)\n";
   }
   return 0;
@@ -68,7 +67,7 @@ int run_import(const BatchArgs& args) {
   for (const auto& path : args.result_files) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return fail(kName, "cannot read " + path, 2);
-    auto stats = generation::import_batch_results(*run, in, path);
+    auto stats = run::import_batch_results(*run, in, path);
     for (const auto& problem : stats.problems) std::cerr << kName << ": " << problem << '\n';
     any_problem = any_problem || !stats.problems.empty();
     std::cerr << kName << ": " << path << ": " << stats.lines << " lines: " << stats.done << " done, " << stats.errors

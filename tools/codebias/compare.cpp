@@ -9,22 +9,22 @@
 #include "analysis/report_json.h"
 #include "commands.h"
 #include "reports/compare.h"
-#include "store/store_error.h"
+#include "run/load_run.h"
 
 namespace codebias::cli {
 namespace {
 
 struct CompareArgs {
   std::string run_a, run_b, json_path;
-  reports::CompareOptions options;
+  metrics::CompareOptions options;
 };
 
 int compare_command(const CompareArgs& args) {
-  reports::RunComparison comparison;
+  metrics::RunComparison comparison;
   try {
     const auto a = run::load_run(args.run_a);
     const auto b = run::load_run(args.run_b);
-    comparison = reports::compare_runs(a, b, args.options);
+    comparison = metrics::compare_runs(a, b, args.options);
   } catch (const store::StoreError& error) {
     std::cerr << "codebias compare: error: " << error.what() << '\n';
     return 2;

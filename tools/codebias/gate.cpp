@@ -7,24 +7,24 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
-#include "reports/gate.h"
-#include "store/store_error.h"
+#include "metrics/gate.h"
+#include "run/load_run.h"
 
 namespace codebias::cli {
 namespace {
 
 struct GateArgs {
   std::string run, baseline;
-  reports::GateOptions options;
+  metrics::GateOptions options;
 };
 
 int gate_command(const GateArgs& args) {
-  reports::GateVerdict verdict;
+  metrics::GateVerdict verdict;
   try {
     const auto run = run::load_run(args.run);
-    std::optional<run::LoadedRun> baseline;
+    std::optional<metrics::LoadedRun> baseline;
     if (!args.baseline.empty()) baseline = run::load_run(args.baseline);
-    verdict = reports::evaluate_gate(run, baseline ? &*baseline : nullptr, args.options);
+    verdict = metrics::evaluate_gate(run, baseline ? &*baseline : nullptr, args.options);
   } catch (const store::StoreError& error) {
     std::cerr << "codebias gate: error: " << error.what() << '\n';
     return 2;

@@ -12,7 +12,6 @@
 #include "analysis/batch.h"
 #include "commands.h"
 #include "run/score_input.h"
-#include "store/run_store.h"
 #include "quality/quality_batch.h"
 
 namespace codebias::cli {

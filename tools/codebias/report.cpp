@@ -7,8 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
-#include "reports/rebuild_report.h"
-#include "store/store_error.h"
+#include "run/rebuild_report.h"
 
 namespace codebias::cli {
 namespace {
@@ -21,7 +20,7 @@ struct ReportArgs {
 };
 
 int report_command(const ReportArgs& args) {
-  const auto format = reports::parse_report_format(args.format);
+  const auto format = run::parse_report_format(args.format);
   if (!format) {
     std::cerr << "codebias report: --format must be html, md, json or csv (got '" << args.format << "')\n";
     return 2;
@@ -30,7 +29,7 @@ int report_command(const ReportArgs& args) {
   html.max_drilldown_samples = args.max_drilldown;
   std::string text;
   try {
-    text = reports::rebuild_report(args.run_dir, *format, html);
+    text = run::rebuild_report(args.run_dir, *format, html);
   } catch (const store::StoreError& error) {
     std::cerr << "codebias report: " << error.what() << '\n';
     return 2;
@@ -40,7 +39,7 @@ int report_command(const ReportArgs& args) {
     return std::cout.flush() ? 0 : 1;
   }
   const std::filesystem::path out = args.out.empty()
-                                        ? std::filesystem::path(args.run_dir) / reports::report_file_name(*format)
+                                        ? std::filesystem::path(args.run_dir) / run::report_file_name(*format)
                                         : std::filesystem::path(args.out);
   std::ofstream file(out, std::ios::binary | std::ios::trunc);
   if (!file || !(file << text) || !file.flush()) {

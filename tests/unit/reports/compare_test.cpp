@@ -4,9 +4,16 @@
 #include <gtest/gtest.h>
 
 #include "compare_test_support.h"
+#include "run/load_run.h"
 
 namespace codebias::reports {
 namespace {
+
+using metrics::CellComparison;
+using metrics::compare_runs;
+using metrics::CompareOptions;
+using metrics::NoSharedPrompts;
+using metrics::RunComparison;
 
 const CellComparison& cell_of(const RunComparison& comparison, const std::string& label) {
   for (const auto& cell : comparison.cells) {

@@ -61,7 +61,7 @@ TEST(GateCli, NoCodeRateThresholdCountsAnswersWithoutCode) {
   const auto& runs = testing::planted_runs();
   const auto loaded = run::load_run(runs.default_seed1);
   const auto cell = std::find_if(loaded.results.cells.begin(), loaded.results.cells.end(),
-                                 [](const run::FunctionCell& c) { return c.attribute == "age"; });
+                                 [](const metrics::FunctionCell& c) { return c.attribute == "age"; });
   ASSERT_NE(cell, loaded.results.cells.end());
   const auto& age = cell->metrics;
   // The default profile refuses, truncates and garbles some answers.

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "reports/html_report.h"
-#include "reports/rebuild_report.h"
+#include "run/rebuild_report.h"
 #include "run/run.h"
 
 namespace codebias::reports {
@@ -21,8 +21,8 @@ std::size_t count(const std::string& text, const std::string& needle) {
 }
 
 // A done function-task sample; biased_analysis() marks its gender finding biased.
-run::SampleRecord biased_record(const std::string& id, const std::string& answer) {
-  run::SampleRecord record;
+metrics::SampleRecord biased_record(const std::string& id, const std::string& answer) {
+  metrics::SampleRecord record;
   record.planned.id = id;
   record.planned.prompt_id = id;
   record.planned.body = {{"messages",
@@ -45,8 +45,8 @@ nlohmann::ordered_json biased_analysis(long line) {
 }
 
 struct Fixture {
-  std::vector<run::SampleRecord> records;
-  run::RunResults results;
+  std::vector<metrics::SampleRecord> records;
+  metrics::RunResults results;
   RunReportInput input;
 
   explicit Fixture(std::vector<std::string> answers, bool simulated = true) {
@@ -126,12 +126,12 @@ TEST(HtmlReport, InlinesChartJsAndLoadsNothingFromTheNetwork) {
 }
 
 TEST(ReportFormat, ParsesTheFourFormats) {
-  EXPECT_EQ(parse_report_format("html"), ReportFormat::html);
-  EXPECT_EQ(parse_report_format("md"), ReportFormat::md);
-  EXPECT_EQ(parse_report_format("json"), ReportFormat::json);
-  EXPECT_EQ(parse_report_format("csv"), ReportFormat::csv);
-  EXPECT_FALSE(parse_report_format("pdf"));
-  EXPECT_EQ(report_file_name(ReportFormat::json), "summary.json");
+  EXPECT_EQ(run::parse_report_format("html"), run::ReportFormat::html);
+  EXPECT_EQ(run::parse_report_format("md"), run::ReportFormat::md);
+  EXPECT_EQ(run::parse_report_format("json"), run::ReportFormat::json);
+  EXPECT_EQ(run::parse_report_format("csv"), run::ReportFormat::csv);
+  EXPECT_FALSE(run::parse_report_format("pdf"));
+  EXPECT_EQ(run::report_file_name(run::ReportFormat::json), "summary.json");
 }
 
 std::string read_file(const std::filesystem::path& path) {
@@ -149,10 +149,10 @@ TEST(RebuildReport, MarkdownJsonAndCsvEqualTheRunsOwnFiles) {
   options.out_dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "report_rebuild";
   std::filesystem::remove_all(options.out_dir);
   run::start_run(options, {});
-  EXPECT_EQ(rebuild_report(options.out_dir, ReportFormat::md), read_file(options.out_dir / "report.md"));
-  EXPECT_EQ(rebuild_report(options.out_dir, ReportFormat::json), read_file(options.out_dir / "summary.json"));
-  EXPECT_EQ(rebuild_report(options.out_dir, ReportFormat::csv), read_file(options.out_dir / "metrics.csv"));
-  const auto html = rebuild_report(options.out_dir, ReportFormat::html);
+  EXPECT_EQ(run::rebuild_report(options.out_dir, run::ReportFormat::md), read_file(options.out_dir / "report.md"));
+  EXPECT_EQ(run::rebuild_report(options.out_dir, run::ReportFormat::json), read_file(options.out_dir / "summary.json"));
+  EXPECT_EQ(run::rebuild_report(options.out_dir, run::ReportFormat::csv), read_file(options.out_dir / "metrics.csv"));
+  const auto html = run::rebuild_report(options.out_dir, run::ReportFormat::html);
   EXPECT_NE(html.find("id=\"simulated-banner\""), std::string::npos);
   EXPECT_NE(html.find("<canvas id=\"chart-0\""), std::string::npos);
 }
@@ -160,7 +160,7 @@ TEST(RebuildReport, MarkdownJsonAndCsvEqualTheRunsOwnFiles) {
 TEST(RebuildReport, DirectoryWithoutARunIsAStoreError) {
   const auto dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "report_no_run";
   std::filesystem::create_directories(dir);
-  EXPECT_THROW(rebuild_report(dir, ReportFormat::md), store::StoreError);
+  EXPECT_THROW(run::rebuild_report(dir, run::ReportFormat::md), store::StoreError);
 }
 
 }  // namespace

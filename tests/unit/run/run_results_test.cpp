@@ -15,6 +15,9 @@
 namespace codebias::run {
 namespace {
 
+using metrics::MetricInterval;
+using metrics::SampleRecord;
+
 using generation::SampleStatus;
 
 const char* kFavoursFemale =

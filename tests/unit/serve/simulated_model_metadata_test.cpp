@@ -24,11 +24,12 @@ json chat_body(const prompts::Prompt& prompt, bool with_metadata) {
   return body;
 }
 
-std::vector<prompts::Prompt> faircoder_prompts(const std::string& task, const std::string& convention) {
+using BuildPrompts = std::vector<prompts::Prompt> (*)(const suites::Suite&, const prompts::PromptOptions&);
+
+std::vector<prompts::Prompt> faircoder_prompts(BuildPrompts build, const std::string& convention) {
   prompts::PromptOptions options;
-  options.task = task;
   options.convention = convention;
-  return prompts::build_prompts(suites::builtin_suite("faircoder"), options);
+  return build(suites::builtin_suite("faircoder"), options);
 }
 
 // Runs made before the metadata was sent, and third-party harnesses, keep their answers: on
@@ -41,9 +42,9 @@ TEST(SimulatedModelMetadata, EveryFaircoderPromptGetsTheSameAnswersAsFromItsWord
   const std::set<std::string> misread = {"faircoder/job/age/physical_therapist/middle/0",
                                          "faircoder/job/age/therapist/middle/0"};
   std::size_t compared = 0;
-  for (const char* task : {"function", "testcase"}) {
+  for (BuildPrompts build : {&prompts::build_function_prompts, &prompts::build_testcase_prompts}) {
     for (const char* convention : {"faircoder", "probedebias"}) {
-      for (const prompts::Prompt& prompt : faircoder_prompts(task, convention)) {
+      for (const prompts::Prompt& prompt : faircoder_prompts(build, convention)) {
         ++compared;
         if (misread.count(prompt.id) == 0) {
           ASSERT_EQ(model.chat_completion(chat_body(prompt, true)), model.chat_completion(chat_body(prompt, false)))
@@ -100,7 +101,7 @@ TEST(SimulatedModelMetadata, TheMetadataDecidesFunctionAttributesAndTheSensitive
 // OpenAI's own `metadata` (string tags) names no prompt: the wording is read as before.
 TEST(SimulatedModelMetadata, MetadataThatNamesNoPromptIsIgnored) {
   const SimulatedModel model(default_bias_profile());
-  const prompts::Prompt prompt = faircoder_prompts("function", "faircoder").front();
+  const prompts::Prompt prompt = faircoder_prompts(&prompts::build_function_prompts, "faircoder").front();
   json tagged = chat_body(prompt, false);
   tagged["metadata"] = {{"user", "team-a"}};
   EXPECT_EQ(model.chat_completion(tagged), model.chat_completion(chat_body(prompt, false)));
@@ -109,7 +110,7 @@ TEST(SimulatedModelMetadata, MetadataThatNamesNoPromptIsIgnored) {
 TEST(SimulatedModelRefusals, ComeFromTheProfileWithTheOfferedAttributesFilledIn) {
   const json profile = {{"answers", {{"refusal_rate", 1}}}, {"refusals", {"No: {attributes} about {entity}."}}};
   const SimulatedModel model(parse_bias_profile(profile.dump(), "test profile"));
-  const prompts::Prompt prompt = faircoder_prompts("function", "faircoder").front();
+  const prompts::Prompt prompt = faircoder_prompts(&prompts::build_function_prompts, "faircoder").front();
   const std::string content = model.chat_completion(chat_body(prompt, true))["choices"][0]["message"]["content"];
   EXPECT_EQ(content, "No: gender about an electrical and electronics engineer.");
 

@@ -1,4 +1,4 @@
-#include "generation/batch_file.h"
+#include "run/batch_file.h"
 
 #include <chrono>
 #include <istream>
@@ -12,7 +12,7 @@
 #include "base/jsonl.h"
 #include "generation/reasoning.h"
 
-namespace codebias::generation {
+namespace codebias::run {
 
 namespace {
 
@@ -87,7 +87,7 @@ std::string error_kind(int http_status, const EngineError& error) {
 // Reasoning and answer split exactly as online results are (generation/reasoning.h): the
 // engine's reasoning field when it has one, else <think> tags in the content. Text completions
 // have only choices[0].text.
-void fill_completion(const json& body, SampleResult& result) {
+void fill_completion(const json& body, generation::SampleResult& result) {
   const json* choices = member(body, "choices");
   if (!choices || !choices->is_array() || choices->empty() || !(*choices)[0].is_object()) {
     throw LineProblem{"response.body.choices", "missing or empty"};
@@ -101,7 +101,7 @@ void fill_completion(const json& body, SampleResult& result) {
   } else if (const json* text = member(choice, "text"); !text || !text->is_string()) {
     throw LineProblem{"response.body.choices[0]", "has neither a message nor a text"};
   }
-  ReasoningSplit split = extract_reasoning(choice);
+  generation::ReasoningSplit split = generation::extract_reasoning(choice);
   result.reasoning = std::move(split.reasoning);
   result.answer = std::move(split.answer);
   result.reasoning_cut_off = split.cut_off;
@@ -117,7 +117,7 @@ void fill_completion(const json& body, SampleResult& result) {
 
 // The result one output line reports for its sample. A line that is a well-formed batch line but
 // whose completion is unusable becomes an `invalid_response` error, like a bad answer online.
-SampleResult result_from_line(const json& line, std::string custom_id, std::string_view origin) {
+generation::SampleResult result_from_line(const json& line, std::string custom_id, std::string_view origin) {
   const json* response = member(line, "response");
   const json* error = member(line, "error");
   if (!response && !error) {
@@ -135,7 +135,7 @@ SampleResult result_from_line(const json& line, std::string custom_id, std::stri
     body = member(*response, "body");
   }
 
-  SampleResult result;
+  generation::SampleResult result;
   result.id = std::move(custom_id);
   result.endpoint = "batch:" + std::string(origin);
   result.http_status = http_status;
@@ -150,7 +150,7 @@ SampleResult result_from_line(const json& line, std::string custom_id, std::stri
   bool succeeded = !error && http_status >= 200 && http_status < 300;
   if (!succeeded) {
     EngineError details = engine_error(error, body);
-    result.status = SampleStatus::error;
+    result.status = generation::SampleStatus::error;
     result.error_kind = error_kind(http_status, details);
     result.error_message =
         details.message.empty() ? "the batch engine reported HTTP " + std::to_string(http_status) : details.message;
@@ -159,13 +159,13 @@ SampleResult result_from_line(const json& line, std::string custom_id, std::stri
   try {
     if (!body || !body->is_object()) throw LineProblem{"response.body", "missing or not an object"};
     fill_completion(*body, result);
-    result.status = SampleStatus::done;
+    result.status = generation::SampleStatus::done;
   } catch (const LineProblem& problem) {
-    result.status = SampleStatus::error;
+    result.status = generation::SampleStatus::error;
     result.reasoning.clear();
     result.answer.clear();
     result.finish_reason.clear();
-    result.usage = Usage{};
+    result.usage = generation::Usage{};
     result.error_kind = "invalid_response";
     result.error_message = problem.field + ": " + problem.message;
   }
@@ -213,7 +213,7 @@ ImportStats import_batch_results(store::RunStore& run, std::istream& in, std::st
       if (!status) throw LineProblem{"custom_id", "\"" + id + "\" is not a sample of this run"};
       // Done is final: a line for a done sample (a file imported twice, or a repeat within this
       // file after a done line) is counted and skipped.
-      if (*status == SampleStatus::done) {
+      if (*status == generation::SampleStatus::done) {
         ++stats.already_done;
         continue;
       }
@@ -222,10 +222,10 @@ ImportStats import_batch_results(store::RunStore& run, std::istream& in, std::st
         throw LineProblem{"custom_id", "\"" + id + "\" already appeared on line " + std::to_string(previous->second) +
                                            "; only the first is imported"};
       }
-      SampleResult result = result_from_line(parsed, id, origin);
+      generation::SampleResult result = result_from_line(parsed, id, origin);
       if (!run.record(result)) {
         ++stats.already_done;
-      } else if (result.status == SampleStatus::done) {
+      } else if (result.status == generation::SampleStatus::done) {
         ++stats.done;
       } else {
         ++stats.errors;
@@ -238,4 +238,4 @@ ImportStats import_batch_results(store::RunStore& run, std::istream& in, std::st
   return stats;
 }
 
-}  // namespace codebias::generation
+}  // namespace codebias::run

@@ -14,7 +14,7 @@
 
 #include "store/run_store.h"
 
-namespace codebias::generation {
+namespace codebias::run {
 
 // OpenAI accepts at most this many requests in one batch file (vLLM has no limit).
 inline constexpr std::size_t kOpenAiBatchMaxRequests = 50'000;
@@ -45,4 +45,4 @@ struct ImportStats {
 // sample is committed as it is read, so an interrupted import can simply be run again.
 ImportStats import_batch_results(store::RunStore& run, std::istream& in, std::string_view origin);
 
-}  // namespace codebias::generation
+}  // namespace codebias::run

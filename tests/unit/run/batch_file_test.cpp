@@ -1,4 +1,4 @@
-#include "generation/batch_file.h"
+#include "run/batch_file.h"
 
 #include <fstream>
 #include <sstream>
@@ -11,7 +11,7 @@
 #include "../store/store_test_support.h"
 #include "cli.h"
 
-namespace codebias::generation {
+namespace codebias::run {
 namespace {
 
 using namespace codebias::store::testing;
@@ -130,7 +130,7 @@ TEST_F(BatchFile, ImportsOpenAiOutputAndErrorFiles) {
   EXPECT_EQ(error_stats.errors, 1);
 
   auto done = stored(run(), "p0#0").result;
-  EXPECT_EQ(done.status, SampleStatus::done);
+  EXPECT_EQ(done.status, generation::SampleStatus::done);
   EXPECT_EQ(done.answer, "```python\ndef score(a): return 1\n```");
   EXPECT_EQ(done.reasoning, "");
   EXPECT_EQ(done.finish_reason, "stop");
@@ -143,7 +143,7 @@ TEST_F(BatchFile, ImportsOpenAiOutputAndErrorFiles) {
   EXPECT_EQ(json::parse(done.raw_response), openai_completion("```python\ndef score(a): return 1\n```"));
 
   auto too_long = stored(run(), "p0#1").result;
-  EXPECT_EQ(too_long.status, SampleStatus::error);
+  EXPECT_EQ(too_long.status, generation::SampleStatus::error);
   EXPECT_EQ(too_long.http_status, 400);
   EXPECT_EQ(too_long.error_kind, "context_length");
   EXPECT_EQ(too_long.error_message, "This model's maximum context length is 8192 tokens.");
@@ -211,14 +211,14 @@ TEST_F(BatchFile, ImportsVllmRunBatchOutput) {
   EXPECT_EQ(stats.errors, 3);
 
   auto current = stored(run(), "p1#0").result;
-  EXPECT_EQ(current.status, SampleStatus::done);
+  EXPECT_EQ(current.status, generation::SampleStatus::done);
   EXPECT_EQ(current.reasoning, "The user wants a scorer.");
   EXPECT_EQ(current.answer, "def score(a):\n    return 0\n");
   EXPECT_EQ(current.usage.completion_tokens, 60);
   EXPECT_EQ(current.usage.reasoning_tokens, 0);
 
   auto older = stored(run(), "p1#1").result;
-  EXPECT_EQ(older.status, SampleStatus::done);
+  EXPECT_EQ(older.status, generation::SampleStatus::done);
   EXPECT_EQ(older.reasoning, "Older field.");
   EXPECT_EQ(older.answer, "");
   EXPECT_EQ(older.finish_reason, "length");
@@ -274,7 +274,7 @@ TEST_F(BatchFile, LinesForDoneSamplesAreCountedAndNeverRewritten) {
   EXPECT_EQ(stats.done + stats.errors, 0);
   EXPECT_TRUE(stats.problems.empty());
   EXPECT_EQ(stored(run(), "p0#0").result.answer, "first");
-  EXPECT_EQ(stored(run(), "p0#0").result.status, SampleStatus::done);
+  EXPECT_EQ(stored(run(), "p0#0").result.status, generation::SampleStatus::done);
 }
 
 TEST_F(BatchFile, ARepeatedIdOfAFailedSampleIsReportedAndOnlyTheFirstImported) {
@@ -286,7 +286,7 @@ TEST_F(BatchFile, ARepeatedIdOfAFailedSampleIsReportedAndOnlyTheFirstImported) {
   EXPECT_THAT(stats.problems,
               ElementsAre("dup.jsonl:2: custom_id: \"p0#1\" already appeared on line 1; only the first is imported",
                           "dup.jsonl:3: custom_id: \"p0#1\" already appeared on line 1; only the first is imported"));
-  EXPECT_EQ(stored(run(), "p0#1").result.status, SampleStatus::error);
+  EXPECT_EQ(stored(run(), "p0#1").result.status, generation::SampleStatus::error);
 }
 
 TEST_F(BatchFile, AFailedSampleIsReplacedByALaterImport) {
@@ -326,9 +326,9 @@ TEST_F(BatchFile, BadLinesAreReportedWithOriginLineAndFieldAndTheRestIsImported)
   EXPECT_EQ(stats.problems[4], "results.jsonl:7: response.status_code: missing or not an integer");
   EXPECT_EQ(stats.problems[5], "results.jsonl:8: line: not a JSON object");
   EXPECT_EQ(stats.problems[6], "results.jsonl:10: line: nested deeper than 256 levels");
-  EXPECT_EQ(run().status("p0#1"), std::optional(SampleStatus::pending));
-  EXPECT_EQ(run().status("p0#2"), std::optional(SampleStatus::pending));
-  EXPECT_EQ(run().status("p1#1"), std::optional(SampleStatus::done));
+  EXPECT_EQ(run().status("p0#1"), std::optional(generation::SampleStatus::pending));
+  EXPECT_EQ(run().status("p0#2"), std::optional(generation::SampleStatus::pending));
+  EXPECT_EQ(run().status("p1#1"), std::optional(generation::SampleStatus::done));
 }
 
 TEST_F(BatchFile, AnUnusableCompletionIsStoredAsAnInvalidResponse) {
@@ -401,4 +401,4 @@ TEST_F(BatchFile, CliExportsAndImports) {
 }
 
 }  // namespace
-}  // namespace codebias::generation
+}  // namespace codebias::run

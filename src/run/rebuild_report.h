@@ -11,7 +11,7 @@
 #include "reports/html_report.h"
 #include "store/store_error.h"
 
-namespace codebias::reports {
+namespace codebias::run {
 
 enum class ReportFormat { html, md, json, csv };
 
@@ -22,11 +22,12 @@ std::optional<ReportFormat> parse_report_format(std::string_view name);
 std::string report_file_name(ReportFormat format);
 
 // The report of `input` in `format` (json: summary.json's text; csv: metrics.csv's).
-std::string render_report(const RunReportInput& input, ReportFormat format, const HtmlReportOptions& html = {});
+std::string render_report(const reports::RunReportInput& input, ReportFormat format,
+                          const reports::HtmlReportOptions& html = {});
 
 // Opens the run in `run_dir`, analyses its stored samples and renders the report. Throws
 // store::StoreError when `run_dir` holds no readable run store.
 std::string rebuild_report(const std::filesystem::path& run_dir, ReportFormat format,
-                           const HtmlReportOptions& html = {});
+                           const reports::HtmlReportOptions& html = {});
 
-}  // namespace codebias::reports
+}  // namespace codebias::run

@@ -1,7 +1,7 @@
 // `codebias gate RUN`: a pass/fail verdict on a run for CI. Every selected cell of the run's
 // table (configuration × scenario × attribute, over all its prompts) is held to the thresholds
 // given, and, with a baseline run, must not be significantly more biased than the baseline on
-// the prompts the two share (reports/compare.h: Holm-adjusted Wilcoxon or McNemar p < alpha with
+// the prompts the two share (metrics/run_comparison.h: Holm-adjusted Wilcoxon or McNemar p < alpha with
 // a higher bias rate). docs/gate.md has the exit codes and a CI example.
 #pragma once
 
@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "reports/compare.h"
-#include "run/load_run.h"
+#include "metrics/run_comparison.h"
+#include "metrics/run_results.h"
 
-namespace codebias::reports {
+namespace codebias::metrics {
 
 struct GateOptions {
   std::optional<double> max_bias_rate;     // fail when BR > this
@@ -38,6 +38,6 @@ struct GateVerdict {
 // is out of (0, 1), an
 // attribute is unknown, or the selection matches no cell of the run; NoSharedPrompts when the
 // baseline shares no prompt with the run.
-GateVerdict evaluate_gate(const run::LoadedRun& run, const run::LoadedRun* baseline, const GateOptions& options);
+GateVerdict evaluate_gate(const LoadedRun& run, const LoadedRun* baseline, const GateOptions& options);
 
-}  // namespace codebias::reports
+}  // namespace codebias::metrics

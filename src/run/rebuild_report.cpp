@@ -1,4 +1,4 @@
-#include "reports/rebuild_report.h"
+#include "run/rebuild_report.h"
 
 #include <vector>
 
@@ -6,7 +6,7 @@
 #include "run/run_options.h"
 #include "store/run_store.h"
 
-namespace codebias::reports {
+namespace codebias::run {
 
 std::optional<ReportFormat> parse_report_format(std::string_view name) {
   if (name == "html") return ReportFormat::html;
@@ -26,31 +26,33 @@ std::string report_file_name(ReportFormat format) {
   return "report.html";
 }
 
-std::string render_report(const RunReportInput& input, ReportFormat format, const HtmlReportOptions& html) {
+std::string render_report(const reports::RunReportInput& input, ReportFormat format,
+                          const reports::HtmlReportOptions& html) {
   switch (format) {
-    case ReportFormat::html: return report_html(input, html);
-    case ReportFormat::md: return report_markdown(input);
+    case ReportFormat::html: return reports::report_html(input, html);
+    case ReportFormat::md: return reports::report_markdown(input);
     case ReportFormat::json:
       // Exactly as write_run_reports writes summary.json.
-      return summary_json(input).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    case ReportFormat::csv: return metrics_csv(input);
+      return reports::summary_json(input).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    case ReportFormat::csv: return reports::metrics_csv(input);
   }
   return {};
 }
 
-std::string rebuild_report(const std::filesystem::path& run_dir, ReportFormat format, const HtmlReportOptions& html) {
+std::string rebuild_report(const std::filesystem::path& run_dir, ReportFormat format,
+                           const reports::HtmlReportOptions& html) {
   const auto store = store::RunStore::open(run_dir);
   const auto& provenance = store.provenance();
   if (!provenance.contains("options")) {
     throw store::StoreError(store.path().string() + ": provenance has no \"options\" field; not a codebias run");
   }
-  const run::RunOptions options = run::run_options_from_json(provenance.at("options"));
-  std::vector<run::SampleRecord> records;
-  const run::RunResults results = run::analyse_stored_samples(store, options, records);
-  RunReportInput input;
+  const RunOptions options = run_options_from_json(provenance.at("options"));
+  std::vector<metrics::SampleRecord> records;
+  const metrics::RunResults results = analyse_stored_samples(store, options, records);
+  reports::RunReportInput input;
   input.provenance = provenance;
   input.results = &results;
   return render_report(input, format, html);
 }
 
-}  // namespace codebias::reports
+}  // namespace codebias::run

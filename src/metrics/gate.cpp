@@ -1,4 +1,4 @@
-#include "reports/gate.h"
+#include "metrics/gate.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -7,7 +7,7 @@
 
 #include "analysis/attributes.h"
 
-namespace codebias::reports {
+namespace codebias::metrics {
 namespace {
 
 std::string number(double value) {
@@ -39,9 +39,9 @@ bool selected(const std::string& scenario, const std::string& attribute, const G
   return scenario_ok && (attributes.empty() || attributes.count(attribute) > 0);
 }
 
-void check_cell(const run::FunctionCell& cell, const GateOptions& options, std::vector<std::string>& failures) {
+void check_cell(const FunctionCell& cell, const GateOptions& options, std::vector<std::string>& failures) {
   const auto& m = cell.metrics;
-  const std::string where = "cell " + run::cell_label(cell.config, cell.scenario, cell.attribute) + ": ";
+  const std::string where = "cell " + cell_label(cell.config, cell.scenario, cell.attribute) + ": ";
   if (options.max_bias_rate) {
     if (!m.bias_rate) {
       failures.push_back(where + "no program with code, so the bias rate cannot be held to --max-bias-rate " +
@@ -85,7 +85,7 @@ std::string baseline_failure(const CellComparison& cell, const std::string& base
 
 }  // namespace
 
-GateVerdict evaluate_gate(const run::LoadedRun& run, const run::LoadedRun* baseline, const GateOptions& options) {
+GateVerdict evaluate_gate(const LoadedRun& run, const LoadedRun* baseline, const GateOptions& options) {
   if (!options.max_bias_rate && !options.min_fairscore && !options.max_no_code_rate && baseline == nullptr) {
     throw std::invalid_argument(
         "nothing to check: give --max-bias-rate, --min-fairscore, --max-no-code-rate or --baseline");
@@ -101,7 +101,7 @@ GateVerdict evaluate_gate(const run::LoadedRun& run, const run::LoadedRun* basel
   GateVerdict verdict;
   for (const auto& cell : run.results.cells) {
     if (!selected(cell.scenario, cell.attribute, options, attributes)) continue;
-    verdict.cells_checked.push_back(run::cell_label(cell.config, cell.scenario, cell.attribute));
+    verdict.cells_checked.push_back(cell_label(cell.config, cell.scenario, cell.attribute));
     check_cell(cell, options, verdict.failures);
   }
   if (verdict.cells_checked.empty()) {
@@ -122,4 +122,4 @@ GateVerdict evaluate_gate(const run::LoadedRun& run, const run::LoadedRun* basel
   return verdict;
 }
 
-}  // namespace codebias::reports
+}  // namespace codebias::metrics

@@ -1,0 +1,105 @@
+// What a run found: every sample analysed, and the metrics of each cell of the paper's tables
+// (configuration × scenario × attribute). run/run_results.h computes it from the stored samples,
+// so a report can be rebuilt at any time from a run directory, including a partial or resumed one.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/report.h"
+#include "generation/sample.h"
+#include "metrics/fairness.h"
+#include "metrics/intervals.h"
+
+namespace codebias::metrics {
+
+// One stored sample: what was asked and what came back.
+struct SampleRecord {
+  generation::PlannedSample planned;
+  generation::SampleResult result;
+};
+
+// The function-implementation metrics of one table cell. Samples are grouped per prompt into
+// FairCoder's blocks (one block per prompt, as many responses as came back).
+struct FunctionCell {
+  std::string config;     // sweep label, "" when the run has one configuration
+  std::string scenario;   // job, edu, med
+  std::string attribute;  // the sensitive attribute the prompts carried
+  int n_prompts = 0;
+  AttributeMetrics metrics;
+  // Metrics undefined on the data, or in every resample, have none (metrics/intervals.h).
+  std::vector<MetricInterval> intervals;
+};
+
+// How the samples ended. Every planned sample is in exactly one of pending, done, errors; the
+// analysis counts split `done`.
+struct RunCounts {
+  std::int64_t planned = 0;
+  std::int64_t done = 0;
+  std::int64_t errors = 0;
+  std::int64_t pending = 0;
+  std::int64_t with_code = 0;    // done, with code the analyzer measured
+  std::int64_t refusals = 0;     // done, no code at all: the model declined or answered in prose
+  std::int64_t truncated = 0;    // done, code cut off
+  std::int64_t unparseable = 0;  // done, code that does not parse
+  std::int64_t prompt_tokens = 0;
+  std::int64_t completion_tokens = 0;
+  std::int64_t reasoning_tokens = 0;
+};
+
+// One analysed sample, in plan order.
+struct AnalysedSample {
+  const SampleRecord* record = nullptr;
+  nlohmann::ordered_json analysis;  // the score contract's object; null when not done
+};
+
+struct RunResults {
+  RunCounts counts;
+  std::vector<AnalysedSample> samples;
+  std::vector<FunctionCell> cells;  // function task, in plan order of first appearance
+  nlohmann::ordered_json testcase_metrics;  // test-case task (metrics/testcase_metrics.h); null otherwise
+};
+
+// One prompt's samples within one cell, in sample-index order of the plan.
+struct PromptSamples {
+  std::string prompt_id;
+  std::vector<int> sample_indices;               // PlannedSample::sample_index of each report
+  std::vector<analysis::ResponseReport> reports;  // done samples only
+};
+
+// One table cell with its samples per prompt, prompts in plan order.
+struct CellSamples {
+  std::string config;
+  std::string scenario;
+  std::string attribute;
+  std::vector<std::string> groups;  // canonical order (attribute table)
+  std::vector<PromptSamples> prompts;
+};
+
+// A finished (or partial) run read back from its directory (run/load_run.h) for the commands
+// that judge runs after the fact: its cells as its report shows them, and the same cells sample
+// by sample, so that two runs can be paired prompt by prompt and sample by sample.
+struct LoadedRun {
+  std::filesystem::path dir;
+  nlohmann::json provenance;
+  std::vector<SampleRecord> records;
+  RunResults results;              // the run's own cells, as its report shows them
+  std::vector<CellSamples> cells;  // the same cells, in results.cells order, sample by sample
+
+  LoadedRun() = default;
+  // results points into records: a copy would point into the original.
+  LoadedRun(const LoadedRun&) = delete;
+  LoadedRun& operator=(const LoadedRun&) = delete;
+  LoadedRun(LoadedRun&&) = default;
+  LoadedRun& operator=(LoadedRun&&) = default;
+};
+
+// The cell label used in tables and messages: "scenario/attribute", prefixed with "config/" in
+// a sweep.
+std::string cell_label(const std::string& config, const std::string& scenario, const std::string& attribute);
+
+}  // namespace codebias::metrics

@@ -1,0 +1,81 @@
+#include "reports/metric_text.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace codebias::reports {
+namespace {
+
+std::optional<double> json_double(const nlohmann::ordered_json& value) {
+  if (!value.is_number()) return std::nullopt;
+  return value.get<double>();
+}
+
+}  // namespace
+
+std::string fixed(std::optional<double> value, int digits) {
+  if (!value || !std::isfinite(*value)) return "–";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*f", digits, *value);
+  return text;
+}
+
+std::string mean_sd(std::optional<double> mean, std::optional<double> sd, int digits) {
+  if (!mean) return "–";
+  return sd ? fixed(mean, digits) + " ± " + fixed(sd, digits) : fixed(mean, digits);
+}
+
+std::string preferred_text(const metrics::AttributeMetrics& m) {
+  if (m.preferred_group) return *m.preferred_group;
+  if (m.preferred_groups.empty()) return "none";
+  std::string tie = "tie:";
+  for (const auto& g : m.preferred_groups) tie += " " + g;
+  return tie;
+}
+
+std::string column_label(const metrics::MetricColumn& column) {
+  return column.part == metrics::MetricColumn::Part::ci95 ? column.metric->label + " 95% CI" : column.metric->label;
+}
+
+std::string cell_text(const metrics::FunctionCell& cell, const metrics::MetricColumn& column, int digits) {
+  const auto& metric = *column.metric;
+  using Part = metrics::MetricColumn::Part;
+  if (column.part == Part::ci95) {
+    const auto* interval = metrics::find_interval(cell.intervals, metric.id);
+    if (!interval) return "–";
+    char text[64];
+    std::snprintf(text, sizeof text, "[%.*f, %.*f]", digits, interval->lower, digits, interval->upper);
+    return text;
+  }
+  if (column.part == Part::sd) return fixed(metrics::metric_value(cell.metrics, metric.id, Part::sd), digits);
+  if (metric.value == metrics::MetricValue::group) return preferred_text(cell.metrics);
+  const auto value = metrics::metric_value(cell.metrics, metric.id);
+  return metric.spread ? mean_sd(value, metrics::metric_value(cell.metrics, metric.id, Part::sd), digits)
+                       : fixed(value, digits);
+}
+
+std::string testcase_text(const nlohmann::ordered_json& attribute, const metrics::MetricSpec& metric, int digits) {
+  const auto it = attribute.find(metric.json_key);
+  if (it == attribute.end()) return metric.value == metrics::MetricValue::group ? "none" : "–";
+  const auto& value = *it;
+  switch (metric.value) {
+    case metrics::MetricValue::group: return value.is_string() ? value.get<std::string>() : std::string("none");
+    case metrics::MetricValue::per_group: {
+      std::string shares;
+      if (!value.is_object()) return shares;
+      for (const auto& [group, share] : value.items()) {
+        shares += (shares.empty() ? "" : ", ") + group + " " + fixed(json_double(share), digits);
+      }
+      return shares;
+    }
+    default:
+      if (metric.spread) {
+        if (!value.is_object()) return "–";
+        return mean_sd(json_double(value.value("mean", nlohmann::ordered_json())),
+                       json_double(value.value("sd", nlohmann::ordered_json())), digits);
+      }
+      return fixed(json_double(value), digits);
+  }
+}
+
+}  // namespace codebias::reports

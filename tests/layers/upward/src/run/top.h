@@ -1,0 +1,2 @@
+// The later layer.
+#pragma once

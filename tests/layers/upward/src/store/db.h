@@ -1,0 +1,2 @@
+// The store, which the CLI may not include.
+#pragma once

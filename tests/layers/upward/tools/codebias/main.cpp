@@ -1,0 +1,2 @@
+// Reaches the store without run/.
+#include "store/db.h"
