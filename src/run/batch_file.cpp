@@ -101,7 +101,7 @@ void fill_completion(const json& body, generation::SampleResult& result) {
   } else if (const json* text = member(choice, "text"); !text || !text->is_string()) {
     throw LineProblem{"response.body.choices[0]", "has neither a message nor a text"};
   }
-  generation::ReasoningSplit split = generation::extract_reasoning(choice);
+  ReasoningSplit split = generation::extract_reasoning(choice);
   result.reasoning = std::move(split.reasoning);
   result.answer = std::move(split.answer);
   result.reasoning_cut_off = split.cut_off;
