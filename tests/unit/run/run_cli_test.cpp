@@ -3,9 +3,13 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
+
+#include "run/run_option_table.h"
 
 namespace {
 
@@ -22,6 +26,18 @@ TEST(RunCli, ResumeRefusesOptionsThatWouldChangeThePlan) {
   EXPECT_EQ(run_cli("run --resume '" + dir.string() + "' --samples 3"), 2);
   EXPECT_EQ(run_cli("run --resume '" + dir.string() + "' --temperature 0.2"), 2);
   EXPECT_EQ(run_cli("run --resume '" + dir.string() + "' --retry-errors"), 0);
+}
+
+TEST(RunCli, EveryOptionOfTheTableIsAFlag) {
+  const auto help_file = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "run_cli_help.txt";
+  ASSERT_EQ(run_cli("run --help >'" + help_file.string() + "' 2>&1 ; true"), 0);
+  std::ifstream in(help_file);
+  std::ostringstream help;
+  help << in.rdbuf();
+  for (const auto& row : codebias::run::run_option_table()) {
+    if (row.flag.empty()) continue;
+    EXPECT_NE(help.str().find(std::string(row.flag) + " "), std::string::npos) << row.flag;
+  }
 }
 
 TEST(RunCli, RetryErrorsNeedsResume) { EXPECT_EQ(run_cli("run --retry-errors"), 2); }
