@@ -14,6 +14,8 @@ namespace codebias::run {
 namespace {
 
 using ::testing::StartsWith;
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 // A value in every field, none of them the default.
 RunOptions every_field_set() {
@@ -168,12 +170,9 @@ TEST(RunOptionTable, AnInvalidValueNamesTheOption) {
 
 TEST(RunOptionTable, ABadRunFileValueNamesTheKey) {
   RunOptions options;
-  try {
-    load_run_yaml("samples: 2\nmax-attempts: often\n", "run.yaml", options);
-    FAIL() << "expected an error";
-  } catch (const std::runtime_error& error) {
-    EXPECT_STREQ(error.what(), "run.yaml:2: field \"max-attempts\": expected an integer, got \"often\"");
-  }
+  EXPECT_THAT([&] { load_run_yaml("samples: 2\nmax-attempts: often\n", "run.yaml", options); },
+              ThrowsMessage<std::runtime_error>(
+                  StrEq("run.yaml:2: field \"max-attempts\": expected an integer, got \"often\"")));
 }
 
 // The provenance keeps the keys and values resumed runs and older readers know.
