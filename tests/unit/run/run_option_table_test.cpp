@@ -2,7 +2,11 @@
 // bad value names its option.
 #include "run/run_option_table.h"
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -184,6 +188,38 @@ TEST(RunOptionTable, ProvenanceOfTheDefaultsIsUnchanged) {
             R"("reasoning_budgets":[],"requests":[],"samples":1,"scenarios":[],"seed":0,"stop":[],)"
             R"("style":"vanilla","suite":"faircoder","suite_file":"","task":"function",)"
             R"("temperatures":[1.0],"timeout_s":600.0,"top_p":null})");
+}
+
+// docs/cli-run.md as the table says it should read.
+std::string options_markdown() {
+  std::string text =
+      "# `codebias run` options\n\n"
+      "Generated from the option table, `src/run/run_option_table.cpp`; the test\n"
+      "`RunOptionTable.DocsAreCurrent` fails when this file is stale, and\n"
+      "`CODEBIAS_UPDATE_DOCS=1 build/codebias_tests --gtest_filter=RunOptionTable.DocsAreCurrent`\n"
+      "rewrites it. Each option is a flag, a key of a `--config` run file (a list takes a scalar or a\n"
+      "sequence) and a key of the run's provenance (`summary.json`: `provenance.options`); flags win\n"
+      "over the run file. `--config`, `--resume DIR`, `--retry-errors` and `--full` are flags only.\n\n"
+      "| flag | run-file key | provenance key | value | |\n"
+      "| --- | --- | --- | --- | --- |\n";
+  const auto code = [](std::string_view name) { return name.empty() ? std::string("—") : "`" + std::string(name) + "`"; };
+  for (const auto& row : run_option_table()) {
+    std::string help(row.help);
+    for (auto bar = help.find('|'); bar != std::string::npos; bar = help.find('|', bar + 2)) help.insert(bar, "\\");
+    text += "| " + code(row.flag) + " | " + code(row.yaml_key) + " | " + code(row.json_key) + " | " +
+            std::string(row.value_hint) + " | " + help + " |\n";
+  }
+  return text;
+}
+
+TEST(RunOptionTable, DocsAreCurrent) {
+  const auto path = std::filesystem::path(CODEBIAS_SOURCE_DIR) / "docs" / "cli-run.md";
+  const std::string expected = options_markdown();
+  if (std::getenv("CODEBIAS_UPDATE_DOCS") != nullptr) std::ofstream(path, std::ios::binary) << expected;
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream actual;
+  actual << in.rdbuf();
+  EXPECT_EQ(actual.str(), expected) << path << " is stale: rerun with CODEBIAS_UPDATE_DOCS=1";
 }
 
 }  // namespace
