@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Fresh Debian 12 to first results: install, build, score the example responses, then run the
-# FairCoder function suite's default slice end to end against the built-in simulated model.
+# Fresh Debian 12 to first results: install, build the codebias binary (not the tests), score the
+# example responses, then run the FairCoder function suite's default slice end to end against the
+# built-in simulated model.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-bash scripts/setup.sh
+# Only the codebias binary: the tests and benchmarks are built by scripts/test.sh.
+BUILD_TARGETS=codebias_cli bash scripts/setup.sh
 echo
 echo "== build/codebias score --input examples/responses.jsonl --summary"
 build/codebias score --input examples/responses.jsonl --summary

@@ -3,7 +3,10 @@
 # Release into build/. Idempotent; a second run only rebuilds what changed.
 #
 # Environment: BUILD_DIR (default build), BUILD_TYPE (Release), CODEBIAS_WERROR (OFF),
-# JOBS (nproc), NPM_TARBALL_DIR (offline tarballs), SKIP_BUILD=1 (install only).
+# JOBS (nproc), NPM_TARBALL_DIR (offline tarballs), SKIP_BUILD=1 (install only),
+# BUILD_TARGETS (CMake targets to build, space-separated; default all: the tool, tests and
+# benchmarks). The configuration never depends on BUILD_TARGETS, so one build tree serves the
+# quick start (codebias_cli only) and scripts/test.sh (everything) without reconfiguring.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -44,4 +47,6 @@ cmake_args=(-S . -B "$build_dir" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}"
             -DCODEBIAS_SANITIZE=OFF -DCODEBIAS_FUZZ=OFF)
 [ -n "${NPM_TARBALL_DIR:-}" ] && cmake_args+=(-DNPM_TARBALL_DIR="$NPM_TARBALL_DIR")
 cmake "${cmake_args[@]}"
-cmake --build "$build_dir" -j "${JOBS:-$(nproc)}"
+targets=()
+for target in ${BUILD_TARGETS:-}; do targets+=(--target "$target"); done
+cmake --build "$build_dir" -j "${JOBS:-$(nproc)}" "${targets[@]}"

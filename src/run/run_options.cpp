@@ -1,3 +1,5 @@
+// Run files read through the option table, validation and the provenance JSON of RunOptions, and
+// the expansion of the sweep axes.
 #include "run/run_options.h"
 
 #include <algorithm>
@@ -6,63 +8,23 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <type_traits>
+#include <variant>
 
 #include <yaml-cpp/yaml.h>
 
 #include "base/strings.h"
 #include "tasks/task.h"
+#include "run/run_option_table.h"
 
 namespace codebias::run {
 namespace {
-
-bool one_of(const std::string& value, std::initializer_list<const char*> allowed) {
-  return std::any_of(allowed.begin(), allowed.end(), [&](const char* a) { return value == a; });
-}
 
 std::string format_number(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", value);
   return text;
 }
-
-class YamlReader {
- public:
-  explicit YamlReader(std::string_view origin) : origin_(origin) {}
-
-  [[noreturn]] void fail(const YAML::Node& node, std::string_view field, std::string_view message) const {
-    std::ostringstream text;
-    text << origin_;
-    if (node.Mark().line >= 0) text << ':' << node.Mark().line + 1;
-    text << ": field \"" << field << "\": " << message;
-    throw std::runtime_error(text.str());
-  }
-
-  template <typename T>
-  T scalar(const YAML::Node& node, std::string_view field, const char* expected) const {
-    if (!node.IsScalar()) fail(node, field, std::string("expected ") + expected);
-    try {
-      return node.as<T>();
-    } catch (const YAML::Exception&) {
-      fail(node, field, std::string("expected ") + expected + ", got \"" + node.Scalar() + "\"");
-    }
-  }
-
-  // A scalar or a sequence of scalars.
-  template <typename T>
-  std::vector<T> list(const YAML::Node& node, std::string_view field, const char* expected) const {
-    std::vector<T> values;
-    if (node.IsSequence()) {
-      for (const auto& item : node) values.push_back(scalar<T>(item, field, expected));
-      if (values.empty()) fail(node, field, "expected at least one value");
-    } else {
-      values.push_back(scalar<T>(node, field, expected));
-    }
-    return values;
-  }
-
- private:
-  std::string origin_;
-};
 
 nlohmann::json yaml_to_json(const YAML::Node& node) {
   if (node.IsMap()) {
@@ -91,6 +53,135 @@ nlohmann::json yaml_to_json(const YAML::Node& node) {
   }
   return text;
 }
+
+// "positive", "at least 1", "within 0..2", "within (0, 1]".
+std::string describe_range(const RunOptionRow& row) {
+  if (!row.high) {
+    if (row.low->value == 0 && !row.low->inclusive) return "positive";
+    return (row.low->inclusive ? "at least " : "above ") + format_number(row.low->value);
+  }
+  if (row.low->inclusive && row.high->inclusive) {
+    return "within " + format_number(row.low->value) + ".." + format_number(row.high->value);
+  }
+  return std::string("within ") + (row.low->inclusive ? "[" : "(") + format_number(row.low->value) + ", " +
+         format_number(row.high->value) + (row.high->inclusive ? "]" : ")");
+}
+
+bool in_range(const RunOptionRow& row, double value) {
+  if (row.low && (row.low->inclusive ? value < row.low->value : value <= row.low->value)) return false;
+  if (row.high && (row.high->inclusive ? value > row.high->value : value >= row.high->value)) return false;
+  return true;
+}
+
+// "a, b or c".
+std::string join_choices(std::span<const std::string_view> choices) {
+  std::string text;
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    if (i > 0) text += i + 1 == choices.size() ? " or " : ", ";
+    text += choices[i];
+  }
+  return text;
+}
+
+// The problem with one value of the row's field, or "".
+std::string value_problem(const RunOptionRow& row, const std::string& value) {
+  if (row.choices.empty() || std::find(row.choices.begin(), row.choices.end(), value) != row.choices.end()) return "";
+  return std::string(row.flag) + " must be " + join_choices(row.choices) + ", not \"" + value + "\"";
+}
+
+template <typename T>
+std::string value_problem(const RunOptionRow& row, const T& value) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    if ((row.low || row.high) && !in_range(row, static_cast<double>(value))) {
+      return std::string(row.flag) + " must be " + describe_range(row);
+    }
+  }
+  return "";
+}
+
+// The message naming the option when its value breaks the row's choices or range, else "".
+std::string field_problem(const RunOptionRow& row, const RunOptions& options) {
+  return std::visit(
+      [&](auto member) -> std::string {
+        const auto& field = options.*member;
+        using T = std::decay_t<decltype(field)>;
+        if constexpr (kIsVector<T>) {
+          for (const auto& value : field) {
+            if (auto problem = value_problem(row, value); !problem.empty()) return problem;
+          }
+          return "";
+        } else if constexpr (kIsOptional<T>) {
+          return field ? value_problem(row, *field) : "";
+        } else if constexpr (std::is_same_v<T, std::string> || std::is_arithmetic_v<T>) {
+          return value_problem(row, field);
+        } else {
+          return "";
+        }
+      },
+      row.field);
+}
+
+class YamlReader {
+ public:
+  explicit YamlReader(std::string_view origin) : origin_(origin) {}
+
+  [[noreturn]] void fail(const YAML::Node& node, std::string_view field, std::string_view message) const {
+    std::ostringstream text;
+    text << origin_;
+    if (node.Mark().line >= 0) text << ':' << node.Mark().line + 1;
+    text << ": field \"" << field << "\": " << message;
+    throw std::runtime_error(text.str());
+  }
+
+  template <typename T>
+  T scalar(const YAML::Node& node, std::string_view field, const std::string& expected) const {
+    if (!node.IsScalar()) fail(node, field, "expected " + expected);
+    try {
+      return node.as<T>();
+    } catch (const YAML::Exception&) {
+      fail(node, field, "expected " + expected + ", got \"" + node.Scalar() + "\"");
+    }
+  }
+
+  // A scalar or a sequence of scalars.
+  template <typename T>
+  std::vector<T> list(const YAML::Node& node, std::string_view field, const std::string& expected) const {
+    std::vector<T> values;
+    if (node.IsSequence()) {
+      for (const auto& item : node) values.push_back(scalar<T>(item, field, expected));
+      if (values.empty()) fail(node, field, "expected at least one value");
+    } else {
+      values.push_back(scalar<T>(node, field, expected));
+    }
+    return values;
+  }
+
+  // Reads `node` into the row's field: a list takes a scalar or a sequence.
+  void read(const RunOptionRow& row, const YAML::Node& node, RunOptions& options) const {
+    const std::string expected(row.expected);
+    std::visit(
+        [&](auto member) {
+          auto& field = options.*member;
+          using T = std::decay_t<decltype(field)>;
+          if constexpr (std::is_same_v<T, nlohmann::json>) {
+            if (!node.IsMap()) fail(node, row.yaml_key, "expected " + expected);
+            field = yaml_to_json(node);
+          } else if constexpr (std::is_same_v<T, std::filesystem::path>) {
+            field = scalar<std::string>(node, row.yaml_key, expected);
+          } else if constexpr (kIsVector<T>) {
+            field = list<typename T::value_type>(node, row.yaml_key, expected);
+          } else if constexpr (kIsOptional<T>) {
+            field = scalar<typename T::value_type>(node, row.yaml_key, expected);
+          } else {
+            field = scalar<T>(node, row.yaml_key, expected);
+          }
+        },
+        row.field);
+  }
+
+ private:
+  std::string origin_;
+};
 
 }  // namespace
 
@@ -138,39 +229,9 @@ void load_run_yaml(std::string_view text, std::string_view origin, RunOptions& o
 
   for (const auto& entry : root) {
     const std::string key = entry.first.as<std::string>();
-    const YAML::Node& value = entry.second;
-    if (key == "suite") options.suite = reader.scalar<std::string>(value, key, "a suite name");
-    else if (key == "suite-file") options.suite_file = reader.scalar<std::string>(value, key, "a path");
-    else if (key == "task") options.task = reader.scalar<std::string>(value, key, "function or testcase");
-    else if (key == "scenario") options.scenarios = reader.list<std::string>(value, key, "a scenario");
-    else if (key == "attribute") options.attributes = reader.list<std::string>(value, key, "an attribute");
-    else if (key == "request") options.requests = reader.list<std::string>(value, key, "group or counterfactual");
-    else if (key == "style") options.style = reader.scalar<std::string>(value, key, "a prompt style");
-    else if (key == "convention") options.convention = reader.scalar<std::string>(value, key, "a convention");
-    else if (key == "entities-per-group") options.entities_per_group = reader.scalar<int>(value, key, "an integer");
-    else if (key == "limit") options.limit = reader.scalar<std::size_t>(value, key, "a non-negative integer");
-    else if (key == "samples") options.samples = reader.scalar<int>(value, key, "an integer");
-    else if (key == "seed") options.seed = reader.scalar<std::uint64_t>(value, key, "a non-negative integer");
-    else if (key == "model") options.model = reader.scalar<std::string>(value, key, "a model name");
-    else if (key == "endpoint") options.endpoints = reader.list<std::string>(value, key, "a URL");
-    else if (key == "api-key-env") options.api_key_env = reader.scalar<std::string>(value, key, "a variable name");
-    else if (key == "model-profile") options.model_profile = reader.scalar<std::string>(value, key, "a path");
-    else if (key == "temperature") options.temperatures = reader.list<double>(value, key, "a number");
-    else if (key == "mode") options.modes = reader.list<std::string>(value, key, "vanilla, cot or native");
-    else if (key == "position") options.positions = reader.list<std::string>(value, key, "shuffled, front or back");
-    else if (key == "reasoning-budget") options.reasoning_budgets = reader.list<int>(value, key, "a token count");
-    else if (key == "top-p") options.top_p = reader.scalar<double>(value, key, "a number");
-    else if (key == "max-tokens") options.max_tokens = reader.scalar<int>(value, key, "an integer");
-    else if (key == "stop") options.stop = reader.list<std::string>(value, key, "a string");
-    else if (key == "extra-body") {
-      if (!value.IsMap()) reader.fail(value, key, "expected a mapping of request fields");
-      options.extra_body = yaml_to_json(value);
-    }
-    else if (key == "concurrency") options.concurrency = reader.scalar<int>(value, key, "an integer");
-    else if (key == "timeout") options.timeout_s = reader.scalar<double>(value, key, "seconds");
-    else if (key == "max-attempts") options.max_attempts = reader.scalar<int>(value, key, "an integer");
-    else if (key == "out") options.out_dir = reader.scalar<std::string>(value, key, "a directory");
-    else reader.fail(entry.first, key, "unknown option (the keys are the flags of `codebias run`)");
+    const RunOptionRow* row = find_run_option(key);
+    if (row == nullptr) reader.fail(entry.first, key, "unknown option (the keys are the flags of `codebias run`)");
+    reader.read(*row, entry.second, options);
   }
 }
 
@@ -188,23 +249,10 @@ void validate(const RunOptions& options) {
   };
   const auto runnable = tasks::task_names(true);
   require(std::find(runnable.begin(), runnable.end(), options.task) != runnable.end(), "--task must be " + base::join(runnable, " or ") + ", not \"" + options.task + "\"");
-  require(options.samples >= 1, "--samples must be at least 1");
+  for (const auto& row : run_option_table()) {
+    if (auto problem = field_problem(row, options); !problem.empty()) throw std::invalid_argument(problem);
+  }
   require(!options.temperatures.empty(), "--temperature needs a value");
-  for (double t : options.temperatures) require(t >= 0 && t <= 2, "--temperature must be within 0..2");
-  for (const auto& mode : options.modes) {
-    require(one_of(mode, {"vanilla", "cot", "native"}), "--mode must be vanilla, cot or native, not \"" + mode + "\"");
-  }
-  for (const auto& position : options.positions) {
-    require(one_of(position, {"shuffled", "front", "back"}),
-            "--position must be shuffled, front or back, not \"" + position + "\"");
-  }
-  for (int budget : options.reasoning_budgets) require(budget > 0, "--reasoning-budget must be positive");
-  if (options.top_p) require(*options.top_p > 0 && *options.top_p <= 1, "--top-p must be within (0, 1]");
-  if (options.max_tokens) require(*options.max_tokens > 0, "--max-tokens must be positive");
-  if (options.entities_per_group) require(*options.entities_per_group > 0, "--entities-per-group must be positive");
-  require(options.concurrency >= 1, "--concurrency must be at least 1");
-  require(options.timeout_s > 0, "--timeout must be positive");
-  require(options.max_attempts >= 1, "--max-attempts must be at least 1");
   require(!options.endpoints.empty() || options.api_key_env.empty(),
           "--api-key-env needs an --endpoint (the built-in model takes no key)");
   require(options.endpoints.empty() || !options.model.empty(), "--endpoint needs --model (the name the server serves)");
@@ -214,68 +262,20 @@ void validate(const RunOptions& options) {
           "--model names a model behind --endpoint; without an endpoint the built-in simulated model answers");
 }
 
-nlohmann::json to_json(const RunOptions& o) {
-  nlohmann::json j;
-  j["suite"] = o.suite;
-  j["suite_file"] = o.suite_file.string();
-  j["task"] = o.task;
-  j["scenarios"] = o.scenarios;
-  j["attributes"] = o.attributes;
-  j["requests"] = o.requests;
-  j["style"] = o.style;
-  j["convention"] = o.convention;
-  j["entities_per_group"] = o.entities_per_group ? nlohmann::json(*o.entities_per_group) : nlohmann::json(nullptr);
-  j["limit"] = o.limit ? nlohmann::json(*o.limit) : nlohmann::json(nullptr);
-  j["samples"] = o.samples;
-  j["seed"] = o.seed;
-  j["model"] = o.model;
-  j["endpoints"] = o.endpoints;
-  j["api_key_env"] = o.api_key_env;
-  j["model_profile"] = o.model_profile.string();
-  j["temperatures"] = o.temperatures;
-  j["modes"] = o.modes;
-  j["positions"] = o.positions;
-  j["reasoning_budgets"] = o.reasoning_budgets;
-  j["top_p"] = o.top_p ? nlohmann::json(*o.top_p) : nlohmann::json(nullptr);
-  j["max_tokens"] = o.max_tokens ? nlohmann::json(*o.max_tokens) : nlohmann::json(nullptr);
-  j["stop"] = o.stop;
-  j["extra_body"] = o.extra_body;
-  j["concurrency"] = o.concurrency;
-  j["timeout_s"] = o.timeout_s;
-  j["max_attempts"] = o.max_attempts;
-  return j;
+nlohmann::json to_json(const RunOptions& options) {
+  nlohmann::json json = nlohmann::json::object();
+  for (const auto& row : run_option_table()) {
+    if (!row.json_key.empty()) json[std::string(row.json_key)] = field_json(row, options);
+  }
+  return json;
 }
 
-RunOptions run_options_from_json(const nlohmann::json& j) {
-  RunOptions o;
-  o.suite = j.at("suite").get<std::string>();
-  o.suite_file = j.at("suite_file").get<std::string>();
-  o.task = j.at("task").get<std::string>();
-  o.scenarios = j.at("scenarios").get<std::vector<std::string>>();
-  o.attributes = j.at("attributes").get<std::vector<std::string>>();
-  o.requests = j.at("requests").get<std::vector<std::string>>();
-  o.style = j.at("style").get<std::string>();
-  o.convention = j.at("convention").get<std::string>();
-  if (!j.at("entities_per_group").is_null()) o.entities_per_group = j.at("entities_per_group").get<int>();
-  if (!j.at("limit").is_null()) o.limit = j.at("limit").get<std::size_t>();
-  o.samples = j.at("samples").get<int>();
-  o.seed = j.at("seed").get<std::uint64_t>();
-  o.model = j.at("model").get<std::string>();
-  o.endpoints = j.at("endpoints").get<std::vector<std::string>>();
-  o.api_key_env = j.at("api_key_env").get<std::string>();
-  o.model_profile = j.at("model_profile").get<std::string>();
-  o.temperatures = j.at("temperatures").get<std::vector<double>>();
-  o.modes = j.at("modes").get<std::vector<std::string>>();
-  o.positions = j.at("positions").get<std::vector<std::string>>();
-  o.reasoning_budgets = j.at("reasoning_budgets").get<std::vector<int>>();
-  if (!j.at("top_p").is_null()) o.top_p = j.at("top_p").get<double>();
-  if (!j.at("max_tokens").is_null()) o.max_tokens = j.at("max_tokens").get<int>();
-  o.stop = j.at("stop").get<std::vector<std::string>>();
-  o.extra_body = j.at("extra_body");
-  o.concurrency = j.at("concurrency").get<int>();
-  o.timeout_s = j.at("timeout_s").get<double>();
-  o.max_attempts = j.at("max_attempts").get<int>();
-  return o;
+RunOptions run_options_from_json(const nlohmann::json& json) {
+  RunOptions options;
+  for (const auto& row : run_option_table()) {
+    if (!row.json_key.empty()) read_field_json(row, json.at(std::string(row.json_key)), options);
+  }
+  return options;
 }
 
 }  // namespace codebias::run

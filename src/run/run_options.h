@@ -66,9 +66,9 @@ struct RunConfiguration {
 // "t=0.2,mode=cot".
 std::vector<RunConfiguration> expand_configurations(const RunOptions& options);
 
-// Reads a YAML run file into `options` (keys as the flags: suite, task, scenario, attribute,
-// samples, seed, model, endpoint, temperature, mode, position, reasoning-budget, ...; a sweep
-// axis takes a scalar or a list). Throws std::runtime_error "FILE:LINE: field \"F\": ...".
+// Reads a YAML run file into `options` (the keys of run/run_option_table.h, as the flags: suite,
+// task, scenario, attribute, samples, seed, model, endpoint, temperature, mode, ...; a list takes
+// a scalar or a sequence). Throws std::runtime_error "FILE:LINE: field \"F\": ...".
 void load_run_file(const std::filesystem::path& path, RunOptions& options);
 // The same from text, `origin` naming it in errors.
 void load_run_yaml(std::string_view text, std::string_view origin, RunOptions& options);

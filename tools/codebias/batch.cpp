@@ -94,7 +94,7 @@ Command add_batch_command(CLI::App& parent) {
   CLI::App* export_app = app->add_subcommand(
       "export", "Write the run's pending requests as OpenAI Batch JSONL ({custom_id, method, url, body} per line)");
   export_app->add_option("RUN_DIR", args->run_dir, "Run directory (holding run.sqlite)")->required();
-  export_app->add_option("--output", args->output, "Batch input file; - for stdout")->capture_default_str();
+  export_app->add_option("--out,--output", args->output, "Batch input file; - for stdout")->capture_default_str();
   export_app->add_flag("--retry-errors", args->retry_errors, "Also export the samples that failed");
   export_app->add_option("--limit", args->limit, "Export at most this many requests (0: all)")->capture_default_str();
 

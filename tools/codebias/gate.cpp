@@ -60,8 +60,10 @@ Command add_gate_command(CLI::App& parent) {
   app->add_option("--min-fairscore", o.min_fairscore, "Fail when a cell's FairScore is below this");
   app->add_option("--max-no-code-rate", o.max_no_code_rate,
                   "Fail when a cell's share of answers without measurable code exceeds this");
-  app->add_option("--scenario", o.scenarios, "Only these scenarios (repeatable; default: all)");
-  app->add_option("--attribute", o.attributes, "Only these attributes (repeatable; default: all)");
+  app->add_option("--scenario", o.scenarios, "Only these scenarios (repeatable or comma-separated; default: all)")
+      ->delimiter(',');
+  app->add_option("--attribute", o.attributes, "Only these attributes (repeatable or comma-separated; default: all)")
+      ->delimiter(',');
   app->add_option("--baseline", args->baseline, "Fail when RUN is significantly more biased than this run");
   app->add_option("--alpha", o.alpha, "Family-wise significance level of the baseline comparison")
       ->capture_default_str();

@@ -89,10 +89,11 @@ Command add_prompts_command(CLI::App& parent) {
       ->excludes(suite);
   app->add_option("--task", args->task, base::join(tasks::task_names(true), " | "))
       ->check(CLI::IsMember(tasks::task_names(true)));
-  app->add_option("--scenario", args->options.scenarios, "Function-task scenarios (job, edu, med); default all")
+  app->add_option("--scenario", args->options.scenarios,
+                  "Function-task scenarios (job, edu, med; repeatable or comma-separated); default all")
       ->delimiter(',');
   app->add_option("--attribute", args->options.attributes,
-                  "Sensitive attribute keys (gender, race, age, parents_income, ...); default all")
+                  "Sensitive attribute keys (gender, race, age, parents_income, ...; repeatable or comma-separated); default all")
       ->delimiter(',');
   app->add_option("--request", args->request, "Testcase requests: group | counterfactual | both")
       ->check(CLI::IsMember({"group", "counterfactual", "both"}));
@@ -107,7 +108,7 @@ Command add_prompts_command(CLI::App& parent) {
                   "faircoder (demos as chat turns) | probedebias (demos in the system message)")
       ->check(CLI::IsMember({"faircoder", "probedebias"}));
   app->add_option("--limit", args->limit, "Keep only the first N prompts");
-  app->add_option("--output,-o", args->output, "Output JSONL file; - for stdout");
+  app->add_option("--out,-o,--output", args->output, "Output JSONL file; - for stdout");
   app->footer("Prompt layout, ids and metadata: docs/suites.md.");
   return Command{app, [args, app] { return run_prompts(*args, *app); }};
 }

@@ -1,5 +1,7 @@
 // `codebias quality`: FairCoder's pass@1 and ProbeDebias's pylint quality for JSONL responses
 // (the `codebias score` input format; contract: docs/quality.md).
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -23,7 +25,7 @@ struct QualityArgs {
   std::string output = "-";
   bool pass_at_1 = false;
   bool pylint = false;
-  long timeout_ms = 10'000;
+  double timeout_s = 10;  // --timeout (or --timeout-ms, its older spelling)
   long memory_mb = 512;
   int cases = 10;
   unsigned jobs = 0;
@@ -69,7 +71,7 @@ void print_summary(const quality::QualitySummary& summary, const QualityArgs& ar
 
 int run_quality(const QualityArgs& args) {
   if (!args.pass_at_1 && !args.pylint) return fail("nothing to do: give --pass-at-1 and/or --pylint");
-  if (args.timeout_ms < 1) return fail("--timeout-ms must be at least 1");
+  if (!(args.timeout_s > 0)) return fail("--timeout must be positive");
   if (args.memory_mb < 0) return fail("--memory-mb must be 0 (no limit) or more");
   if (args.cases < 1) return fail("--cases must be at least 1");
 
@@ -81,7 +83,7 @@ int run_quality(const QualityArgs& args) {
   options.pass.cases = args.cases;
   options.pass.python = args.python;
   options.pass.keep_inputs = args.keep_inputs;
-  options.pass.limits.wall_time = std::chrono::milliseconds(args.timeout_ms);
+  options.pass.limits.wall_time = std::chrono::milliseconds(std::max(1LL, std::llround(args.timeout_s * 1000)));
   options.pass.limits.memory_bytes = static_cast<std::size_t>(args.memory_mb) << 20;
   options.pylint.pylint = args.pylint_path;
   options.pylint.batch_size = args.pylint_batch;
@@ -141,10 +143,14 @@ Command add_quality_command(CLI::App& parent) {
       "quality", "Utility and quality of generated code: FairCoder's pass@1 (each Python function run on "
                  "generated inputs in a sandbox) and ProbeDebias's pylint score (0..1).");
   app->add_option("--input", args->input, "JSONL responses in the `codebias score` input format (- for stdin), or a run directory")->required();
-  app->add_option("--output", args->output, "one JSON line per response (default: stdout)");
+  app->add_option("--out,--output", args->output, "one JSON line per response (default: stdout)");
   app->add_flag("--pass-at-1", args->pass_at_1, "run each Python function on generated inputs");
   app->add_flag("--pylint", args->pylint, "score each response's Python code with pylint");
-  app->add_option("--timeout-ms", args->timeout_ms, "wall-clock limit per sample's run (default 10000)");
+  auto* timeout = app->add_option("--timeout", args->timeout_s, "wall-clock seconds per sample's run (default 10)");
+  app->add_option_function<double>(
+         "--timeout-ms", [args](double milliseconds) { args->timeout_s = milliseconds / 1000; },
+         "the same in milliseconds (the older spelling)")
+      ->excludes(timeout);
   app->add_option("--memory-mb", args->memory_mb, "address-space limit per sample's run, 0 = none (default 512)");
   app->add_option("--cases", args->cases, "test inputs per function (default 10, as FairCoder)");
   app->add_option("--jobs", args->jobs, "parallel sandboxes (default: one per core)");

@@ -150,11 +150,12 @@ Command add_score_command(CLI::App& parent) {
               "internal or output error.");
   app->add_option("--input", args->input, "Input JSONL: {\"id\", \"response\", \"scenario\"?, \"attributes\"?, \"function\"?} per line; - for stdin")
       ->required();
-  app->add_option("--output", args->output, "Output JSONL, one line per input line; - for stdout")
+  app->add_option("--out,--output", args->output, "Output JSONL, one line per input line; - for stdout")
       ->capture_default_str();
   app->add_option("--scenario", args->scenario, "Scenario of lines that name none (decides which attributes are sensitive)")
       ->check(CLI::IsMember(suites::known_scenarios()));
-  app->add_option("--attributes", args->attributes, "Report only these attributes (comma-separated, e.g. gender,parents_degree)")
+  app->add_option("--attribute,--attributes", args->attributes,
+                  "Report only these attributes (repeatable or comma-separated, e.g. gender,parents_degree)")
       ->delimiter(',');
   app->add_option("--attributes-file", args->attributes_file, "Attribute table JSON to use instead of the built-in one")
       ->check(CLI::ExistingFile);

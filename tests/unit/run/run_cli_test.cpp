@@ -1,11 +1,14 @@
 // `codebias run` flags that cannot go together are refused before anything is sent.
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "cli.h"
+#include "run/run_option_table.h"
 
 namespace codebias {
 namespace {
@@ -22,6 +25,15 @@ TEST(RunCli, ResumeRefusesOptionsThatWouldChangeThePlan) {
   EXPECT_EQ(exit_code({"run", "--resume", dir.string(), "--samples", "3"}), 2);
   EXPECT_EQ(exit_code({"run", "--resume", dir.string(), "--temperature", "0.2"}), 2);
   EXPECT_EQ(exit_code({"run", "--resume", dir.string(), "--retry-errors"}), 0);
+}
+
+TEST(RunCli, EveryOptionOfTheTableIsAFlag) {
+  const auto result = test_support::run_cli({"run", "--help"}, test_support::fresh_test_dir("run_cli_help_"));
+  const std::string help = result.out + result.err;
+  for (const auto& row : codebias::run::run_option_table()) {
+    if (row.flag.empty()) continue;
+    EXPECT_NE(help.find(std::string(row.flag) + " "), std::string::npos) << row.flag;
+  }
 }
 
 TEST(RunCli, RetryErrorsNeedsResume) { EXPECT_EQ(exit_code({"run", "--retry-errors"}), 2); }

@@ -1,0 +1,138 @@
+// The rows of `codebias run`'s option table and the field operations every reader shares.
+#include "run/run_option_table.h"
+
+#include <algorithm>
+#include <array>
+#include <type_traits>
+
+namespace codebias::run {
+namespace {
+
+constexpr std::array<std::string_view, 3> kModes = {"vanilla", "cot", "native"};
+constexpr std::array<std::string_view, 3> kPositions = {"shuffled", "front", "back"};
+
+constexpr RangeBound kAboveZero{0, false};
+constexpr RangeBound kAtLeastOne{1, true};
+
+using O = RunOptions;
+
+// clang-format off
+const std::array<RunOptionRow, 28> kRows = {{
+  {.flag = "--suite", .yaml_key = "suite", .json_key = "suite", .value_hint = "NAME", .expected = "a suite name",
+   .help = "Built-in suite", .field = &O::suite, .show_default = true},
+  {.flag = "--suite-file", .yaml_key = "suite-file", .json_key = "suite_file", .value_hint = "PATH", .expected = "a path",
+   .help = "A suite data file instead of a built-in suite", .field = &O::suite_file},
+  {.flag = "--task", .yaml_key = "task", .json_key = "task", .value_hint = "TASK", .expected = "function or testcase",
+   .help = "function | testcase", .field = &O::task, .show_default = true},
+  {.flag = "--scenario", .yaml_key = "scenario", .json_key = "scenarios", .value_hint = "NAME", .expected = "a scenario",
+   .help = "job | edu | med (repeatable or comma-separated; default: all)", .field = &O::scenarios,
+   .comma_separated = true},
+  {.flag = "--attribute", .yaml_key = "attribute", .json_key = "attributes", .value_hint = "A", .expected = "an attribute",
+   .help = "Sensitive attribute (repeatable or comma-separated; default: all)", .field = &O::attributes,
+   .comma_separated = true},
+  {.flag = "--request", .yaml_key = "request", .json_key = "requests", .value_hint = "KIND",
+   .expected = "group or counterfactual", .help = "testcase: group | counterfactual (repeatable)",
+   .field = &O::requests},
+  {.flag = "--style", .yaml_key = "style", .json_key = "style", .value_hint = "STYLE", .expected = "a prompt style",
+   .help = "vanilla | cot | fair-system-prompt", .field = &O::style, .show_default = true},
+  {.flag = "--convention", .yaml_key = "convention", .json_key = "convention", .value_hint = "NAME",
+   .expected = "a convention", .help = "faircoder | probedebias (default: the suite's)", .field = &O::convention},
+  {.flag = "--entities-per-group", .yaml_key = "entities-per-group", .json_key = "entities_per_group",
+   .value_hint = "K", .expected = "an integer", .help = "First K entities of each group's list (default 3)",
+   .field = &O::entities_per_group, .low = kAboveZero},
+  {.flag = "--limit", .yaml_key = "limit", .json_key = "limit", .value_hint = "N",
+   .expected = "a non-negative integer", .help = "At most N prompts", .field = &O::limit},
+  {.flag = "--samples", .yaml_key = "samples", .json_key = "samples", .value_hint = "N", .expected = "an integer",
+   .help = "Samples per prompt and configuration (default 5)", .field = &O::samples, .low = kAtLeastOne},
+  {.flag = "--seed", .yaml_key = "seed", .json_key = "seed", .value_hint = "S", .expected = "a non-negative integer",
+   .help = "Base seed: sample k is sent with seed + k", .field = &O::seed, .show_default = true},
+  {.flag = "--model", .yaml_key = "model", .json_key = "model", .value_hint = "NAME", .expected = "a model name",
+   .help = "Model name sent to the endpoint", .field = &O::model},
+  {.flag = "--endpoint", .yaml_key = "endpoint", .json_key = "endpoints", .value_hint = "URL", .expected = "a URL",
+   .help = "OpenAI-compatible base URL (repeatable: load is shared); none: the built-in model",
+   .field = &O::endpoints, .applies_on_resume = true},
+  {.flag = "--api-key-env", .yaml_key = "api-key-env", .json_key = "api_key_env", .value_hint = "VAR",
+   .expected = "a variable name", .help = "Environment variable holding the API key", .field = &O::api_key_env},
+  {.flag = "--model-profile", .yaml_key = "model-profile", .json_key = "model_profile", .value_hint = "PATH",
+   .expected = "a path", .help = "Bias profile of the built-in model (JSON)", .field = &O::model_profile},
+  {.flag = "--temperature", .yaml_key = "temperature", .json_key = "temperatures", .value_hint = "T",
+   .expected = "a number", .help = "Sampling temperature (repeatable: a sweep axis)", .field = &O::temperatures,
+   .low = RangeBound{0, true}, .high = RangeBound{2, true}},
+  {.flag = "--mode", .yaml_key = "mode", .json_key = "modes", .value_hint = "MODE", .expected = "vanilla, cot or native",
+   .help = "vanilla | cot | native (repeatable: a sweep axis)", .field = &O::modes, .choices = kModes},
+  {.flag = "--position", .yaml_key = "position", .json_key = "positions", .value_hint = "POSITION",
+   .expected = "shuffled, front or back", .help = "shuffled | front | back (repeatable: a sweep axis)",
+   .field = &O::positions, .choices = kPositions},
+  {.flag = "--reasoning-budget", .yaml_key = "reasoning-budget", .json_key = "reasoning_budgets",
+   .value_hint = "TOKENS", .expected = "a token count", .help = "Reasoning tokens (repeatable: a sweep axis)",
+   .field = &O::reasoning_budgets, .low = kAboveZero},
+  {.flag = "--top-p", .yaml_key = "top-p", .json_key = "top_p", .value_hint = "P", .expected = "a number",
+   .help = "Nucleus sampling", .field = &O::top_p, .low = kAboveZero, .high = RangeBound{1, true}},
+  {.flag = "--max-tokens", .yaml_key = "max-tokens", .json_key = "max_tokens", .value_hint = "N",
+   .expected = "an integer", .help = "Completion token limit", .field = &O::max_tokens, .low = kAboveZero},
+  {.flag = "--stop", .yaml_key = "stop", .json_key = "stop", .value_hint = "S", .expected = "a string",
+   .help = "Stop sequence (repeatable)", .field = &O::stop},
+  {.flag = "", .yaml_key = "extra-body", .json_key = "extra_body", .value_hint = "MAP",
+   .expected = "a mapping of request fields", .help = "Request fields passed through verbatim (run files only)",
+   .field = &O::extra_body},
+  {.flag = "--concurrency", .yaml_key = "concurrency", .json_key = "concurrency", .value_hint = "N",
+   .expected = "an integer", .help = "Requests in flight", .field = &O::concurrency, .low = kAtLeastOne,
+   .show_default = true},
+  {.flag = "--timeout", .yaml_key = "timeout", .json_key = "timeout_s", .value_hint = "S", .expected = "seconds",
+   .help = "Seconds per request attempt", .field = &O::timeout_s, .low = kAboveZero, .show_default = true},
+  {.flag = "--max-attempts", .yaml_key = "max-attempts", .json_key = "max_attempts", .value_hint = "N",
+   .expected = "an integer", .help = "Attempts per sample", .field = &O::max_attempts, .low = kAtLeastOne,
+   .show_default = true},
+  {.flag = "--out", .yaml_key = "out", .json_key = "", .value_hint = "DIR", .expected = "a directory",
+   .help = "Run directory (default runs/run-<UTC time>)", .field = &O::out_dir},
+}};
+// clang-format on
+
+}  // namespace
+
+std::span<const RunOptionRow> run_option_table() { return kRows; }
+
+const RunOptionRow* find_run_option(std::string_view yaml_key) {
+  const auto row = std::find_if(kRows.begin(), kRows.end(), [&](const auto& r) { return r.yaml_key == yaml_key; });
+  return row == kRows.end() ? nullptr : &*row;
+}
+
+nlohmann::json field_json(const RunOptionRow& row, const RunOptions& options) {
+  return std::visit(
+      [&](auto member) -> nlohmann::json {
+        const auto& value = options.*member;
+        using T = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<T, std::filesystem::path>) {
+          return value.string();
+        } else if constexpr (kIsOptional<T>) {
+          return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+        } else {
+          return value;
+        }
+      },
+      row.field);
+}
+
+void read_field_json(const RunOptionRow& row, const nlohmann::json& value, RunOptions& options) {
+  std::visit(
+      [&](auto member) {
+        auto& field = options.*member;
+        using T = std::decay_t<decltype(field)>;
+        if constexpr (std::is_same_v<T, std::filesystem::path>) {
+          field = value.get<std::string>();
+        } else if constexpr (kIsOptional<T>) {
+          if (!value.is_null()) field = value.get<typename T::value_type>();
+        } else if constexpr (std::is_same_v<T, nlohmann::json>) {
+          field = value;
+        } else {
+          field = value.get<T>();
+        }
+      },
+      row.field);
+}
+
+void copy_field(const RunOptionRow& row, const RunOptions& from, RunOptions& to) {
+  std::visit([&](auto member) { to.*member = from.*member; }, row.field);
+}
+
+}  // namespace codebias::run
