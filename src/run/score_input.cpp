@@ -5,6 +5,7 @@
 #include <string>
 
 #include "analysis/report_json.h"
+#include "tasks/task.h"
 
 namespace codebias::run {
 namespace {
@@ -45,7 +46,9 @@ void write_score_input(const store::RunStore& store, const analysis::AttributeTa
   store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
                             const nlohmann::json*) {
     if (result.status != generation::SampleStatus::done) return;
-    if (string_field(planned.metadata, "task") == "testcase") return;
+    // Only answers that are programs go to `codebias quality` (a prompt without a task is a program).
+    const std::string task = string_field(planned.metadata, "task");
+    if (!task.empty() && !tasks::find_task(task).answers_are_programs) return;
     const auto options = analyze_options_for(planned.metadata, table);
     nlohmann::ordered_json line;
     line["id"] = planned.id;
