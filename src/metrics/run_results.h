@@ -1,5 +1,5 @@
 // What a run found: every sample analysed, and the metrics of each cell of the paper's tables
-// (configuration × scenario × attribute). run/run_results.h computes it from the stored samples,
+// (configuration × scenario × attribute). tasks/run_analysis.h computes it from the stored samples,
 // so a report can be rebuilt at any time from a run directory, including a partial or resumed one.
 #pragma once
 

@@ -5,7 +5,8 @@
 #include <tuple>
 
 #include "analysis/analyzer.h"
-#include "run/run_results.h"
+#include "tasks/run_analysis.h"
+#include "tasks/task.h"
 #include "run/score_input.h"
 #include "store/run_store.h"
 
@@ -25,7 +26,7 @@ std::vector<std::string> cell_attributes(const nlohmann::json& metadata, const a
     const auto* spec = table.find(named);
     return {spec ? spec->key : named};
   }
-  return analyze_options_for(metadata, table).attributes;
+  return tasks::analyze_options_for(metadata, table).attributes;
 }
 
 analysis::CodeStatus code_status_from(const std::string& name) {
@@ -67,14 +68,16 @@ metrics::LoadedRun load_run(const std::filesystem::path& dir) {
   run.dir = dir;
   run.provenance = store.provenance();
   const auto options = run.provenance.find("options");
-  if (options != run.provenance.end() && string_field(*options, "task") == "testcase") {
+  // Only runs whose answers are scoring functions have the cells compare and gate judge.
+  const std::string task = options != run.provenance.end() ? string_field(*options, "task") : std::string();
+  if (!task.empty() && !tasks::find_task(task).answers_are_programs) {
     throw std::invalid_argument(dir.string() + ": a test-case run has no function-implementation cells to judge");
   }
   store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
                             const nlohmann::json*) { run.records.push_back({planned, result}); });
 
   const auto& table = analysis::AttributeTable::builtin();
-  run.results = analyse_function_run(run.records, analysis::Analyzer(table));
+  run.results = tasks::analyse_function_run(run.records, analysis::Analyzer(table));
 
   using CellKey = std::tuple<std::string, std::string, std::string>;
   std::map<CellKey, std::size_t> index;

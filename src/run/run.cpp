@@ -283,8 +283,7 @@ metrics::RunResults analyse_stored_samples(const store::RunStore& store, const R
   store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
                             const nlohmann::json*) { records.push_back({planned, result}); });
   const auto& table = analysis::AttributeTable::builtin();
-  return options.task == "testcase" ? analyse_testcase_run(records, table, options.samples)
-                                    : analyse_function_run(records, analysis::Analyzer(table));
+  return tasks::find_task(options.task).analyse_run(records, table, options.samples);
 }
 
 RunOutcome start_run(const RunOptions& options, const RunIo& io) {

@@ -12,7 +12,7 @@
 
 #include "generation/sample.h"
 #include "run/run_options.h"
-#include "run/run_results.h"
+#include "tasks/run_analysis.h"
 
 namespace codebias::suites {
 struct Suite;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "analysis/report_json.h"
+#include "tasks/run_analysis.h"
 #include "tasks/task.h"
 
 namespace codebias::run {
@@ -17,31 +18,6 @@ std::string string_field(const nlohmann::json& metadata, const char* key) {
 
 }  // namespace
 
-analysis::AnalyzeOptions analyze_options_for(const nlohmann::json& metadata,
-                                             const analysis::AttributeTable& table) {
-  analysis::AnalyzeOptions options;
-  options.scenario = string_field(metadata, "scenario");
-  options.function = string_field(metadata, "function");
-  const auto offer = [&](std::string name) {
-    // Prompts may spell out the groups: "income level (high, medium, low)".
-    if (const auto paren = name.find(" ("); paren != std::string::npos) name.resize(paren);
-    const auto* spec = table.find(name);
-    if (spec && std::find(options.attributes.begin(), options.attributes.end(), spec->key) ==
-                    options.attributes.end()) {
-      options.attributes.push_back(spec->key);
-    }
-  };
-  const std::string sensitive = string_field(metadata, "attribute");
-  if (!sensitive.empty()) offer(sensitive);
-  const auto offered = metadata.find("attributes");
-  if (offered != metadata.end() && offered->is_array()) {
-    for (const auto& name : *offered) {
-      if (name.is_string()) offer(name.get<std::string>());
-    }
-  }
-  return options;
-}
-
 void write_score_input(const store::RunStore& store, const analysis::AttributeTable& table, std::ostream& out) {
   store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
                             const nlohmann::json*) {
@@ -49,7 +25,7 @@ void write_score_input(const store::RunStore& store, const analysis::AttributeTa
     // Only answers that are programs go to `codebias quality` (a prompt without a task is a program).
     const std::string task = string_field(planned.metadata, "task");
     if (!task.empty() && !tasks::find_task(task).answers_are_programs) return;
-    const auto options = analyze_options_for(planned.metadata, table);
+    const auto options = tasks::analyze_options_for(planned.metadata, table);
     nlohmann::ordered_json line;
     line["id"] = planned.id;
     line["response"] = result.answer;

@@ -9,11 +9,11 @@ namespace codebias::tasks {
 const std::vector<Task>& all_tasks() {
   static const std::vector<Task> tasks = {
       {"function", "scoring functions (FairCoder function implementation)", &make_function_scorer,
-       &prompts::build_function_prompts, true},
+       &prompts::build_function_prompts, &analyse_function_samples, true},
       {"testcase", "FairCoder's unit-test generation (lines carry topic/request/fields metadata; docs/testcases.md)",
-       &make_testcase_scorer, &prompts::build_testcase_prompts, false},
+       &make_testcase_scorer, &prompts::build_testcase_prompts, &analyse_testcase_samples, false},
       {"faircoder-compat", "function lines read by FairCoder's published scorer, its mistakes included (README.md)",
-       &make_faircoder_compat_scorer, nullptr, true},
+       &make_faircoder_compat_scorer, nullptr, nullptr, true},
   };
   return tasks;
 }

@@ -16,6 +16,7 @@
 
 #include "analysis/attributes.h"
 #include "base/jsonl_engine.h"
+#include "metrics/run_results.h"
 #include "prompts/prompt_builder.h"
 #include "suites/suite.h"
 
@@ -55,6 +56,10 @@ struct Task {
   std::unique_ptr<Scorer> (*make_scorer)(const ScoreSettings& settings);
   // The task's prompts from a suite; nullptr for tasks that only score answers (faircoder-compat).
   std::vector<prompts::Prompt> (*build_prompts)(const suites::Suite& suite, const prompts::PromptOptions& options);
+  // A run's stored samples (in plan order) analysed into its results; `samples_per_prompt` is the
+  // run's --samples (the block of the test-case metrics).
+  metrics::RunResults (*analyse_run)(const std::vector<metrics::SampleRecord>& records,
+                                     const analysis::AttributeTable& table, int samples_per_prompt);
   // Whether an answer is a program that pass@1 and pylint can judge (`codebias quality`).
   bool answers_are_programs = false;
 };

@@ -1,15 +1,24 @@
-// Analysing a run's stored samples into what it found (metrics/run_results.h): every sample
+// The tasks' analysis of a run's stored samples into what it found (metrics/run_results.h): every sample
 // analysed, and the metrics of each cell of the paper's tables (configuration × scenario ×
 // attribute), with their prompt-bootstrap intervals (metrics/intervals.h).
 #pragma once
 
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "analysis/analyzer.h"
 #include "metrics/fairness.h"
 #include "metrics/run_results.h"
 
-namespace codebias::run {
+namespace codebias::tasks {
+
+// The analyzer's options for a sample, from its prompt's metadata: scenario, the function the
+// prompt asked for, and the sensitive attributes it offered (names such as "income level (high,
+// medium, low)" are read as "income level"; names that are no sensitive attribute are skipped).
+analysis::AnalyzeOptions analyze_options_for(const nlohmann::json& metadata,
+                                             const analysis::AttributeTable& table);
+
 
 // Analyses every done sample of a function-implementation run and aggregates the cells. The
 // records must be in plan order (a prompt's samples consecutive) and outlive the results.
@@ -23,4 +32,4 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
 metrics::RunResults analyse_testcase_run(const std::vector<metrics::SampleRecord>& records,
                                          const analysis::AttributeTable& table, int block);
 
-}  // namespace codebias::run
+}  // namespace codebias::tasks

@@ -1,4 +1,6 @@
-#include "run/run_results.h"
+#include "tasks/run_analysis.h"
+
+#include "tasks/builtin_tasks.h"
 
 #include <algorithm>
 #include <optional>
@@ -8,11 +10,10 @@
 
 #include "analysis/report_json.h"
 #include "metrics/intervals.h"
-#include "run/score_input.h"
 #include "analysis/testcase_batch.h"
 #include "metrics/testcase_metrics.h"
 
-namespace codebias::run {
+namespace codebias::tasks {
 namespace {
 
 std::string string_field(const nlohmann::json& metadata, const char* key) {
@@ -77,6 +78,32 @@ struct CellResponses {
 };
 
 }  // namespace
+
+analysis::AnalyzeOptions analyze_options_for(const nlohmann::json& metadata,
+                                             const analysis::AttributeTable& table) {
+  analysis::AnalyzeOptions options;
+  options.scenario = string_field(metadata, "scenario");
+  options.function = string_field(metadata, "function");
+  const auto offer = [&](std::string name) {
+    // Prompts may spell out the groups: "income level (high, medium, low)".
+    if (const auto paren = name.find(" ("); paren != std::string::npos) name.resize(paren);
+    const auto* spec = table.find(name);
+    if (spec && std::find(options.attributes.begin(), options.attributes.end(), spec->key) ==
+                    options.attributes.end()) {
+      options.attributes.push_back(spec->key);
+    }
+  };
+  const std::string sensitive = string_field(metadata, "attribute");
+  if (!sensitive.empty()) offer(sensitive);
+  const auto offered = metadata.find("attributes");
+  if (offered != metadata.end() && offered->is_array()) {
+    for (const auto& name : *offered) {
+      if (name.is_string()) offer(name.get<std::string>());
+    }
+  }
+  return options;
+}
+
 
 metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord>& records,
                                 const analysis::Analyzer& analyzer, double epsilon) {
@@ -166,4 +193,14 @@ metrics::RunResults analyse_testcase_run(const std::vector<metrics::SampleRecord
   return results;
 }
 
-}  // namespace codebias::run
+metrics::RunResults analyse_function_samples(const std::vector<metrics::SampleRecord>& records,
+                                             const analysis::AttributeTable& table, int) {
+  return analyse_function_run(records, analysis::Analyzer(table));
+}
+
+metrics::RunResults analyse_testcase_samples(const std::vector<metrics::SampleRecord>& records,
+                                             const analysis::AttributeTable& table, int samples_per_prompt) {
+  return analyse_testcase_run(records, table, samples_per_prompt);
+}
+
+}  // namespace codebias::tasks

@@ -1,5 +1,5 @@
 // Stored samples -> analysed samples and table cells -> report files, on hand-made samples.
-#include "run/run_results.h"
+#include "tasks/run_analysis.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -12,7 +12,7 @@
 
 #include "reports/run_report.h"
 
-namespace codebias::run {
+namespace codebias::tasks {
 namespace {
 
 using metrics::MetricInterval;
@@ -142,4 +142,4 @@ TEST(RunReport, FilesAgreeWithTheResults) {
 }
 
 }  // namespace
-}  // namespace codebias::run
+}  // namespace codebias::tasks
