@@ -45,6 +45,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_json(report_json_line(report, "fuzz"));
 
   auto parsed = parse_score_line(bytes, 1, analyzer().attributes(), options);
-  if (auto* error = std::get_if<base::LineError>(&parsed)) check_json(error_json_line(*error));
+  if (auto* error = std::get_if<codebias::base::LineError>(&parsed)) check_json(error_json_line(*error));
   return 0;
 }
