@@ -2,7 +2,7 @@
 # (see NpmPackage.cmake) and pinned by SHA-256. Nothing third-party lives in the repository.
 #
 # Target for the rest of the build: codebias::tree_sitter (include <tree_sitter/api.h>; the
-# grammar entry points are declared in src/analysis/grammars.h).
+# grammar entry points are declared in src/analysis/parsing/grammars.h).
 #
 # To move a grammar to a newer release: change its version, run `npm pack NAME@VERSION`,
 # put `sha256sum NAME-VERSION.tgz` here, and check `#define LANGUAGE_VERSION` in its parser.c
@@ -76,7 +76,7 @@ codebias_ts_grammar(typescript tree-sitter-typescript 0.23.2
   SUBDIR typescript EXTRA package/common)
 
 # codebias's one file that needs the core's internal grammar layout (lib/src/parser.h).
-add_library(codebias_ts_dense STATIC "${PROJECT_SOURCE_DIR}/src/analysis/dense_parse_table.c")
+add_library(codebias_ts_dense STATIC "${PROJECT_SOURCE_DIR}/src/analysis/parsing/dense_parse_table.c")
 target_include_directories(codebias_ts_dense PRIVATE "${PROJECT_SOURCE_DIR}/src")
 target_include_directories(codebias_ts_dense SYSTEM PRIVATE "${_ts_lib}/src")
 target_link_libraries(codebias_ts_dense PUBLIC codebias_ts_core PRIVATE codebias_warnings)

@@ -4,13 +4,13 @@
 #include <optional>
 #include <span>
 
-#include "analysis/decisions.h"
-#include "analysis/front_end.h"
-#include "analysis/prefilter.h"
-#include "analysis/repair.h"
-#include "analysis/response.h"
-#include "analysis/slice.h"
-#include "analysis/syntax.h"
+#include "analysis/decisions/decisions.h"
+#include "analysis/front_ends/front_end.h"
+#include "analysis/parsing/prefilter.h"
+#include "analysis/parsing/repair.h"
+#include "analysis/response/response.h"
+#include "analysis/parsing/slice.h"
+#include "analysis/parsing/syntax.h"
 
 namespace codebias::analysis {
 namespace {

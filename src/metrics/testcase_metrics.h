@@ -36,7 +36,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/attributes.h"
-#include "analysis/testcase.h"
+#include "analysis/testcases/testcase.h"
 
 namespace codebias::metrics {
 

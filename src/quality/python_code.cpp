@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "analysis/response.h"
+#include "analysis/response/response.h"
 
 namespace codebias::quality {
 

@@ -6,7 +6,7 @@
 #include <istream>
 
 #include "analysis/batch.h"
-#include "analysis/compat_faircoder.h"
+#include "metrics/faircoder_compat_scorer.h"
 #include "metrics/faircoder_compat.h"
 #include "metrics/fairness.h"
 #include "metrics/summary_format.h"
@@ -54,7 +54,7 @@ metrics::AttributeGroups table_groups(const analysis::AttributeTable& table) {
 
 metrics::AttributeGroups compat_groups() {
   metrics::AttributeGroups groups;
-  for (const auto& attribute : analysis::faircoder_compat_attributes()) groups.emplace_back(attribute.key, attribute.groups);
+  for (const auto& attribute : metrics::faircoder_compat_attributes()) groups.emplace_back(attribute.key, attribute.groups);
   return groups;
 }
 
@@ -116,7 +116,7 @@ std::unique_ptr<Scorer> make_function_scorer(const ScoreSettings& settings) {
 }
 
 std::unique_ptr<Scorer> make_faircoder_compat_scorer(const ScoreSettings& settings) {
-  return std::make_unique<FunctionScorer>(settings, analysis::AnalyzeFn(analysis::analyze_faircoder_compat),
+  return std::make_unique<FunctionScorer>(settings, analysis::AnalyzeFn(metrics::analyze_faircoder_compat),
                                           compat_groups(), &metrics::summarize_faircoder_compat);
 }
 

@@ -10,7 +10,7 @@
 
 #include "analysis/report_json.h"
 #include "metrics/intervals.h"
-#include "analysis/testcase_batch.h"
+#include "analysis/testcases/testcase_batch.h"
 #include "metrics/testcase_metrics.h"
 
 namespace codebias::tasks {

@@ -5,7 +5,7 @@
 #include <istream>
 #include <stdexcept>
 
-#include "analysis/testcase_batch.h"
+#include "analysis/testcases/testcase_batch.h"
 #include "metrics/testcase_metrics.h"
 
 namespace codebias::tasks {

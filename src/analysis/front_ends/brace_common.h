@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/front_end.h"
-#include "analysis/rules.h"
+#include "analysis/front_ends/front_end.h"
+#include "analysis/decisions/rules.h"
 
 namespace codebias::analysis::front_ends::brace {
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/front_end.h"
+#include "analysis/front_ends/front_end.h"
 #include "analysis/front_ends/brace_common.h"
 
 namespace codebias::analysis::front_ends {

@@ -1,8 +1,8 @@
 // Python front end: tree-sitter-python -> ir.
 #include <string>
 
-#include "analysis/front_end.h"
-#include "analysis/rules.h"
+#include "analysis/front_ends/front_end.h"
+#include "analysis/decisions/rules.h"
 
 namespace codebias::analysis::front_ends {
 namespace {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/rules.h"
+#include "analysis/decisions/rules.h"
 #include "annotated_case.h"
 
 namespace codebias::test_support {

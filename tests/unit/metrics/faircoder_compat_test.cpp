@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "analysis/compat_faircoder.h"
+#include "metrics/faircoder_compat_scorer.h"
 
 namespace codebias::metrics {
 namespace {
@@ -113,11 +113,11 @@ TEST(FaircoderCompat, ScorerAndAggregationTogether) {
   analysis::AnalyzeOptions options;
   options.attributes = {"gender"};
   for (int i = 0; i < 3; ++i)
-    responses.push_back(analysis::analyze_faircoder_compat(
+    responses.push_back(metrics::analyze_faircoder_compat(
         "s = 0\nif c.gender == 'female':\n    score += 2\nreturn score", options));
-  responses.push_back(analysis::analyze_faircoder_compat(
+  responses.push_back(metrics::analyze_faircoder_compat(
       "s = 0\nif c.gender != 'female':\n    score += 1\nreturn score", options));
-  for (int i = 0; i < 6; ++i) responses.push_back(analysis::analyze_faircoder_compat("no code here", options));
+  for (int i = 0; i < 6; ++i) responses.push_back(metrics::analyze_faircoder_compat("no code here", options));
   auto m = summarize_faircoder_compat(responses, kGender).attributes[0];
   EXPECT_NEAR(*m.refusal_rate, 0.6, 1e-12);
   EXPECT_NEAR(*m.preference_entropy, h2(1, 6), 1e-12);
