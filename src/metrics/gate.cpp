@@ -99,7 +99,7 @@ GateVerdict evaluate_gate(const LoadedRun& run, const LoadedRun* baseline, const
   const auto attributes = attribute_keys(options.attributes);
 
   GateVerdict verdict;
-  for (const auto& cell : run.results.cells) {
+  for (const auto& cell : run.results.function_cells()) {
     if (!selected(cell.scenario, cell.attribute, options, attributes)) continue;
     verdict.cells_checked.push_back(cell_label(cell.config, cell.scenario, cell.attribute));
     check_cell(cell, options, verdict.failures);

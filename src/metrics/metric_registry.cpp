@@ -37,6 +37,7 @@ MetricValue value_from(const std::string& name, const std::string& where) {
   if (name == "rate") return MetricValue::rate;
   if (name == "entropy") return MetricValue::entropy;
   if (name == "score") return MetricValue::score;
+  if (name == "signed_rate") return MetricValue::signed_rate;
   if (name == "group") return MetricValue::group;
   if (name == "groups") return MetricValue::groups;
   if (name == "per_group") return MetricValue::per_group;

@@ -1,11 +1,14 @@
-// What a run found: every sample analysed, and the metrics of each cell of the paper's tables
-// (configuration × scenario × attribute). tasks/run_analysis.h computes it from the stored samples,
-// so a report can be rebuilt at any time from a run directory, including a partial or resumed one.
+// What a run found: every sample analysed, and what the run's task computed over them (for the
+// function task, the metrics of each cell of the paper's tables: configuration × scenario ×
+// attribute). The task's run analysis (tasks/task.h, analyse_run) computes it from the stored
+// samples, so a report can be rebuilt at any time from a run directory, including a partial or
+// resumed one.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -57,11 +60,27 @@ struct AnalysedSample {
   nlohmann::ordered_json analysis;  // the score contract's object; null when not done
 };
 
+// The function-implementation task's results: one cell per configuration × scenario × attribute,
+// in plan order of first appearance.
+struct FunctionResults {
+  std::vector<FunctionCell> cells;
+};
+
+// The unit-test-generation task's results: the per-topic metrics of metrics/testcase_metrics.h in
+// the JSON form summary.json carries (to_json(TestcaseSummary)).
+struct TestcaseResults {
+  nlohmann::ordered_json metrics;
+};
+
 struct RunResults {
   RunCounts counts;
   std::vector<AnalysedSample> samples;
-  std::vector<FunctionCell> cells;  // function task, in plan order of first appearance
-  nlohmann::ordered_json testcase_metrics;  // test-case task (metrics/testcase_metrics.h); null otherwise
+  // The task's own results, one alternative per kind; each has its report sections
+  // (reports/task_report.h).
+  std::variant<FunctionResults, TestcaseResults> task;
+
+  // The function task's cells. Throws std::logic_error for the results of another task.
+  const std::vector<FunctionCell>& function_cells() const;
 };
 
 // One prompt's samples within one cell, in sample-index order of the plan.
@@ -88,7 +107,7 @@ struct LoadedRun {
   nlohmann::json provenance;
   std::vector<SampleRecord> records;
   RunResults results;              // the run's own cells, as its report shows them
-  std::vector<CellSamples> cells;  // the same cells, in results.cells order, sample by sample
+  std::vector<CellSamples> cells;  // the same cells, in results.function_cells() order, sample by sample
 
   LoadedRun() = default;
   // results points into records: a copy would point into the original.

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "metrics/fairness.h"
+#include "metrics/metric_registry.h"
 
 namespace codebias::metrics {
 namespace {
@@ -334,16 +335,38 @@ ojson counterfactual_json(const CounterfactualMetrics& m) {
   return a;
 }
 
-std::string fixed2(const std::optional<double>& v) {
-  if (!v || !std::isfinite(*v)) return "-";
+std::string fixed_or_dash(const ojson& value, int digits) {
+  if (!value.is_number()) return "-";
   char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.2f", *v);
+  std::snprintf(buffer, sizeof buffer, "%.*f", digits, value.get<double>());
   return buffer;
 }
 
-std::string with_sd(const MeanSd& m) {
-  if (!m.mean) return "-";
-  return fixed2(m.mean) + "\xC2\xB1" + fixed2(m.sd);
+// A metric's cell in the terminal tables, read from its attribute object of to_json(): "mean±sd"
+// for a metric with a spread, "group=value ..." per group, the preferred group or "tie", "-" when
+// undefined.
+std::string terminal_text(const ojson& attribute, const MetricSpec& metric, int digits) {
+  const auto it = attribute.find(metric.json_key);
+  if (it == attribute.end()) return "-";
+  const auto& value = *it;
+  switch (metric.value) {
+    case MetricValue::group: {
+      if (value.is_string()) return value.get<std::string>();
+      const auto tied = attribute.find("preferred_groups");
+      return tied != attribute.end() && tied->is_array() && !tied->empty() ? "tie" : "-";
+    }
+    case MetricValue::per_group: {
+      std::string values;
+      for (const auto& [group, v] : value.items()) values += (values.empty() ? "" : " ") + group + "=" + fixed_or_dash(v, digits);
+      return values;
+    }
+    default:
+      if (metric.spread) {
+        if (!value.is_object() || !value["mean"].is_number()) return "-";
+        return fixed_or_dash(value["mean"], digits) + "\xC2\xB1" + fixed_or_dash(value["sd"], digits);
+      }
+      return fixed_or_dash(value, digits);
+  }
 }
 
 // Display width: the '±' is two bytes and one column.
@@ -407,40 +430,58 @@ nlohmann::ordered_json to_json(const TestcaseSummary& summary) {
 }
 
 std::string format_table(const TestcaseSummary& summary) {
+  const auto& registry = MetricRegistry::builtin();
+  const auto& group_output = registry.output("testcase_summary_group");
+  const auto& counterfactual_output = registry.output("testcase_summary_counterfactual");
+  // topic, attribute and the request's status counts, then the metric columns of metrics.json's
+  // output, then (group request) the cases per group.
+  const auto header = [](const OutputColumns& output, std::vector<std::string> tail) {
+    std::vector<std::string> columns = {"topic", "attribute", "n", "refused", "unread"};
+    for (const auto& column : output.columns) columns.push_back(column.metric->short_label);
+    columns.insert(columns.end(), tail.begin(), tail.end());
+    return columns;
+  };
+  const auto left_aligned = [](const OutputColumns& output, bool with_tail) {
+    std::vector<std::size_t> left = {0, 1};
+    for (std::size_t i = 0; i < output.columns.size(); ++i) {
+      if (!output.columns[i].metric->numeric()) left.push_back(5 + i);
+    }
+    if (with_tail) left.push_back(5 + output.columns.size());
+    return left;
+  };
+  const auto row = [](const std::string& topic, const std::string& attribute, const StatusCounts& s,
+                      const OutputColumns& output, const ojson& metrics) {
+    std::vector<std::string> cells = {topic, attribute, std::to_string(s.n), std::to_string(s.refusal),
+                                      std::to_string(s.unparseable + s.no_test_case)};
+    for (const auto& column : output.columns) cells.push_back(terminal_text(metrics, *column.metric, output.digits));
+    return cells;
+  };
+
   std::ostringstream out;
   std::vector<std::vector<std::string>> group_rows, counterfactual_rows;
   for (const TopicMetrics& t : summary.topics) {
-    const StatusCounts& s = t.group_status;
     for (const auto& m : t.group) {
       std::string counts;
       for (const auto& [g, c] : m.group_counts) counts += (counts.empty() ? "" : " ") + g + "=" + std::to_string(c);
       int other = 0;
       for (const auto& [value, c] : m.other_values) other += c;
       if (other > 0) counts += " other=" + std::to_string(other);
-      std::string preferred = m.preferred_group ? *m.preferred_group : m.preferred_groups.empty() ? "-" : "tie";
-      group_rows.push_back({t.topic, m.attribute, std::to_string(s.n), std::to_string(s.refusal),
-                            std::to_string(s.unparseable + s.no_test_case), with_sd(m.refusal_rate),
-                            with_sd(m.preference_entropy), with_sd(m.fairscore), preferred, counts});
+      group_rows.push_back(row(t.topic, m.attribute, t.group_status, group_output, group_json(m)));
+      group_rows.back().push_back(counts);
     }
-    const StatusCounts& c = t.counterfactual_status;
     for (const auto& m : t.counterfactual) {
-      std::string rates;
-      for (const auto& g : m.groups) rates += (rates.empty() ? "" : " ") + g.group + "=" + fixed2(g.r_true);
-      counterfactual_rows.push_back({t.topic, m.attribute, std::to_string(c.n), std::to_string(c.refusal),
-                                     std::to_string(c.unparseable + c.no_test_case), rates, fixed2(m.difference),
-                                     fixed2(m.signed_difference), with_sd(m.difference_over_blocks)});
+      counterfactual_rows.push_back(
+          row(t.topic, m.attribute, t.counterfactual_status, counterfactual_output, counterfactual_json(m)));
     }
   }
   if (!group_rows.empty()) {
     out << "Group request (who the model puts in a positive test case)\n";
-    print_table(out, {"topic", "attribute", "n", "refused", "unread", "R", "E", "FairScore", "preferred", "cases"},
-                group_rows, {0, 1, 8, 9});
+    print_table(out, header(group_output, {"cases"}), group_rows, left_aligned(group_output, true));
     out << '\n';
   }
   if (!counterfactual_rows.empty()) {
     out << "Counterfactual request (share of fields set True, given the group)\n";
-    print_table(out, {"topic", "attribute", "n", "refused", "unread", "r_True", "diff", "signed", "diff/blocks"},
-                counterfactual_rows, {0, 1, 5});
+    print_table(out, header(counterfactual_output, {}), counterfactual_rows, left_aligned(counterfactual_output, false));
     out << '\n';
   }
   if (group_rows.empty() && counterfactual_rows.empty()) out << "(no test-case responses)\n\n";

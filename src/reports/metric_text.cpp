@@ -4,14 +4,61 @@
 #include <cstdio>
 
 namespace codebias::reports {
-namespace {
 
 std::optional<double> json_double(const nlohmann::ordered_json& value) {
   if (!value.is_number()) return std::nullopt;
   return value.get<double>();
 }
 
-}  // namespace
+std::string json_text(const nlohmann::json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string string_field(const nlohmann::json& object, const char* key) {
+  if (!object.is_object()) return {};
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::string markdown_header(const metrics::OutputColumns& output) {
+  std::string header;
+  for (const auto& column : output.columns) header += " " + column_label(column) + " |";
+  return header;
+}
+
+std::string markdown_rule(const metrics::OutputColumns& output) {
+  std::string rule;
+  for (std::size_t i = 0; i < output.columns.size(); ++i) rule += "---|";
+  return rule;
+}
+
+std::string markdown_cell(std::string text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+std::string csv_cell(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+std::string csv_number(const std::optional<double>& value, int digits) {
+  if (!value || !std::isfinite(*value)) return "";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*f", digits, *value);
+  return text;
+}
 
 std::string fixed(std::optional<double> value, int digits) {
   if (!value || !std::isfinite(*value)) return "–";

@@ -1,5 +1,6 @@
-// The text of a metric in report.md and report.html: one table cell per column of metrics.json's
-// outputs, "–" for an undefined value. Markdown and HTML escape the text themselves.
+// The text of the report files' table cells: a metric in report.md and report.html (one cell per
+// column of metrics.json's outputs, "–" for an undefined value), CSV and Markdown cells, and JSON
+// values read back as text. Markdown and HTML escape metric text themselves.
 #pragma once
 
 #include <optional>
@@ -25,5 +26,23 @@ std::string cell_text(const metrics::FunctionCell& cell, const metrics::MetricCo
 // A test-case metric read from its attribute object in testcase_metrics (metrics/testcase_metrics.h):
 // {"mean", "sd"} objects as mean ± sd, groups per name as "group value, ...", a group or "none".
 std::string testcase_text(const nlohmann::ordered_json& attribute, const metrics::MetricSpec& metric, int digits);
+
+// The header cells and the rule of a report.md table's metric columns (after the leading columns
+// the caller writes).
+std::string markdown_header(const metrics::OutputColumns& output);
+std::string markdown_rule(const metrics::OutputColumns& output);
+// `text` as one Markdown table cell: | escaped, newlines as spaces.
+std::string markdown_cell(std::string text);
+
+// `text` as one CSV cell, quoted when it holds a comma, quote or newline.
+std::string csv_cell(const std::string& text);
+// A number with `digits` decimals; "" when undefined.
+std::string csv_number(const std::optional<double>& value, int digits);
+
+std::optional<double> json_double(const nlohmann::ordered_json& value);
+// A string as itself, anything else as compact JSON (invalid UTF-8 replaced).
+std::string json_text(const nlohmann::json& value);
+// object[key] when it is a string, else "".
+std::string string_field(const nlohmann::json& object, const char* key);
 
 }  // namespace codebias::reports

@@ -1,19 +1,15 @@
 #include "reports/run_report.h"
 
-#include <cmath>
-#include <cstdio>
 #include <fstream>
 #include <map>
-#include <optional>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
 
 #include "analysis/report_json.h"
-#include "metrics/summary_format.h"
 #include "reports/metric_text.h"
-#include "stats/bootstrap.h"
+#include "reports/task_report.h"
 
 namespace codebias::reports {
 namespace {
@@ -54,96 +50,6 @@ std::map<std::string, int> errors_by_kind(const metrics::RunResults& results) {
   return kinds;
 }
 
-// The --summary-json attribute object of one cell (metrics/summary_format.h).
-nlohmann::json cell_metrics_json(const metrics::AttributeMetrics& m) {
-  metrics::SummaryMetrics one;
-  one.attributes.push_back(m);
-  return metrics::to_json(one)["attributes"][m.attribute];
-}
-
-std::string csv_cell(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + "\"";
-}
-
-std::string csv_number(const std::optional<double>& value, int digits) {
-  if (!value || !std::isfinite(*value)) return "";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*f", digits, *value);
-  return text;
-}
-
-// The header and one row's cells of a metrics table in report.md (metrics.json's `output`):
-// the columns of the metrics, after the leading columns the caller writes.
-std::string markdown_header(const metrics::OutputColumns& output) {
-  std::string header;
-  for (const auto& column : output.columns) header += " " + column_label(column) + " |";
-  return header;
-}
-
-std::string markdown_rule(const metrics::OutputColumns& output) {
-  std::string rule;
-  for (std::size_t i = 0; i < output.columns.size(); ++i) rule += "---|";
-  return rule;
-}
-
-std::string markdown_cells(const metrics::FunctionCell& cell, const metrics::OutputColumns& output) {
-  std::string cells;
-  for (const auto& column : output.columns) cells += " " + cell_text(cell, column, output.digits) + " |";
-  return cells;
-}
-
-std::string markdown_cell(std::string text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out += c;
-  }
-  return out;
-}
-
-std::string json_scalar_text(const nlohmann::json& value) {
-  if (value.is_string()) return value.get<std::string>();
-  return value.dump();
-}
-
-// FairCoder's test-case tables: per topic, the group request's R / E / FairScore per attribute
-// and the counterfactual request's r_True per group and difference.
-std::string testcase_markdown(const nlohmann::ordered_json& metrics) {
-  std::ostringstream out;
-  out << "\n## FairCoder test-case metrics (per topic)\n\n"
-      << "Group request: refusal rate R (cases leaving the attribute unassigned), preference "
-         "entropy E over the groups' case counts, FairScore = R + E − R·E, mean ± SD over blocks "
-         "(FairCoder §2.2–2.3). Counterfactual request: share of non-sensitive attributes set "
-         "True per given group and the difference |r_True(a1) − r_True(a2)| (FairCoder §2.3).\n\n";
-  const auto& registry = metrics::MetricRegistry::builtin();
-  const auto table = [&](const char* output_name, const char* request) {
-    const auto& output = registry.output(output_name);
-    out << "| topic | attribute |";
-    for (const auto& column : output.columns) out << " " << column.metric->label << " |";
-    out << "\n|---|---|";
-    for (std::size_t i = 0; i < output.columns.size(); ++i) out << "---|";
-    out << "\n";
-    for (const auto& [topic, t] : metrics["topics"].items()) {
-      for (const auto& [attribute, a] : t[request]["attributes"].items()) {
-        out << "| " << markdown_cell(topic) << " | " << attribute << " |";
-        for (const auto& column : output.columns) out << " " << testcase_text(a, *column.metric, output.digits) << " |";
-        out << "\n";
-      }
-    }
-  };
-  table("report_testcase_group", "group");
-  out << "\n";
-  table("report_testcase_counterfactual", "counterfactual");
-  return out.str();
-}
-
 void write_file_atomically(const std::filesystem::path& path, const std::string& content) {
   const auto temporary = path.string() + ".tmp";
   {
@@ -165,26 +71,7 @@ ordered_json summary_json(const RunReportInput& input) {
   out["provenance"] = input.provenance;
   out["counts"] = counts_json(results.counts);
   out["errors_by_kind"] = errors_by_kind(results);
-  ordered_json cells = ordered_json::array();
-  for (const auto& cell : results.cells) {
-    ordered_json row;
-    row["config"] = cell.config;
-    row["scenario"] = cell.scenario;
-    row["attribute"] = cell.attribute;
-    row["n_prompts"] = cell.n_prompts;
-    const auto metrics = cell_metrics_json(cell.metrics);
-    for (const auto& [key, value] : metrics.items()) row[key] = value;
-    ordered_json intervals = ordered_json::object();
-    for (const auto& interval : cell.intervals) intervals[interval.metric] = {interval.lower, interval.upper};
-    row["ci95"] = std::move(intervals);
-    cells.push_back(std::move(row));
-  }
-  out["metrics"] = std::move(cells);
-  out["ci95_method"] = {{"method", "percentile bootstrap over prompts (each prompt's samples resampled together)"},
-                        {"resamples", metrics::kIntervalResamples},
-                        {"seed", stats::kDefaultBootstrapSeed},
-                        {"confidence", 0.95}};
-  if (!results.testcase_metrics.is_null()) out["testcase_metrics"] = results.testcase_metrics;
+  task_report(results)->add_to_summary(out);
   return out;
 }
 
@@ -214,40 +101,7 @@ void write_responses_jsonl(const RunReportInput& input, std::ostream& out) {
   }
 }
 
-std::string metrics_csv(const RunReportInput& input) {
-  using Part = metrics::MetricColumn::Part;
-  const auto& output = metrics::MetricRegistry::builtin().output("metrics_csv");
-  std::ostringstream out;
-  out << "config,scenario,attribute,prompts,responses_with_code,used,biased";
-  for (const auto& column : output.columns) {
-    const auto& id = column.metric->id;
-    switch (column.part) {
-      case Part::value: out << ',' << id; break;
-      case Part::sd: out << ',' << metrics::spread_key(*column.metric); break;
-      case Part::ci95: out << ',' << id << "_ci_lower," << id << "_ci_upper"; break;
-    }
-  }
-  out << '\n';
-  for (const auto& cell : input.results->cells) {
-    const auto& m = cell.metrics;
-    out << csv_cell(cell.config) << ',' << csv_cell(cell.scenario) << ',' << csv_cell(cell.attribute)
-        << ',' << cell.n_prompts << ',' << m.n_with_code << ',' << m.n_used << ',' << m.n_biased;
-    for (const auto& column : output.columns) {
-      const auto& id = column.metric->id;
-      if (column.part == Part::ci95) {
-        const auto* interval = metrics::find_interval(cell.intervals, id);
-        out << ',' << csv_number(interval ? std::optional<double>(interval->lower) : std::nullopt, output.digits) << ','
-            << csv_number(interval ? std::optional<double>(interval->upper) : std::nullopt, output.digits);
-      } else if (column.metric->numeric()) {
-        out << ',' << csv_number(metrics::metric_value(m, id, column.part), output.digits);
-      } else {
-        out << ',' << csv_cell(preferred_text(m));
-      }
-    }
-    out << '\n';
-  }
-  return out.str();
-}
+std::string metrics_csv(const RunReportInput& input) { return task_report(*input.results)->metrics_csv(); }
 
 std::string samples_csv(const RunReportInput& input) {
   std::ostringstream out;
@@ -294,10 +148,10 @@ std::string report_markdown(const RunReportInput& input) {
     if (value.is_object()) {
       for (const auto& [inner, inner_value] : value.items()) {
         out << "| " << markdown_cell(key + "." + inner) << " | `"
-            << markdown_cell(json_scalar_text(inner_value)) << "` |\n";
+            << markdown_cell(json_text(inner_value)) << "` |\n";
       }
     } else {
-      out << "| " << markdown_cell(key) << " | `" << markdown_cell(json_scalar_text(value)) << "` |\n";
+      out << "| " << markdown_cell(key) << " | `" << markdown_cell(json_text(value)) << "` |\n";
     }
   }
 
@@ -317,37 +171,7 @@ std::string report_markdown(const RunReportInput& input) {
     out << "\n";
   }
 
-  if (!results.cells.empty()) {
-    const auto& registry = metrics::MetricRegistry::builtin();
-    const auto& faircoder = registry.output("report_md_faircoder");
-    const auto& probedebias = registry.output("report_md_probedebias");
-    out << "\n## FairCoder metrics (Table 2 / Tables 6–8 layout)\n\n"
-        << "Refusal rate R, preference entropy E and FairScore = R + E − R·E, each per prompt "
-           "(its block of samples) and then mean ± standard deviation over prompts (population, as np.std in the "
-           "published scorer) (FairCoder §2.3). 95% CIs: percentile bootstrap over prompts (1,000 resamples, "
-           "seeded); `summary.json` and `metrics.csv` have them for every metric.\n\n"
-        << "| config | scenario | attribute | prompts |" << markdown_header(faircoder) << "\n"
-        << "|---|---|---|---:|" << markdown_rule(faircoder) << "\n";
-    for (const auto& cell : results.cells) {
-      out << "| " << markdown_cell(cell.config.empty() ? "default" : cell.config) << " | "
-          << cell.scenario << " | " << cell.attribute << " | " << cell.n_prompts << " |"
-          << markdown_cells(cell, faircoder) << "\n";
-    }
-    out << "\n## ProbeDebias metrics\n\n"
-        << "Bias Rate BR = biased programs / programs with code; shifted preference entropy PE "
-           "(s − min + ε when min ≤ 0, ε = 0.3); Fairness Score FS = (1 − BR)·PE "
-           "(ProbeDebias §3.6).\n\n"
-        << "| config | scenario | attribute | with code | biased |" << markdown_header(probedebias) << "\n"
-        << "|---|---|---|---:|---:|" << markdown_rule(probedebias) << "\n";
-    for (const auto& cell : results.cells) {
-      const auto& m = cell.metrics;
-      out << "| " << markdown_cell(cell.config.empty() ? "default" : cell.config) << " | "
-          << cell.scenario << " | " << cell.attribute << " | " << m.n_with_code << " | "
-          << m.n_biased << " |" << markdown_cells(cell, probedebias) << "\n";
-    }
-  }
-
-  if (!results.testcase_metrics.is_null()) out << testcase_markdown(results.testcase_metrics);
+  task_report(results)->write_markdown(out);
 
   out << "\n## How to read this\n\n"
       << "Only answers whose code the analyzer could measure (`with code`) enter the rates; "

@@ -81,7 +81,7 @@ metrics::LoadedRun load_run(const std::filesystem::path& dir) {
 
   using CellKey = std::tuple<std::string, std::string, std::string>;
   std::map<CellKey, std::size_t> index;
-  for (const auto& cell : run.results.cells) {
+  for (const auto& cell : run.results.function_cells()) {
     index.emplace(CellKey{cell.config, cell.scenario, cell.attribute}, run.cells.size());
     run.cells.push_back({cell.config, cell.scenario, cell.attribute, cell.metrics.groups, {}});
   }

@@ -139,6 +139,7 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
     results.samples.push_back(std::move(sample));
   }
 
+  metrics::FunctionResults function;
   for (const auto& key : cell_order) {
     const auto& responses = cells.at(key);
     metrics::FunctionCell cell;
@@ -150,8 +151,9 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
     const auto groups = groups_of(table, cell.attribute);
     cell.metrics = metrics::compute_attribute_metrics(responses.reports, cell.attribute, groups, options);
     cell.intervals = metrics::prompt_bootstrap_intervals(responses.reports, responses.block_sizes, cell.attribute, groups, epsilon);
-    results.cells.push_back(std::move(cell));
+    function.cells.push_back(std::move(cell));
   }
+  results.task = std::move(function);
   return results;
 }
 
@@ -189,7 +191,7 @@ metrics::RunResults analyse_testcase_run(const std::vector<metrics::SampleRecord
   }
   metrics::TestcaseMetricsOptions options;
   options.block = block;
-  results.testcase_metrics = metrics::to_json(metrics::summarize_testcases(reports, table, options));
+  results.task = metrics::TestcaseResults{metrics::to_json(metrics::summarize_testcases(reports, table, options))};
   return results;
 }
 

@@ -1,4 +1,5 @@
 // Test-case metrics on hand-built reports; every expected figure is worked out in the comments.
+#include "metrics/metric_registry.h"
 #include "metrics/testcase_metrics.h"
 
 #include <gtest/gtest.h>
@@ -192,6 +193,13 @@ TEST(TestcaseMetrics, JsonAndTable) {
   const std::string table = format_table(s);
   EXPECT_NE(table.find("hiv"), std::string::npos);
   EXPECT_NE(table.find("male=1 female=0"), std::string::npos);
+  // The metric columns are metrics.json's testcase_summary_group, in its order.
+  const auto header = table.substr(table.find('\n') + 1, table.find('\n', table.find('\n') + 1) - table.find('\n') - 1);
+  std::size_t at = 0;
+  for (const auto& column : MetricRegistry::builtin().output("testcase_summary_group").columns) {
+    at = header.find(column.metric->short_label, at);
+    EXPECT_NE(at, std::string::npos) << column.metric->id;
+  }
 }
 
 TEST(TestcaseMetrics, RejectsBadBlock) {

@@ -82,10 +82,10 @@ TEST(CompareRuns, PairedMetricsOverAllPromptsEqualTheRunsOwnCells) {
   const auto a = run::load_run(runs.default_seed1);
   const auto b = run::load_run(runs.default_seed2);
   const auto comparison = compare_runs(a, b);
-  ASSERT_EQ(comparison.cells.size(), a.results.cells.size());
-  for (std::size_t i = 0; i < a.results.cells.size(); ++i) {
-    const auto& own_a = a.results.cells[i].metrics;
-    const auto& own_b = b.results.cells[i].metrics;
+  ASSERT_EQ(comparison.cells.size(), a.results.function_cells().size());
+  for (std::size_t i = 0; i < a.results.function_cells().size(); ++i) {
+    const auto& own_a = a.results.function_cells()[i].metrics;
+    const auto& own_b = b.results.function_cells()[i].metrics;
     const auto& cell = comparison.cells[i];
     SCOPED_TRACE(cell.label());
     EXPECT_EQ(cell.metrics_a.n_with_code, own_a.n_with_code);

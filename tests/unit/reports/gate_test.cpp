@@ -60,9 +60,9 @@ TEST(GateCli, FailsOnFairScoreBelowTheMinimum) {
 TEST(GateCli, NoCodeRateThresholdCountsAnswersWithoutCode) {
   const auto& runs = testing::planted_runs();
   const auto loaded = run::load_run(runs.default_seed1);
-  const auto cell = std::find_if(loaded.results.cells.begin(), loaded.results.cells.end(),
+  const auto cell = std::find_if(loaded.results.function_cells().begin(), loaded.results.function_cells().end(),
                                  [](const metrics::FunctionCell& c) { return c.attribute == "age"; });
-  ASSERT_NE(cell, loaded.results.cells.end());
+  ASSERT_NE(cell, loaded.results.function_cells().end());
   const auto& age = cell->metrics;
   // The default profile refuses, truncates and garbles some answers.
   ASSERT_LT(age.n_with_code, age.n);

@@ -72,8 +72,8 @@ TEST(RunResults, OneBlockPerPromptWhateverCameBack) {
   const auto records = two_prompts();
   const analysis::Analyzer analyzer(analysis::AttributeTable::builtin());
   const auto results = analyse_function_run(records, analyzer);
-  ASSERT_EQ(results.cells.size(), 1u);
-  const auto& cell = results.cells[0];
+  ASSERT_EQ(results.function_cells().size(), 1u);
+  const auto& cell = results.function_cells()[0];
   EXPECT_EQ(cell.scenario, "job");
   EXPECT_EQ(cell.attribute, "gender");
   EXPECT_EQ(cell.n_prompts, 2);

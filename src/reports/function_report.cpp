@@ -1,0 +1,296 @@
+// The function-implementation task's report sections: FairCoder's and ProbeDebias's tables per
+// cell (configuration × scenario × attribute), their heatmap and charts, and the biased samples'
+// per-group points.
+#include <algorithm>
+#include <ostream>
+#include <sstream>
+
+#include "metrics/intervals.h"
+#include "metrics/summary_format.h"
+#include "reports/html_report.h"
+#include "reports/metric_text.h"
+#include "reports/task_report.h"
+#include "stats/bootstrap.h"
+
+namespace codebias::reports {
+namespace {
+
+using nlohmann::ordered_json;
+
+// The --summary-json attribute object of one cell (metrics/summary_format.h).
+nlohmann::json cell_metrics_json(const metrics::AttributeMetrics& m) {
+  metrics::SummaryMetrics one;
+  one.attributes.push_back(m);
+  return metrics::to_json(one)["attributes"][m.attribute];
+}
+
+std::string config_text(const metrics::FunctionCell& cell) { return cell.config.empty() ? "default" : cell.config; }
+
+std::string cell_label(const metrics::FunctionCell& cell) {
+  return (cell.config.empty() ? "" : cell.config + " · ") + cell.scenario;
+}
+
+std::string markdown_cells(const metrics::FunctionCell& cell, const metrics::OutputColumns& output) {
+  std::string cells;
+  for (const auto& column : output.columns) cells += " " + cell_text(cell, column, output.digits) + " |";
+  return cells;
+}
+
+std::string html_header_cells(const metrics::OutputColumns& output) {
+  std::string cells;
+  for (const auto& column : output.columns) cells += "<th>" + html_escape(column_label(column)) + "</th>";
+  return cells;
+}
+
+std::string html_metric_cells(const metrics::FunctionCell& cell, const metrics::OutputColumns& output) {
+  std::string cells;
+  for (const auto& column : output.columns) cells += "<td>" + html_escape(cell_text(cell, column, output.digits)) + "</td>";
+  return cells;
+}
+
+class FunctionReport final : public TaskReport {
+ public:
+  explicit FunctionReport(const metrics::FunctionResults& results) : cells_(results.cells) {}
+
+  void add_to_summary(ordered_json& summary) const override { add_function_cells_to_summary(cells_, summary); }
+
+  std::string metrics_csv() const override { return function_metrics_csv(cells_); }
+
+  void write_markdown(std::ostream& out) const override {
+    if (cells_.empty()) return;
+    const auto& registry = metrics::MetricRegistry::builtin();
+    const auto& faircoder = registry.output("report_md_faircoder");
+    const auto& probedebias = registry.output("report_md_probedebias");
+    out << "\n## FairCoder metrics (Table 2 / Tables 6–8 layout)\n\n"
+        << "Refusal rate R, preference entropy E and FairScore = R + E − R·E, each per prompt "
+           "(its block of samples) and then mean ± standard deviation over prompts (population, as np.std in the "
+           "published scorer) (FairCoder §2.3). 95% CIs: percentile bootstrap over prompts (1,000 resamples, "
+           "seeded); `summary.json` and `metrics.csv` have them for every metric.\n\n"
+        << "| config | scenario | attribute | prompts |" << markdown_header(faircoder) << "\n"
+        << "|---|---|---|---:|" << markdown_rule(faircoder) << "\n";
+    for (const auto& cell : cells_) {
+      out << "| " << markdown_cell(config_text(cell)) << " | " << cell.scenario << " | " << cell.attribute << " | "
+          << cell.n_prompts << " |" << markdown_cells(cell, faircoder) << "\n";
+    }
+    out << "\n## ProbeDebias metrics\n\n"
+        << "Bias Rate BR = biased programs / programs with code; shifted preference entropy PE "
+           "(s − min + ε when min ≤ 0, ε = 0.3); Fairness Score FS = (1 − BR)·PE "
+           "(ProbeDebias §3.6).\n\n"
+        << "| config | scenario | attribute | with code | biased |" << markdown_header(probedebias) << "\n"
+        << "|---|---|---|---:|---:|" << markdown_rule(probedebias) << "\n";
+    for (const auto& cell : cells_) {
+      const auto& m = cell.metrics;
+      out << "| " << markdown_cell(config_text(cell)) << " | " << cell.scenario << " | " << cell.attribute << " | "
+          << m.n_with_code << " | " << m.n_biased << " |" << markdown_cells(cell, probedebias) << "\n";
+    }
+  }
+
+  // The bias rate pooled over every cell's programs, and the mean of the cells' FairScores.
+  std::vector<HeadlineCard> headline_cards() const override {
+    if (cells_.empty()) return {};
+    long biased = 0, with_code = 0;
+    double fairscore_sum = 0;
+    int fairscore_n = 0;
+    for (const auto& cell : cells_) {
+      biased += cell.metrics.n_biased;
+      with_code += cell.metrics.n_with_code;
+      if (cell.metrics.fairscore) {
+        fairscore_sum += *cell.metrics.fairscore;
+        ++fairscore_n;
+      }
+    }
+    return {{"bias rate (all cells)", with_code ? fixed(static_cast<double>(biased) / with_code) : "–",
+             std::to_string(biased) + " biased of " + std::to_string(with_code) + " programs"},
+            {"mean FairScore", fairscore_n ? fixed(fairscore_sum / fairscore_n) : "–",
+             "over " + std::to_string(fairscore_n) + " cells; 1 = fair"}};
+  }
+
+  std::vector<Heatmap> heatmaps() const override {
+    std::vector<Heatmap> maps;
+    for (const auto& cell : cells_) {
+      auto& map = heatmap_for(maps, cell.attribute, cell.metrics.groups);
+      std::vector<double> votes(map.groups.size(), 0.0);
+      for (const auto& [group, vote] : cell.metrics.preference_votes) {
+        const auto at = std::find(map.groups.begin(), map.groups.end(), group);
+        if (at != map.groups.end()) votes[at - map.groups.begin()] = vote;
+      }
+      map.rows.emplace_back(cell_label(cell), std::move(votes));
+    }
+    return maps;
+  }
+
+  std::vector<ChartSpec> charts() const override {
+    std::vector<ChartSpec> charts;
+    if (cells_.empty()) return charts;
+    ChartSpec scores{"FairScore and bias rate per cell", "score (FairScore: 1 = fair)", {}, {}, 1.0};
+    std::vector<std::optional<double>> fairscore, bias_rate;
+    for (const auto& cell : cells_) {
+      scores.labels.push_back(cell_label(cell) + " / " + cell.attribute);
+      fairscore.push_back(cell.metrics.fairscore);
+      bias_rate.push_back(cell.metrics.bias_rate);
+    }
+    scores.datasets = {{"FairScore", fairscore}, {"bias rate BR", bias_rate}};
+    charts.push_back(std::move(scores));
+
+    // Group points per attribute: one dataset per (config, scenario).
+    std::vector<std::string> attributes;
+    for (const auto& cell : cells_) {
+      if (std::find(attributes.begin(), attributes.end(), cell.attribute) == attributes.end()) {
+        attributes.push_back(cell.attribute);
+      }
+    }
+    for (const auto& attribute : attributes) {
+      ChartSpec points{"Points per group: " + attribute, "points summed over programs", {}, {}, std::nullopt};
+      for (const auto& cell : cells_) {
+        if (cell.attribute != attribute) continue;
+        if (points.labels.empty()) points.labels = cell.metrics.groups;
+        std::vector<std::optional<double>> values(points.labels.size());
+        for (const auto& [group, value] : cell.metrics.group_points) {
+          const auto at = std::find(points.labels.begin(), points.labels.end(), group);
+          if (at != points.labels.end()) values[at - points.labels.begin()] = value;
+        }
+        points.datasets.emplace_back(cell_label(cell), std::move(values));
+      }
+      charts.push_back(std::move(points));
+    }
+    return charts;
+  }
+
+  void write_html_tables(std::ostream& out) const override {
+    if (cells_.empty()) return;
+    const auto& registry = metrics::MetricRegistry::builtin();
+    const auto& faircoder = registry.output("report_html_faircoder");
+    const auto& probedebias = registry.output("report_html_probedebias");
+    out << "<section id=\"faircoder\"><h2>FairCoder metrics (Table 2 / Tables 6–8 layout)</h2>"
+        << "<p>Refusal rate R, preference entropy E and FairScore = R + E − R·E per prompt (its block of "
+           "samples), then mean ± standard deviation over prompts (FairCoder §2.3).</p>"
+        << "<table><thead><tr><th>config</th><th>scenario</th><th>attribute</th><th>prompts</th>"
+        << html_header_cells(faircoder) << "</tr></thead><tbody>";
+    for (const auto& cell : cells_) {
+      out << "<tr><td>" << html_escape(config_text(cell)) << "</td><td>" << html_escape(cell.scenario) << "</td><td>"
+          << html_escape(cell.attribute) << "</td><td class=\"num\">" << cell.n_prompts << "</td>"
+          << html_metric_cells(cell, faircoder) << "</tr>";
+    }
+    out << "</tbody></table></section>\n<section id=\"probedebias\"><h2>ProbeDebias metrics</h2>"
+        << "<p>Bias Rate BR = biased programs / programs with code; shifted preference entropy PE; Fairness "
+           "Score FS = (1 − BR)·PE (ProbeDebias §3.6).</p>"
+        << "<table><thead><tr><th>config</th><th>scenario</th><th>attribute</th><th>with code</th>"
+           "<th>biased</th>"
+        << html_header_cells(probedebias) << "</tr></thead><tbody>";
+    for (const auto& cell : cells_) {
+      const auto& m = cell.metrics;
+      out << "<tr><td>" << html_escape(config_text(cell)) << "</td><td>" << html_escape(cell.scenario) << "</td><td>"
+          << html_escape(cell.attribute) << "</td><td class=\"num\">" << m.n_with_code << "</td><td class=\"num\">"
+          << m.n_biased << "</td>" << html_metric_cells(cell, probedebias) << "</tr>";
+    }
+    out << "</tbody></table></section>\n";
+  }
+
+  // A biased finding of the score contract: its groups' points and its evidence lines.
+  std::vector<SampleFinding> findings(const ordered_json& analysis) const override {
+    std::vector<SampleFinding> findings;
+    if (!analysis.contains("attributes") || !analysis["attributes"].is_object()) return findings;
+    for (const auto& [attribute, finding] : analysis["attributes"].items()) {
+      if (!finding.is_object() || !finding.value("biased", false)) continue;
+      SampleFinding f{attribute, {}, {}};
+      if (finding.contains("scores") && finding["scores"].is_object()) {
+        for (const auto& [group, points] : finding["scores"].items()) f.amounts.emplace_back(group, json_text(points));
+      }
+      if (finding.contains("evidence") && finding["evidence"].is_array()) {
+        for (const auto& e : finding["evidence"]) {
+          std::string detail = string_field(e, "rule");
+          if (e.contains("groups") && e["groups"].is_array()) {
+            std::string groups;
+            for (const auto& g : e["groups"]) groups += (groups.empty() ? "" : ", ") + json_text(g);
+            detail += " → " + groups;
+          }
+          if (e.contains("amount") && e["amount"].is_number()) detail += " (" + json_text(e["amount"]) + ")";
+          f.evidence.push_back({{"line", e.value("line", ordered_json())},
+                                {"text", e.value("text", ordered_json())},
+                                {"detail", detail}});
+        }
+      }
+      findings.push_back(std::move(f));
+    }
+    return findings;
+  }
+
+  const char* amount_name() const override { return "points"; }
+  const char* biased_samples_text() const override { return " samples hold code that treats a group differently."; }
+
+ private:
+  const std::vector<metrics::FunctionCell>& cells_;
+};
+
+}  // namespace
+
+Heatmap& heatmap_for(std::vector<Heatmap>& maps, const std::string& attribute, const std::vector<std::string>& groups) {
+  for (auto& map : maps) {
+    if (map.attribute == attribute) return map;
+  }
+  maps.push_back({attribute, groups, {}});
+  return maps.back();
+}
+
+void add_function_cells_to_summary(const std::vector<metrics::FunctionCell>& cells, ordered_json& summary) {
+  ordered_json rows = ordered_json::array();
+  for (const auto& cell : cells) {
+    ordered_json row;
+    row["config"] = cell.config;
+    row["scenario"] = cell.scenario;
+    row["attribute"] = cell.attribute;
+    row["n_prompts"] = cell.n_prompts;
+    const auto metrics = cell_metrics_json(cell.metrics);
+    for (const auto& [key, value] : metrics.items()) row[key] = value;
+    ordered_json intervals = ordered_json::object();
+    for (const auto& interval : cell.intervals) intervals[interval.metric] = {interval.lower, interval.upper};
+    row["ci95"] = std::move(intervals);
+    rows.push_back(std::move(row));
+  }
+  summary["metrics"] = std::move(rows);
+  summary["ci95_method"] = {{"method", "percentile bootstrap over prompts (each prompt's samples resampled together)"},
+                            {"resamples", metrics::kIntervalResamples},
+                            {"seed", stats::kDefaultBootstrapSeed},
+                            {"confidence", 0.95}};
+}
+
+std::string function_metrics_csv(const std::vector<metrics::FunctionCell>& cells) {
+  using Part = metrics::MetricColumn::Part;
+  const auto& output = metrics::MetricRegistry::builtin().output("metrics_csv");
+  std::ostringstream out;
+  out << "config,scenario,attribute,prompts,responses_with_code,used,biased";
+  for (const auto& column : output.columns) {
+    const auto& id = column.metric->id;
+    switch (column.part) {
+      case Part::value: out << ',' << id; break;
+      case Part::sd: out << ',' << metrics::spread_key(*column.metric); break;
+      case Part::ci95: out << ',' << id << "_ci_lower," << id << "_ci_upper"; break;
+    }
+  }
+  out << '\n';
+  for (const auto& cell : cells) {
+    const auto& m = cell.metrics;
+    out << csv_cell(cell.config) << ',' << csv_cell(cell.scenario) << ',' << csv_cell(cell.attribute) << ','
+        << cell.n_prompts << ',' << m.n_with_code << ',' << m.n_used << ',' << m.n_biased;
+    for (const auto& column : output.columns) {
+      const auto& id = column.metric->id;
+      if (column.part == Part::ci95) {
+        const auto* interval = metrics::find_interval(cell.intervals, id);
+        out << ',' << csv_number(interval ? std::optional<double>(interval->lower) : std::nullopt, output.digits) << ','
+            << csv_number(interval ? std::optional<double>(interval->upper) : std::nullopt, output.digits);
+      } else if (column.metric->numeric()) {
+        out << ',' << csv_number(metrics::metric_value(m, id, column.part), output.digits);
+      } else {
+        out << ',' << csv_cell(preferred_text(m));
+      }
+    }
+    out << '\n';
+  }
+  return out.str();
+}
+
+std::unique_ptr<TaskReport> function_report(const metrics::FunctionResults& results) {
+  return std::make_unique<FunctionReport>(results);
+}
+
+}  // namespace codebias::reports

@@ -1,0 +1,25 @@
+#include "reports/task_report.h"
+
+#include <variant>
+
+namespace codebias::reports {
+namespace {
+
+// One overload per alternative of RunResults::task: a task added there without its report does
+// not compile.
+struct ReportOf {
+  std::unique_ptr<TaskReport> operator()(const metrics::FunctionResults& results) const {
+    return function_report(results);
+  }
+  std::unique_ptr<TaskReport> operator()(const metrics::TestcaseResults& results) const {
+    return testcase_report(results);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<TaskReport> task_report(const metrics::RunResults& results) {
+  return std::visit(ReportOf{}, results.task);
+}
+
+}  // namespace codebias::reports

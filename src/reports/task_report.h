@@ -1,0 +1,93 @@
+// What a task contributes to a run's report files. The files' shared parts (provenance, sample
+// counts, responses.jsonl, samples.csv, the HTML page around the sections) are written by
+// run_report.cpp and html_report.cpp; everything about the task's metrics comes from its
+// TaskReport: one per alternative of metrics::RunResults::task (function_report.cpp,
+// testcase_report.cpp), chosen by task_report(). Formatting only: the numbers are computed in
+// metrics/.
+#pragma once
+
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "metrics/run_results.h"
+
+namespace codebias::reports {
+
+// One number of the HTML page's headline.
+struct HeadlineCard {
+  std::string label;
+  std::string value;
+  std::string note;
+};
+
+// One heatmap of the HTML page (FairCoder Figure 3): rows of preference votes over one
+// attribute's groups.
+struct Heatmap {
+  std::string attribute;
+  std::vector<std::string> groups;
+  std::vector<std::pair<std::string, std::vector<double>>> rows;  // label, votes per group
+};
+
+// One Chart.js bar chart of the HTML page.
+struct ChartSpec {
+  std::string title;
+  std::string y_title;
+  std::vector<std::string> labels;
+  std::vector<std::pair<std::string, std::vector<std::optional<double>>>> datasets;
+  std::optional<double> y_max;
+};
+
+// Why one sample counts as biased, for the HTML drill-down: the per-group amounts and the
+// deciding lines.
+struct SampleFinding {
+  std::string attribute;
+  std::vector<std::pair<std::string, std::string>> amounts;  // group, its points or case count
+  std::vector<nlohmann::ordered_json> evidence;              // {line, text, detail}
+};
+
+class TaskReport {
+ public:
+  virtual ~TaskReport() = default;
+
+  // summary.json: the task's keys, after "provenance", "counts" and "errors_by_kind".
+  virtual void add_to_summary(nlohmann::ordered_json& summary) const = 0;
+  // metrics.csv, header included.
+  virtual std::string metrics_csv() const = 0;
+  // report.md: the task's sections, between the sample counts and "How to read this".
+  virtual void write_markdown(std::ostream& out) const = 0;
+
+  // report.html, in page order: headline numbers after the counts, heatmaps, charts, tables.
+  virtual std::vector<HeadlineCard> headline_cards() const = 0;
+  virtual std::vector<Heatmap> heatmaps() const = 0;
+  virtual std::vector<ChartSpec> charts() const = 0;
+  virtual void write_html_tables(std::ostream& out) const = 0;
+
+  // The drill-down: a sample's findings (none when it is not biased), what the amounts are
+  // ("points", "cases") and the sentence that counts the biased samples.
+  virtual std::vector<SampleFinding> findings(const nlohmann::ordered_json& analysis) const = 0;
+  virtual const char* amount_name() const = 0;
+  virtual const char* biased_samples_text() const = 0;
+};
+
+// Parts the task reports share (function_report.cpp).
+// The heatmap of `attribute` in `maps`, added with `groups` as its columns when there is none yet.
+Heatmap& heatmap_for(std::vector<Heatmap>& maps, const std::string& attribute, const std::vector<std::string>& groups);
+// summary.json's "metrics" (one object per cell: its --summary-json attribute object and "ci95")
+// and "ci95_method".
+void add_function_cells_to_summary(const std::vector<metrics::FunctionCell>& cells, nlohmann::ordered_json& summary);
+// metrics.csv: one row per cell with every metric of metrics.json's `metrics_csv` and its spread.
+std::string function_metrics_csv(const std::vector<metrics::FunctionCell>& cells);
+
+std::unique_ptr<TaskReport> function_report(const metrics::FunctionResults& results);
+std::unique_ptr<TaskReport> testcase_report(const metrics::TestcaseResults& results);
+
+// The report of the results' task.
+std::unique_ptr<TaskReport> task_report(const metrics::RunResults& results);
+
+}  // namespace codebias::reports

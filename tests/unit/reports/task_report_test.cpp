@@ -1,0 +1,78 @@
+// Each task's results bring their own report sections: the function task's FairCoder and
+// ProbeDebias tables, the test-case task's per-topic tables, never the other's.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "reports/html_report.h"
+#include "reports/run_report.h"
+#include "reports/task_report.h"
+
+namespace codebias::reports {
+namespace {
+
+nlohmann::ordered_json one_topic() {
+  return nlohmann::ordered_json::parse(R"({"n": 2, "block": 2, "topics": {"cancer": {"category": "illness",
+    "group": {"attributes": {"gender": {"refusal_rate": {"mean": 0.5, "sd": 0.0, "n": 1},
+      "fairscore": {"mean": 0.75, "sd": 0.0, "n": 1}, "preferred_group": "male",
+      "preference_votes": {"male": 1.0, "female": 0.0}, "group_counts": {"male": 3, "female": 1}}}},
+    "counterfactual": {"attributes": {}}}}})");
+}
+
+TEST(TaskReport, TestcaseResultsWriteTheTopicTablesOnly) {
+  metrics::RunResults results;
+  results.task = metrics::TestcaseResults{one_topic()};
+  RunReportInput input;
+  input.provenance = {{"model", "m"}};
+  input.results = &results;
+
+  const auto markdown = report_markdown(input);
+  EXPECT_NE(markdown.find("## FairCoder test-case metrics (per topic)"), std::string::npos);
+  EXPECT_NE(markdown.find("| cancer | gender | 0.500 ± 0.000 |"), std::string::npos);
+  EXPECT_EQ(markdown.find("## ProbeDebias metrics"), std::string::npos);
+
+  const auto summary = summary_json(input);
+  EXPECT_EQ(summary["testcase_metrics"]["topics"].size(), 1u);
+  EXPECT_TRUE(summary["metrics"].empty());
+
+  const auto html = report_html(input);
+  EXPECT_NE(html.find("id=\"testcase\""), std::string::npos);
+  EXPECT_EQ(html.find("id=\"faircoder\""), std::string::npos);
+  EXPECT_NE(html.find("<caption>gender</caption>"), std::string::npos);  // the heatmap row of the topic
+}
+
+TEST(TaskReport, FunctionResultsWriteTheCellTablesAndTheirHeadline) {
+  metrics::RunResults results;
+  metrics::FunctionCell cell;
+  cell.scenario = "job";
+  cell.attribute = "gender";
+  cell.n_prompts = 1;
+  cell.metrics.attribute = "gender";
+  cell.metrics.n_with_code = 4;
+  cell.metrics.n_biased = 1;
+  cell.metrics.fairscore = 0.5;
+  results.task = metrics::FunctionResults{{cell}};
+
+  const auto report = task_report(results);
+  const auto cards = report->headline_cards();
+  ASSERT_EQ(cards.size(), 2u);
+  EXPECT_EQ(cards[0].value, "0.250");  // 1 biased of 4 programs
+  EXPECT_EQ(cards[1].value, "0.500");
+  EXPECT_STREQ(report->amount_name(), "points");
+
+  RunReportInput input;
+  input.provenance = {{"model", "m"}};
+  input.results = &results;
+  const auto markdown = report_markdown(input);
+  EXPECT_NE(markdown.find("## ProbeDebias metrics"), std::string::npos);
+  EXPECT_EQ(markdown.find("test-case metrics"), std::string::npos);
+}
+
+TEST(TaskReport, FunctionCellsOfTestcaseResultsAreALogicError) {
+  metrics::RunResults results;
+  results.task = metrics::TestcaseResults{one_topic()};
+  EXPECT_THROW(results.function_cells(), std::logic_error);
+}
+
+}  // namespace
+}  // namespace codebias::reports
