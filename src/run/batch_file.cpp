@@ -1,5 +1,7 @@
 #include "run/batch_file.h"
 
+#include <fstream>
+#include <stdexcept>
 #include <chrono>
 #include <istream>
 #include <optional>
@@ -236,6 +238,23 @@ ImportStats import_batch_results(store::RunStore& run, std::istream& in, std::st
     }
   }
   return stats;
+}
+
+std::size_t export_batch_file(const std::filesystem::path& run_dir, std::ostream& out, bool include_errors,
+                              std::size_t max_requests) {
+  return export_batch(store::RunStore::open(run_dir), out, include_errors, max_requests);
+}
+
+store::RunStore::Counts import_batch_files(
+    const std::filesystem::path& run_dir, const std::vector<std::string>& files,
+    const std::function<void(const std::string& file, const ImportStats& stats)>& on_file) {
+  auto run = store::RunStore::open(run_dir);
+  for (const auto& file : files) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw std::invalid_argument("cannot read " + file);
+    on_file(file, import_batch_results(run, in, file));
+  }
+  return run.counts();
 }
 
 }  // namespace codebias::run

@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <string_view>
@@ -44,5 +46,15 @@ struct ImportStats {
 // invalid_response) otherwise. A bad line is listed in problems and the import goes on. Each
 // sample is committed as it is read, so an interrupted import can simply be run again.
 ImportStats import_batch_results(store::RunStore& run, std::istream& in, std::string_view origin);
+
+// `codebias batch export|import` on a run directory (store::StoreError when it holds no run).
+// export_batch_file writes as export_batch does. import_batch_files imports each file in turn,
+// calling on_file with its stats; a file that cannot be read throws std::invalid_argument (the
+// files before it stay imported). Returns the run's counts after the import.
+std::size_t export_batch_file(const std::filesystem::path& run_dir, std::ostream& out, bool include_errors,
+                              std::size_t max_requests);
+store::RunStore::Counts import_batch_files(
+    const std::filesystem::path& run_dir, const std::vector<std::string>& files,
+    const std::function<void(const std::string& file, const ImportStats& stats)>& on_file);
 
 }  // namespace codebias::run

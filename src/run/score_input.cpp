@@ -18,7 +18,8 @@ std::string string_field(const nlohmann::json& metadata, const char* key) {
 
 }  // namespace
 
-void write_score_input(const store::RunStore& store, const analysis::AttributeTable& table, std::ostream& out) {
+void write_score_input(const std::filesystem::path& run_dir, const analysis::AttributeTable& table, std::ostream& out) {
+  const auto store = store::RunStore::open(run_dir);
   store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
                             const nlohmann::json*) {
     if (result.status != generation::SampleStatus::done) return;

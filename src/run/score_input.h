@@ -2,6 +2,7 @@
 // (`codebias score`, `codebias quality`) take a run directory as well as a JSONL file.
 #pragma once
 
+#include <filesystem>
 #include <iosfwd>
 
 #include <nlohmann/json.hpp>
@@ -11,8 +12,9 @@
 
 namespace codebias::run {
 
-// One line per answered function-task sample, in plan order:
-// {"id", "response", "scenario", "function", "attributes"}.
-void write_score_input(const store::RunStore& store, const analysis::AttributeTable& table, std::ostream& out);
+// One line per answered sample whose answer is a program, in plan order:
+// {"id", "response", "scenario", "function", "attributes"}. Throws store::StoreError when
+// run_dir holds no run.
+void write_score_input(const std::filesystem::path& run_dir, const analysis::AttributeTable& table, std::ostream& out);
 
 }  // namespace codebias::run

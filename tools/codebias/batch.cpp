@@ -1,9 +1,10 @@
 // `codebias batch export|import`: a run's pending requests out as an OpenAI Batch file, and the
 // batch engine's results (OpenAI Batch API or `vllm run-batch`) back into the run (docs/store.md).
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <stdexcept>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,19 +32,23 @@ int fail(const char* name, const std::string& message, int code) {
 
 int run_export(const BatchArgs& args) {
   constexpr const char* kName = "codebias batch export";
-  std::optional<store::RunStore> run;
-  try {
-    run.emplace(store::RunStore::open(args.run_dir));
-  } catch (const store::StoreError& error) {
-    return fail(kName, error.what(), 2);
-  }
   std::ofstream file;
   if (args.output != "-") {
     file.open(args.output, std::ios::binary | std::ios::trunc);
     if (!file) return fail(kName, "cannot write " + args.output, 1);
   }
   std::ostream& out = args.output == "-" ? std::cout : file;
-  std::size_t written = run::export_batch(*run, out, args.retry_errors, args.limit);
+  std::size_t written = 0;
+  try {
+    written = run::export_batch_file(args.run_dir, out, args.retry_errors, args.limit);
+  } catch (const store::StoreError& error) {
+    if (file.is_open()) {
+      // No run: leave no empty batch file behind.
+      file.close();
+      std::filesystem::remove(args.output);
+    }
+    return fail(kName, error.what(), 2);
+  }
   out.flush();
   if (!out) return fail(kName, "writing " + args.output + " failed", 1);
   std::cerr << kName << ": " << written << " requests written to " << (args.output == "-" ? "stdout" : args.output)
@@ -57,26 +62,23 @@ int run_export(const BatchArgs& args) {
 
 int run_import(const BatchArgs& args) {
   constexpr const char* kName = "codebias batch import";
-  std::optional<store::RunStore> run;
-  try {
-    run.emplace(store::RunStore::open(args.run_dir));
-  } catch (const store::StoreError& error) {
-    return fail(kName, error.what(), 2);
-  }
   bool any_problem = false;
-  for (const auto& path : args.result_files) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return fail(kName, "cannot read " + path, 2);
-    auto stats = run::import_batch_results(*run, in, path);
+  const auto report = [&](const std::string& path, const run::ImportStats& stats) {
     for (const auto& problem : stats.problems) std::cerr << kName << ": " << problem << '\n';
     any_problem = any_problem || !stats.problems.empty();
     std::cerr << kName << ": " << path << ": " << stats.lines << " lines: " << stats.done << " done, " << stats.errors
               << " failed, " << stats.already_done << " already done (skipped), " << stats.problems.size()
               << " not imported\n";
+  };
+  try {
+    const auto counts = run::import_batch_files(args.run_dir, args.result_files, report);
+    std::cerr << kName << ": run " << args.run_dir << ": " << counts.done << " of " << counts.planned << " done, "
+              << counts.errors << " failed, " << counts.pending << " pending\n";
+  } catch (const store::StoreError& error) {
+    return fail(kName, error.what(), 2);
+  } catch (const std::invalid_argument& error) {
+    return fail(kName, error.what(), 2);
   }
-  auto counts = run->counts();
-  std::cerr << kName << ": run " << args.run_dir << ": " << counts.done << " of " << counts.planned << " done, "
-            << counts.errors << " failed, " << counts.pending << " pending\n";
   return any_problem ? 2 : 0;
 }
 

@@ -95,7 +95,7 @@ int run_quality(const QualityArgs& args) {
   std::error_code error;
   if (args.input != "-" && std::filesystem::is_directory(args.input, error)) {
     // A run directory: its answered function-task samples, in the score input format.
-    run::write_score_input(store::RunStore::open(args.input), analysis::AttributeTable::builtin(), run_answers);
+    run::write_score_input(args.input, analysis::AttributeTable::builtin(), run_answers);
     in = &run_answers;
     origin = args.input;
   } else if (args.input != "-") {

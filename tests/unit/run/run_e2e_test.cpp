@@ -77,7 +77,7 @@ TEST(RunEndToEnd, BuiltinModelRunWritesEveryReportFile) {
 
   // The answers in the `codebias score` input format: one valid line per answered sample.
   std::ostringstream score_input;
-  write_score_input(store::RunStore::open(options.out_dir), analysis::AttributeTable::builtin(), score_input);
+  write_score_input(options.out_dir, analysis::AttributeTable::builtin(), score_input);
   std::istringstream lines(score_input.str());
   long count = 0;
   for (std::string line; std::getline(lines, line);) {
