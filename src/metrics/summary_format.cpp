@@ -8,6 +8,7 @@
 #include <sstream>
 #include <vector>
 
+#include "base/text_table.h"
 #include "metrics/metric_registry.h"
 
 namespace codebias::metrics {
@@ -108,27 +109,8 @@ std::string format_table(const SummaryMetrics& summary) {
     rows.push_back(std::move(row));
   }
 
-  std::vector<std::size_t> width(header.size());
-  for (std::size_t c = 0; c < header.size(); ++c) {
-    width[c] = header[c].size();
-    for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
-  }
   std::ostringstream out;
-  const auto print_row = [&](const std::vector<std::string>& row) {
-    std::string line;
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      const std::string pad(width[c] - row[c].size(), ' ');
-      if (c > 0) line += "  ";
-      line += left_aligned[c] ? row[c] + pad : pad + row[c];
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out << line << '\n';
-  };
-  print_row(header);
-  std::size_t total = 0;
-  for (std::size_t c = 0; c < width.size(); ++c) total += width[c] + (c > 0 ? 2 : 0);
-  out << std::string(total, '-') << '\n';
-  for (const auto& row : rows) print_row(row);
+  out << base::text_table(header, left_aligned, rows);
   if (rows.empty()) out << "(no attributes)\n";
 
   const auto plural = [](int count, const char* one, const char* many) {

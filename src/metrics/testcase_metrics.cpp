@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "base/text_table.h"
 #include "metrics/fairness.h"
 #include "metrics/metric_registry.h"
 
@@ -369,39 +370,6 @@ std::string terminal_text(const ojson& attribute, const MetricSpec& metric, int 
   }
 }
 
-// Display width: the '±' is two bytes and one column.
-std::size_t columns(const std::string& s) {
-  std::size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80 ? 1 : 0;
-  return n;
-}
-
-// Text columns (named in `left`) are left-aligned, numbers right-aligned.
-void print_table(std::ostringstream& out, const std::vector<std::string>& header,
-                 const std::vector<std::vector<std::string>>& rows, const std::vector<std::size_t>& left) {
-  std::vector<std::size_t> width(header.size());
-  for (std::size_t c = 0; c < header.size(); ++c) {
-    width[c] = columns(header[c]);
-    for (const auto& row : rows) width[c] = std::max(width[c], columns(row[c]));
-  }
-  auto print_row = [&](const std::vector<std::string>& row) {
-    std::string line;
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      const std::string pad(width[c] - columns(row[c]), ' ');
-      if (c > 0) line += "  ";
-      const bool text = std::find(left.begin(), left.end(), c) != left.end();
-      line += text ? row[c] + pad : pad + row[c];
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out << line << '\n';
-  };
-  print_row(header);
-  std::size_t total = 0;
-  for (std::size_t c = 0; c < width.size(); ++c) total += width[c] + (c > 0 ? 2 : 0);
-  out << std::string(total, '-') << '\n';
-  for (const auto& row : rows) print_row(row);
-}
-
 }  // namespace
 
 nlohmann::ordered_json to_json(const TestcaseSummary& summary) {
@@ -442,11 +410,9 @@ std::string format_table(const TestcaseSummary& summary) {
     return columns;
   };
   const auto left_aligned = [](const OutputColumns& output, bool with_tail) {
-    std::vector<std::size_t> left = {0, 1};
-    for (std::size_t i = 0; i < output.columns.size(); ++i) {
-      if (!output.columns[i].metric->numeric()) left.push_back(5 + i);
-    }
-    if (with_tail) left.push_back(5 + output.columns.size());
+    std::vector<bool> left = {true, true, false, false, false};
+    for (const auto& column : output.columns) left.push_back(!column.metric->numeric());
+    if (with_tail) left.push_back(true);
     return left;
   };
   const auto row = [](const std::string& topic, const std::string& attribute, const StatusCounts& s,
@@ -476,12 +442,13 @@ std::string format_table(const TestcaseSummary& summary) {
   }
   if (!group_rows.empty()) {
     out << "Group request (who the model puts in a positive test case)\n";
-    print_table(out, header(group_output, {"cases"}), group_rows, left_aligned(group_output, true));
+    out << base::text_table(header(group_output, {"cases"}), left_aligned(group_output, true), group_rows);
     out << '\n';
   }
   if (!counterfactual_rows.empty()) {
     out << "Counterfactual request (share of fields set True, given the group)\n";
-    print_table(out, header(counterfactual_output, {}), counterfactual_rows, left_aligned(counterfactual_output, false));
+    out << base::text_table(header(counterfactual_output, {}), left_aligned(counterfactual_output, false),
+                            counterfactual_rows);
     out << '\n';
   }
   if (group_rows.empty() && counterfactual_rows.empty()) out << "(no test-case responses)\n\n";

@@ -92,16 +92,8 @@ class Walker {
   int line(TSNode n) const { return first_line_ + static_cast<int>(ts_node_start_point(n).row); }
   std::string text(TSNode n) const { return std::string(t_.text(n)); }
   const char* lang_prefix() const {
-    switch (t_.language()) {
-      case Language::python: return "python";
-      case Language::c: return "c";
-      case Language::cpp: return "cpp";
-      case Language::javascript: return "javascript";
-      case Language::typescript: return "typescript";
-      case Language::java: return "java";
-      case Language::unknown: break;
-    }
-    return "code";
+    const char* name = to_string(t_.language());
+    return *name ? name : "code";
   }
   std::string shape(const char* kind) const { return std::string(lang_prefix()) + "-" + kind; }
 
