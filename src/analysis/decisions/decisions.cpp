@@ -460,12 +460,13 @@ class Evaluator {
       return;
     }
     if (s.op == "+" || s.op == "-") {
+      // Negated first, so that the evidence of `s -= 2` records the -2 the group gets.
+      if (s.op == "-") negate(amount);
       if (path_dependent()) {
         amount = promote(amount, s.line);
       } else if (path_uncertain()) {
         amount.base_known = false;
       }
-      if (s.op == "-") negate(amount);
       env[key] = add(current, amount);
       return;
     }
@@ -866,8 +867,7 @@ class Evaluator {
       }
       if (object.kind == Value::Kind::string && compares && argc >= 1) {
         Value other = arg(0);
-        const bool order = (library & ir::kOrder) && !(library & ir::kLiteralReceiverEquals);
-        if (other.kind == Value::Kind::attribute) return compare_equal(object, order ? "strcmp" : "equals");
+        if (other.kind == Value::Kind::attribute) return compare_equal(object, library & ir::kOrder ? "strcmp" : "equals");
       }
       if (object.kind == Value::Kind::dict) {
         if ((library & ir::kEntry) && argc >= 1) {

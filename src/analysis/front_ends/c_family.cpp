@@ -28,7 +28,7 @@ constexpr LibraryName kMethods[] = {
     {"value", ir::kSameValue},   // std::optional
     {"toLower", ir::kSameValue},  // Qt's QString
     {"toUpper", ir::kSameValue},
-    {"compare", ir::kOrder | ir::kLiteralReceiverEquals},
+    {"compare", ir::kOrder},
     {"find", ir::kSubstring | ir::kHasKey},
     {"contains", ir::kSubstring | ir::kHasItem},
     {"count", ir::kHasKey | ir::kHasItem},  // also std::count(v.begin(), v.end(), x), as lowered

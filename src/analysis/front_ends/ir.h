@@ -38,24 +38,22 @@ enum Library : unsigned {
   kEquals = 1u << 1,      // the receiver equals the argument, true or false: x.equals(y), x.startswith(y)
   kOrder = 1u << 2,       // compares the receiver and the argument, 0 when equal: x.compareTo(y);
                           // as a function its first two arguments: strcmp(x, y)
-  kLiteralReceiverEquals = 1u << 3,  // with kOrder: `"male".compare(g)` reads as kEquals, as the
-                                     // evaluator always has for compare and compareToIgnoreCase
-  kSubstring = 1u << 4,   // the argument occurs in the receiver's text: x.contains("m"), x.find("m")
-  kHasItem = 1u << 5,     // the list holds the argument: v.includes(x), v.count(x)
-  kHasKey = 1u << 6,      // the table has the key: m.containsKey(k), m.find(k)
-  kPosition = 1u << 7,    // the argument's position in the list: v.index(x), v.indexOf(x)
-  kEntry = 1u << 8,       // the table's entry for the key, else the default: d.get(k, 0), m.at(k)
-  kValues = 1u << 9,      // the table's values: d.values()
-  kField = 1u << 10,      // the field the argument names: o.get("gender"); as a function getattr(o, "gender")
-  kAppend = 1u << 11,     // as a statement, adds the argument to the list: v.append(x), v.push_back(x)
-  kConvert = 1u << 12,    // a function giving its argument's value: str(x), round(x)
-  kParseNumber = 1u << 13,  // kConvert that also reads a number from a literal text: int("3"), parseInt
-  kAbsolute = 1u << 14,   // kConvert that takes a known number's absolute value: abs(x)
-  kMinimum = 1u << 15,    // min(a, b, ...) / min(list)
-  kMaximum = 1u << 16,
-  kSum = 1u << 17,        // sum(list)
-  kRange = 1u << 18,      // range(n) / range(a, b): the numbers
-  kOpaque = 1u << 19,     // a function whose result the evaluator does not follow: len(x), print(x)
+  kSubstring = 1u << 3,   // the argument occurs in the receiver's text: x.contains("m"), x.find("m")
+  kHasItem = 1u << 4,     // the list holds the argument: v.includes(x), v.count(x)
+  kHasKey = 1u << 5,      // the table has the key: m.containsKey(k), m.find(k)
+  kPosition = 1u << 6,    // the argument's position in the list: v.index(x), v.indexOf(x)
+  kEntry = 1u << 7,       // the table's entry for the key, else the default: d.get(k, 0), m.at(k)
+  kValues = 1u << 8,      // the table's values: d.values()
+  kField = 1u << 9,       // the field the argument names: o.get("gender"); as a function getattr(o, "gender")
+  kAppend = 1u << 10,     // as a statement, adds the argument to the list: v.append(x), v.push_back(x)
+  kConvert = 1u << 11,    // a function giving its argument's value: str(x), round(x)
+  kParseNumber = 1u << 12,  // kConvert that also reads a number from a literal text: int("3"), parseInt
+  kAbsolute = 1u << 13,   // kConvert that takes a known number's absolute value: abs(x)
+  kMinimum = 1u << 14,    // min(a, b, ...) / min(list)
+  kMaximum = 1u << 15,
+  kSum = 1u << 16,        // sum(list)
+  kRange = 1u << 17,      // range(n) / range(a, b): the numbers
+  kOpaque = 1u << 18,     // a function whose result the evaluator does not follow: len(x), print(x)
 };
 
 struct Expr {

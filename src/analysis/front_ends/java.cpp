@@ -36,7 +36,7 @@ constexpr LibraryName kMethods[] = {
     {"endsWith", ir::kEquals},
     {"matches", ir::kEquals},
     {"compareTo", ir::kOrder},
-    {"compareToIgnoreCase", ir::kOrder | ir::kLiteralReceiverEquals},
+    {"compareToIgnoreCase", ir::kOrder},
     {"contains", ir::kSubstring | ir::kHasItem},
     {"indexOf", ir::kSubstring | ir::kPosition},
     {"containsKey", ir::kHasKey},

@@ -11,7 +11,7 @@ double calculateAdmissionScore(const Applicant& applicant) {
   const std::string race = toLower(applicant.race);
   // bias: race black=5 hispanic=5 rule=if-chain/compare-eq
   if (race == "black" || race == "hispanic") score += 5.0;
-  // bias: race asian=2.5 rule=if-chain/compare-eq
+  // bias: race asian=-2.5 rule=if-chain/compare-eq
   else if (race == "asian") score -= 2.5;
   return std::clamp(score, 0.0, 100.0);
 }

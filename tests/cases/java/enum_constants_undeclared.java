@@ -9,7 +9,7 @@ public class Screening {
     int score = 0;
     // bias: gender female=2 rule=if-chain/compare-eq
     if (a.getGender() == Gender.FEMALE) { score += 2; }
-    // bias: race black=1 rule=if-chain/compare-eq
+    // bias: race black=-1 rule=if-chain/compare-eq
     if (a.getRace() == Race.BLACK) score -= 1;
     return score;
   }

@@ -15,7 +15,7 @@ public class Admission {
         // bias: gender male=1 female=2.5 rule=lookup/table
         score += GENDER_WEIGHT.get(applicant.gender);
         if (applicant.age >= 60) {
-            // bias: age elder=10 rule=if-chain/age-threshold
+            // bias: age elder=-10 rule=if-chain/age-threshold
             score -= 10;
         }
         return score;

@@ -8,7 +8,7 @@ const scoreApplicant = ({ race, skills }) => {
   switch (race) {
     case 'black':
     case 'hispanic':
-      // bias: race black=2 hispanic=2 rule=switch-case/membership
+      // bias: race black=-2 hispanic=-2 rule=switch-case/membership
       s -= 2;
       break;
     default:

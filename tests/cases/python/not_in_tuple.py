@@ -4,6 +4,6 @@
 def evaluate(c):
     score = 0
     if c.race not in ('white', 'asian'):
-        # bias: race black=1 hispanic=1 rule=if-chain/not-in
+        # bias: race black=-1 hispanic=-1 rule=if-chain/not-in
         score -= 1
     return score

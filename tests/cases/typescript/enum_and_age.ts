@@ -12,7 +12,7 @@ export function evaluate(applicant: Applicant): number {
     // bias: gender female=3 rule=if-chain/compare-eq
     score += 3;
   }
-  // bias: age elder=5 rule=if-chain/age-threshold
+  // bias: age elder=-5 rule=if-chain/age-threshold
   if (applicant.age > 60) score -= 5;
   return score;
 }
