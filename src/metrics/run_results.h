@@ -17,6 +17,7 @@
 #include "generation/sample.h"
 #include "metrics/fairness.h"
 #include "metrics/intervals.h"
+#include "metrics/pipeline_metrics.h"
 
 namespace codebias::metrics {
 
@@ -72,12 +73,18 @@ struct TestcaseResults {
   nlohmann::ordered_json metrics;
 };
 
+// The ML-pipeline task's results: feature retention per cell and the pipeline-vs-conditional
+// comparisons (metrics/pipeline_metrics.h).
+struct PipelineResults {
+  PipelineMetrics metrics;
+};
+
 struct RunResults {
   RunCounts counts;
   std::vector<AnalysedSample> samples;
   // The task's own results, one alternative per kind; each has its report sections
   // (reports/task_report.h).
-  std::variant<FunctionResults, TestcaseResults> task;
+  std::variant<FunctionResults, TestcaseResults, PipelineResults> task;
 
   // The function task's cells. Throws std::logic_error for the results of another task.
   const std::vector<FunctionCell>& function_cells() const;

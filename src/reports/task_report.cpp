@@ -14,6 +14,9 @@ struct ReportOf {
   std::unique_ptr<TaskReport> operator()(const metrics::TestcaseResults& results) const {
     return testcase_report(results);
   }
+  std::unique_ptr<TaskReport> operator()(const metrics::PipelineResults& results) const {
+    return pipeline_report(results);
+  }
 };
 
 }  // namespace

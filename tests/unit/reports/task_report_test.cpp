@@ -74,5 +74,40 @@ TEST(TaskReport, FunctionCellsOfTestcaseResultsAreALogicError) {
   EXPECT_THROW(results.function_cells(), std::logic_error);
 }
 
+TEST(TaskReport, PipelineResultsWriteTheCbsTablesAndTheMoreBiasedCount) {
+  std::vector<metrics::PipelineAnswer> answers;
+  for (int v = 0; v < 10; ++v) {
+    for (const char* path : {metrics::kConditionalPath, metrics::kPipelinePath}) {
+      metrics::PipelineAnswer a;
+      a.prompt_id = std::string(path) + std::to_string(v);
+      a.dataset = "adult_income";
+      a.path = path;
+      a.level = a.path == metrics::kPipelinePath ? "select" : "";
+      a.mitigation = "none";
+      a.attribute_set = "all";
+      a.variant = v;
+      a.with_code = true;
+      a.attributes = {{"sex", "sensitive", a.path == metrics::kPipelinePath}, {"favorite_color", "irrelevant", false}};
+      answers.push_back(a);
+    }
+  }
+  metrics::RunResults results;
+  results.task = metrics::PipelineResults{metrics::compute_pipeline_metrics(answers)};
+  RunReportInput input;
+  input.provenance = {{"model", "m"}};
+  input.results = &results;
+
+  const auto markdown = report_markdown(input);
+  EXPECT_NE(markdown.find("Pipelines are more biased than conditionals in 1 of 1 combinations"), std::string::npos);
+  EXPECT_NE(markdown.find("| pipeline | 10 | 10 | 1.000 |"), std::string::npos);
+  EXPECT_NE(markdown.find("| conditional | 10 | 0 | 0.000 |"), std::string::npos);
+  const auto summary = summary_json(input);
+  EXPECT_EQ(summary["pipeline_metrics"]["combinations"]["pipeline_more_biased_significant"], 1);
+  const auto csv = metrics_csv(input);
+  EXPECT_NE(csv.find(",adult_income,pipeline,select,none,all,sex,sensitive,10,10,10,10,1.000000,"), std::string::npos);
+  const auto html = report_html(input);
+  EXPECT_NE(html.find("id=\"ml-pipelines\""), std::string::npos);
+}
+
 }  // namespace
 }  // namespace codebias::reports
