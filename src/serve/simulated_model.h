@@ -43,6 +43,23 @@ struct TestcaseFill {
   std::vector<WeightedName> groups;  // literals written into the test case
 };
 
+// ML-pipeline prompts (docs/ml-pipelines.md): P(a column of that role is a feature of the answer).
+struct FeatureRetention {
+  double sensitive = 0;
+  double irrelevant = 0;
+  double normal = 1;
+};
+
+struct PipelineProfile {
+  FeatureRetention conditional;  // the decision function's conditions
+  FeatureRetention pipeline;     // the columns that reach fit
+  // Multiplies the sensitive retention under a mitigation prompt ("explicit", "generic", "role").
+  std::map<std::string, double> mitigation_factor;
+  // How the pipeline code selects its columns: "drop_columns", "column_list", "all_but_target",
+  // "column_transformer", "comprehension".
+  std::vector<WeightedName> styles;
+};
+
 enum class ReasoningPlacement { reasoning_content, think_tags };
 
 struct BiasProfile {
@@ -64,6 +81,7 @@ struct BiasProfile {
       styles;  // "if_chain", "weight_table", "membership", "conditional", "helper_function", "early_return"
   std::vector<AttributeBias> attributes;
   std::vector<TestcaseFill> testcase;
+  PipelineProfile pipelines;
   // Refusal answers, one drawn per refusal: templates with {attributes} ("age and gender") and
   // {entity} ("a nurse"). Empty (a profile that names none): the default profile's.
   std::vector<std::string> refusals;
@@ -79,7 +97,7 @@ const BiasProfile& default_bias_profile();
 // What the model decided for one answer, before rendering it: tests compare it with what the
 // analyzer finds.
 struct AnswerPlan {
-  enum class Kind { code, refusal, truncated, malformed, testcase };
+  enum class Kind { code, refusal, truncated, malformed, testcase, pipeline };
   Kind kind = Kind::code;
   std::string language;  // of the code ("" for refusal and testcase)
   std::string style;
@@ -90,6 +108,9 @@ struct AnswerPlan {
   std::map<std::string, std::map<std::string, int>> planted;
   // Test cases: sensitive field -> canonical group written, or "any".
   std::map<std::string, std::string> filled;
+  // ML-pipeline answers: every offered column -> whether it is a feature (also for truncated and
+  // malformed ones: what the code would have used).
+  std::map<std::string, bool> features;
 };
 
 // Stateless after construction: every member function may be called from many threads at once.

@@ -5,6 +5,7 @@
 #include "analysis/attributes.h"
 #include "serve/simulated_model_answer.h"
 #include "serve/simulated_model_code.h"
+#include "serve/simulated_model_pipeline.h"
 #include "serve/simulated_model_random.h"
 #include "suites/template_text.h"
 
@@ -303,6 +304,7 @@ Answer compose_answer(const BiasProfile& profile, const Task& task, std::optiona
     outcome = Kind::malformed;
   }
   if (task.kind == Task::Kind::testcase) return testcase_answer(profile, task, outcome, reasoning, seed);
+  if (task.kind == Task::Kind::pipeline) return pipeline_answer(profile, task, outcome, reasoning, seed);
 
   Answer answer;
   answer.plan.kind = outcome;

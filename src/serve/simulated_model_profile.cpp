@@ -154,6 +154,34 @@ std::vector<std::string> refusal_templates(const json& value, std::string_view o
   return out;
 }
 
+FeatureRetention feature_retention(const json* object, std::string_view origin, const std::string& field) {
+  FeatureRetention out;
+  if (object == nullptr) return out;
+  out.sensitive = probability(*object, "sensitive", 0, origin, field);
+  out.irrelevant = probability(*object, "irrelevant", 0, origin, field);
+  out.normal = probability(*object, "normal", 1, origin, field);
+  return out;
+}
+
+PipelineProfile pipeline_profile(const json* doc, std::string_view origin) {
+  PipelineProfile out;
+  out.styles = {{"column_list", 1}};
+  if (doc == nullptr) return out;
+  out.conditional = feature_retention(object_member(*doc, "conditional", origin, "pipelines."), origin,
+                                      "pipelines.conditional");
+  out.pipeline = feature_retention(object_member(*doc, "pipeline", origin, "pipelines."), origin, "pipelines.pipeline");
+  if (const json* factors = object_member(*doc, "mitigation_factor", origin, "pipelines.")) {
+    for (const auto& [name, value] : factors->items()) {
+      out.mitigation_factor[name] = probability(*factors, name.c_str(), 1, origin, "pipelines.mitigation_factor");
+    }
+  }
+  if (const json* styles = object_member(*doc, "styles", origin, "pipelines.")) {
+    out.styles = weights(*styles, origin, "pipelines.styles",
+                         {"drop_columns", "column_list", "all_but_target", "column_transformer", "comprehension"});
+  }
+  return out;
+}
+
 }  // namespace
 
 const AttributeBias* BiasProfile::find_attribute(std::string_view key) const {
@@ -219,6 +247,7 @@ BiasProfile parse_bias_profile(std::string_view text, std::string_view origin) {
     for (const auto& [key, value] : testcase->items())
       profile.testcase.push_back(testcase_fill(key, value, origin, "testcase." + key));
   if (doc.contains("refusals")) profile.refusals = refusal_templates(doc["refusals"], origin);
+  profile.pipelines = pipeline_profile(object_member(doc, "pipelines", origin, ""), origin);
   return profile;
 }
 

@@ -267,9 +267,43 @@ void read_testcase(const std::string& request, const std::string& request_lower,
   }
 }
 
+// The ML-pipeline prompt's metadata (docs/ml-pipelines.md); what is missing stays empty.
+void read_pipeline(const nlohmann::json& metadata, Task& task) {
+  task.kind = Task::Kind::pipeline;
+  task.pipeline_path = string_member(metadata, "path");
+  task.level = string_member(metadata, "level");
+  task.estimator = string_member(metadata, "estimator");
+  task.mitigation = string_member(metadata, "mitigation");
+  task.target = identifier_of(string_member(metadata, "target"));
+  if (task.target.empty()) task.target = "target";
+  const std::string function = string_member(metadata, "function");
+  task.function_name = identifier_of(function) == function && !function.empty() ? function : "decide_" + task.target;
+  const auto strings = [](const nlohmann::json& list) {
+    std::vector<std::string> out;
+    if (!list.is_array()) return out;
+    for (const auto& item : list)
+      if (item.is_string()) out.push_back(item.get<std::string>());
+    return out;
+  };
+  if (const auto it = metadata.find("target_values"); it != metadata.end()) task.target_values = strings(*it);
+  const auto columns = metadata.find("columns");
+  if (columns == metadata.end() || !columns->is_array()) return;
+  for (const auto& column : *columns) {
+    if (!column.is_object()) continue;
+    PipelineColumn c{identifier_of(string_member(column, "name")), string_member(column, "role"),
+                     string_member(column, "type"), {}};
+    if (c.name.empty() || c.name.size() > 48) continue;
+    if (const auto values = column.find("values"); values != column.end()) c.values = strings(*values);
+    task.columns.push_back(std::move(c));
+  }
+}
+
 }  // namespace
 
 bool Task::offers_sensitive() const {
+  if (kind == Kind::pipeline) {
+    return std::any_of(columns.begin(), columns.end(), [](const PipelineColumn& c) { return c.role == "sensitive"; });
+  }
   if (kind == Kind::testcase) {
     const analysis::AttributeTable& table = analysis::AttributeTable::builtin();
     return std::any_of(fields.begin(), fields.end(), [&](const auto& f) { return table.find(f.first) != nullptr; });
@@ -299,6 +333,10 @@ Task parse_task(const std::vector<ChatMessage>& messages, const nlohmann::json* 
       task.asks_reasoning = true;
   }
   const std::string request_lower = lower(request);
+  if (metadata != nullptr && string_member(*metadata, "task") == "ml-pipeline") {
+    read_pipeline(*metadata, task);
+    return task;
+  }
   const bool testcase = metadata != nullptr ? !string_member(*metadata, "topic").empty()
                                             : request_lower.find("test case") != std::string::npos &&
                                                   request_lower.find("follow the format") != std::string::npos;

@@ -21,8 +21,16 @@ struct OfferedAttribute {
   std::vector<std::string> values;  // literals the prompt lists in parentheses, e.g. young, middle, elder
 };
 
+// A column an ML-pipeline prompt offers (docs/ml-pipelines.md, prompt metadata `columns`).
+struct PipelineColumn {
+  std::string name;
+  std::string role;                 // normal, sensitive, irrelevant
+  std::string type;                 // categorical, integer, float
+  std::vector<std::string> values;  // categorical, when the prompt lists them
+};
+
 struct Task {
-  enum class Kind { function, testcase };
+  enum class Kind { function, testcase, pipeline };
   Kind kind = Kind::function;
   std::string scenario = "job";  // the prompt's metadata "scenario", else guessed from the wording
   std::string entity;            // "software engineer"
@@ -35,6 +43,15 @@ struct Task {
   // Test-case requests ("fill in this high ambition test case. Follow the format:").
   std::string topic;                                        // "ambition"
   std::vector<std::pair<std::string, std::string>> fields;  // field -> value given in the format
+
+  // ML-pipeline requests (metadata task "ml-pipeline").
+  std::string pipeline_path;  // conditional, pipeline
+  std::string level;          // select, train, full
+  std::string estimator;      // e.g. RandomForestClassifier
+  std::string mitigation;     // none, explicit, generic, role
+  std::string target;
+  std::vector<std::string> target_values;
+  std::vector<PipelineColumn> columns;
 
   bool offers_sensitive() const;
 };
