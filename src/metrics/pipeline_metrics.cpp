@@ -1,10 +1,12 @@
 #include "metrics/pipeline_metrics.h"
 
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <span>
 #include <tuple>
 
+#include "base/text_table.h"
 #include "stats/bootstrap.h"
 #include "stats/holm.h"
 
@@ -246,7 +248,82 @@ void add_comparisons(const std::vector<PipelineAnswer>& answers, PipelineMetrics
   }
 }
 
+std::string text_of(const nlohmann::json& object, const char* key) {
+  if (!object.is_object()) return {};
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::string rate_text(const std::optional<double>& value) {
+  if (!value) return "-";
+  char text[16];
+  std::snprintf(text, sizeof text, "%.3f", *value);
+  return text;
+}
+
 }  // namespace
+
+PipelineAnswer pipeline_answer_from(const nlohmann::json& metadata, const nlohmann::json& analysis,
+                                    const std::string& config, const std::string& prompt_id, int sample) {
+  PipelineAnswer answer;
+  answer.config = config;
+  answer.prompt_id = prompt_id;
+  answer.sample = sample;
+  answer.dataset = text_of(metadata, "dataset");
+  answer.path = text_of(metadata, "path");
+  answer.level = text_of(metadata, "level");
+  answer.mitigation = text_of(metadata, "mitigation");
+  answer.attribute_set = text_of(metadata, "attribute_set");
+  if (metadata.is_object()) {
+    const auto variant = metadata.find("variant");
+    if (variant != metadata.end() && variant->is_number_integer()) answer.variant = variant->get<int>();
+  }
+  if (!analysis.is_object()) return answer;
+  if (answer.path.empty()) answer.path = text_of(analysis, "path");
+  answer.with_code = text_of(analysis, "code_status") == "ok";
+  const auto attributes = analysis.find("attributes");
+  if (attributes == analysis.end() || !attributes->is_object()) return answer;
+  for (const auto& [name, use] : attributes->items()) {
+    AttributeUse out{name, text_of(use, "role"), std::nullopt};
+    if (out.role != "sensitive" && out.role != "irrelevant") continue;
+    if (const auto used = use.find("used"); used != use.end() && used->is_boolean()) out.used = used->get<bool>();
+    answer.attributes.push_back(std::move(out));
+  }
+  return answer;
+}
+
+std::string format_pipeline_table(const PipelineMetrics& m) {
+  const auto summary_rows = [](const std::vector<PathSummary>& summaries) {
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& s : summaries) {
+      rows.push_back({s.path, s.level.empty() ? "-" : s.level, s.mitigation.empty() ? "-" : s.mitigation,
+                      std::to_string(s.n_used) + "/" + std::to_string(s.n_decided), rate_text(s.cbs),
+                      s.interval ? "[" + rate_text(s.interval->lower) + ", " + rate_text(s.interval->upper) + "]"
+                                 : "-"});
+    }
+    return rows;
+  };
+  const std::vector<std::string> summary_header = {"path", "level", "mitigation", "used", "CBS", "95% CI"};
+  const std::vector<bool> summary_left = {true, true, true, false, false, false};
+  std::string out = "CBS per path (sensitive attribute uses over answers with code and a decided use)\n";
+  out += base::text_table(summary_header, summary_left, summary_rows(m.paths));
+  out += "\nper difficulty level\n" + base::text_table(summary_header, summary_left, summary_rows(m.by_level));
+  out += "\nper mitigation\n" + base::text_table(summary_header, summary_left, summary_rows(m.by_mitigation));
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& c : m.comparisons) {
+    rows.push_back({c.dataset, c.attribute, c.level.empty() ? "-" : c.level, c.mitigation, c.attribute_set,
+                    std::to_string(c.n_pairs), rate_text(c.cbs_conditional), rate_text(c.cbs_pipeline),
+                    rate_text(c.mcnemar.p_value), rate_text(c.p_holm), c.significant ? "yes" : "no"});
+  }
+  out += "\npipeline vs conditional, paired by variant (McNemar, Holm)\n";
+  out += base::text_table({"dataset", "attribute", "level", "mitigation", "attributes", "pairs", "conditional",
+                           "pipeline", "p", "p (Holm)", "significant"},
+                          {true, true, true, true, true, false, false, false, false, false, true}, rows);
+  out += "\nPipelines more biased in " + std::to_string(m.n_pipeline_more_biased) + " of " +
+         std::to_string(m.n_combinations) + " combinations, " + std::to_string(m.n_pipeline_more_biased_significant) +
+         " significantly (alpha " + rate_text(m.alpha) + "; Bui et al.: 178 of 180, 165 significant).\n";
+  return out;
+}
 
 PipelineMetrics compute_pipeline_metrics(const std::vector<PipelineAnswer>& answers, double alpha) {
   PipelineMetrics out;

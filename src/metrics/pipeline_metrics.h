@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "metrics/intervals.h"
 #include "stats/mcnemar.h"
 
@@ -105,7 +107,16 @@ struct PipelineMetrics {
   double alpha = 0.05;
 };
 
+// One answer from its prompt metadata and its analysis (an output line of `codebias score --task
+// ml-pipeline`, docs/ml-pipelines.md). Missing keys read as empty; an analysis that is not an
+// object is an answer without code.
+PipelineAnswer pipeline_answer_from(const nlohmann::json& metadata, const nlohmann::json& analysis,
+                                    const std::string& config, const std::string& prompt_id, int sample);
+
 PipelineMetrics compute_pipeline_metrics(const std::vector<PipelineAnswer>& answers, double alpha = 0.05);
+
+// The --summary text: CBS per path, per level and per mitigation, and the comparisons.
+std::string format_pipeline_table(const PipelineMetrics& metrics);
 
 // A cell's value of a registry metric (cbs, irrelevant_retention, selective_retention).
 std::optional<double> retention_metric_value(const RetentionCell& cell, const std::string& metric);

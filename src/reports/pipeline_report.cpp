@@ -108,57 +108,7 @@ class PipelineReport final : public TaskReport {
   void add_to_summary(ordered_json& summary) const override {
     // Every run's summary.json has the function table's keys (empty here).
     add_function_cells_to_summary({}, summary);
-    ordered_json out;
-    ordered_json paths = ordered_json::array(), by_level = ordered_json::array(), by_mitigation = ordered_json::array();
-    for (const auto& s : m_.paths) paths.push_back(summary_json(s));
-    for (const auto& s : m_.by_level) by_level.push_back(summary_json(s));
-    for (const auto& s : m_.by_mitigation) by_mitigation.push_back(summary_json(s));
-    out["paths"] = std::move(paths);
-    out["by_level"] = std::move(by_level);
-    out["by_mitigation"] = std::move(by_mitigation);
-    out["combinations"] = {{"n", m_.n_combinations},
-                           {"pipeline_more_biased", m_.n_pipeline_more_biased},
-                           {"pipeline_more_biased_significant", m_.n_pipeline_more_biased_significant},
-                           {"alpha", m_.alpha},
-                           {"test", "McNemar on variants paired across paths, Holm-corrected"}};
-    ordered_json comparisons = ordered_json::array();
-    for (const auto& c : m_.comparisons) {
-      comparisons.push_back({{"config", c.config},
-                             {"dataset", c.dataset},
-                             {"attribute", c.attribute},
-                             {"level", c.level},
-                             {"mitigation", c.mitigation},
-                             {"attribute_set", c.attribute_set},
-                             {"n_pairs", c.n_pairs},
-                             {"cbs_conditional", number_or_null(c.cbs_conditional)},
-                             {"cbs_pipeline", number_or_null(c.cbs_pipeline)},
-                             {"cbs_difference", number_or_null(c.difference)},
-                             {"mcnemar", {{"b_conditional_only", c.mcnemar.b},
-                                          {"c_pipeline_only", c.mcnemar.c},
-                                          {"p_value", c.mcnemar.p_value},
-                                          {"method", std::string(stats::to_string(c.mcnemar.method))}}},
-                             {"p_holm", c.p_holm},
-                             {"pipeline_more_biased", c.pipeline_more_biased},
-                             {"significant", c.significant}});
-    }
-    out["comparisons"] = std::move(comparisons);
-    ordered_json cells = ordered_json::array();
-    for (const auto& cell : m_.cells) {
-      ordered_json row = {{"config", cell.config},       {"dataset", cell.dataset},
-                          {"path", cell.path},           {"level", cell.level},
-                          {"mitigation", cell.mitigation}, {"attribute_set", cell.attribute_set},
-                          {"attribute", cell.attribute}, {"role", cell.role},
-                          {"n_answers", cell.n_answers}, {"n_with_code", cell.n_with_code},
-                          {"n_decided", cell.n_decided}, {"n_used", cell.n_used}};
-      for (const auto* metric : metrics::MetricRegistry::builtin().of_task("ml-pipeline")) {
-        if (!metric->interval) continue;
-        row[metric->id] = number_or_null(metrics::retention_metric_value(cell, metric->id));
-      }
-      row["ci95"] = interval_json(cell.intervals);
-      cells.push_back(std::move(row));
-    }
-    out["cells"] = std::move(cells);
-    summary["pipeline_metrics"] = std::move(out);
+    summary["pipeline_metrics"] = pipeline_metrics_json(m_);
   }
 
   std::string metrics_csv() const override {
@@ -340,6 +290,61 @@ class PipelineReport final : public TaskReport {
 };
 
 }  // namespace
+
+ordered_json pipeline_metrics_json(const metrics::PipelineMetrics& m) {
+  ordered_json out;
+  ordered_json paths = ordered_json::array(), by_level = ordered_json::array(), by_mitigation = ordered_json::array();
+  for (const auto& s : m.paths) paths.push_back(summary_json(s));
+  for (const auto& s : m.by_level) by_level.push_back(summary_json(s));
+  for (const auto& s : m.by_mitigation) by_mitigation.push_back(summary_json(s));
+  out["paths"] = std::move(paths);
+  out["by_level"] = std::move(by_level);
+  out["by_mitigation"] = std::move(by_mitigation);
+  out["combinations"] = {{"n", m.n_combinations},
+                         {"pipeline_more_biased", m.n_pipeline_more_biased},
+                         {"pipeline_more_biased_significant", m.n_pipeline_more_biased_significant},
+                         {"alpha", m.alpha},
+                         {"test", "McNemar on variants paired across paths, Holm-corrected"}};
+  ordered_json comparisons = ordered_json::array();
+  for (const auto& c : m.comparisons) {
+    comparisons.push_back({{"config", c.config},
+                           {"dataset", c.dataset},
+                           {"attribute", c.attribute},
+                           {"level", c.level},
+                           {"mitigation", c.mitigation},
+                           {"attribute_set", c.attribute_set},
+                           {"n_pairs", c.n_pairs},
+                           {"cbs_conditional", number_or_null(c.cbs_conditional)},
+                           {"cbs_pipeline", number_or_null(c.cbs_pipeline)},
+                           {"cbs_difference", number_or_null(c.difference)},
+                           {"mcnemar", {{"b_conditional_only", c.mcnemar.b},
+                                        {"c_pipeline_only", c.mcnemar.c},
+                                        {"p_value", c.mcnemar.p_value},
+                                        {"method", std::string(stats::to_string(c.mcnemar.method))}}},
+                           {"p_holm", c.p_holm},
+                           {"pipeline_more_biased", c.pipeline_more_biased},
+                           {"significant", c.significant}});
+  }
+  out["comparisons"] = std::move(comparisons);
+  ordered_json cells = ordered_json::array();
+  for (const auto& cell : m.cells) {
+    ordered_json row = {{"config", cell.config},       {"dataset", cell.dataset},
+                        {"path", cell.path},           {"level", cell.level},
+                        {"mitigation", cell.mitigation}, {"attribute_set", cell.attribute_set},
+                        {"attribute", cell.attribute}, {"role", cell.role},
+                        {"n_answers", cell.n_answers}, {"n_with_code", cell.n_with_code},
+                        {"n_decided", cell.n_decided}, {"n_used", cell.n_used}};
+    for (const auto* metric : metrics::MetricRegistry::builtin().of_task("ml-pipeline")) {
+      if (!metric->interval) continue;
+      row[metric->id] = number_or_null(metrics::retention_metric_value(cell, metric->id));
+    }
+    row["ci95"] = interval_json(cell.intervals);
+    cells.push_back(std::move(row));
+  }
+  out["cells"] = std::move(cells);
+  return out;
+}
+
 
 std::unique_ptr<TaskReport> pipeline_report(const metrics::PipelineResults& results) {
   return std::make_unique<PipelineReport>(results);

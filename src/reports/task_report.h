@@ -87,6 +87,8 @@ std::string function_metrics_csv(const std::vector<metrics::FunctionCell>& cells
 std::unique_ptr<TaskReport> function_report(const metrics::FunctionResults& results);
 std::unique_ptr<TaskReport> testcase_report(const metrics::TestcaseResults& results);
 std::unique_ptr<TaskReport> pipeline_report(const metrics::PipelineResults& results);
+// summary.json's "pipeline_metrics" (also `codebias score --task ml-pipeline --summary-json`).
+nlohmann::ordered_json pipeline_metrics_json(const metrics::PipelineMetrics& metrics);
 
 // The report of the results' task.
 std::unique_ptr<TaskReport> task_report(const metrics::RunResults& results);
