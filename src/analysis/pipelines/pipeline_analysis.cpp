@@ -80,7 +80,7 @@ AttributeTable conditional_table(const PipelineRequest& request) {
       groups.push_back({{"name", "low"}, {"age_years", -1e9}});
       groups.push_back({{"name", "high"}, {"age_years", 1e9}});
     }
-    attributes.push_back({{"key", column.name}, {"groups", groups}, {"names", {identifier_tokens(column.name)}}});
+    attributes.push_back({{"key", column.name}, {"groups", groups}, {"names", nlohmann::json::array({identifier_tokens(column.name)})}});
   }
   return AttributeTable::from_json(nlohmann::json{{"attributes", attributes}}.dump(), "ml-pipeline columns");
 }

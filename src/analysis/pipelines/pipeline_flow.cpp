@@ -201,6 +201,7 @@ class Flow {
   std::vector<Sink> sinks_;
   std::map<int, std::vector<FlowEvidence>> aux_;  // column -> auxiliary uses
   std::string dynamic_reason_;
+  std::set<std::string> modules_ = {"pd", "np", "pandas", "numpy", "sklearn"};  // and the imported names
   std::map<std::string, int> global_lines_;  // where each module-level name was last assigned
   int assign_line_ = 0;
   long budget_ = 2'000'000;
@@ -293,6 +294,7 @@ class Flow {
       n->open_sources = v->open_sources;
       n->ordered = v->ordered;
       n->reason = v->reason;
+      n->steps = v->steps;
       return n;
     }
     if (v->kind == Kind::tuple) {
@@ -376,6 +378,14 @@ class Flow {
     }
     if (type == "parenthesized_expression" && count(n) == 1) return integer_literal(child(n, 0));
     return std::nullopt;
+  }
+
+  // A parameter's identifier (plain, typed, with a default); null for *args and **kwargs.
+  static TSNode parameter_name(TSNode p) {
+    if (type_of(p) == "identifier") return p;
+    TSNode id = field(p, "name");
+    if (ts_node_is_null(id) && type_of(p) == "typed_parameter" && ts_node_named_child_count(p)) id = ts_node_named_child(p, 0);
+    return !ts_node_is_null(id) && type_of(id) == "identifier" ? id : TSNode{};
   }
 
   struct Arguments {
@@ -825,7 +835,7 @@ class Flow {
     Ref out = copy_of(a);
     out->single = false;
     out->steps = join_steps(a->steps, b->steps);
-    std::vector<Label> kept;
+    std::vector<Label> left;
     for (const Label& l : a->labels) {
       bool sure = false, maybe = b->open;
       for (const Label& r : b->labels)
@@ -836,12 +846,14 @@ class Flow {
         copy.sure = false;
         if (out->reason.empty()) out->reason = b->open ? b->reason : "a name may or may not be removed";
       }
-      kept.push_back(copy);
+      left.push_back(copy);
     }
-    out->labels = std::move(kept);
+    out->labels = std::move(left);
     Mask dropped = may_sources(*a) & ~may_sources(*out);
+    // A set difference builds the list it leaves; a .remove() only takes names out.
+    Mask kept = rule == rules::kSetDifference ? sources(*out).first & ~bit(target_) : 0;
     if (dropped == bit(target_)) record(*out, at, rules::kAllButTarget, sources(*out).first, 0);
-    else record(*out, at, rule, 0, dropped & ~bit(target_));
+    else record(*out, at, rule, kept, dropped & ~bit(target_));
     return out;
   }
 
@@ -1092,9 +1104,8 @@ class Flow {
     size_t next = 0;
     for (uint32_t i = 0; !ts_node_is_null(params) && i < count(params); ++i) {
       TSNode p = child(params, i);
-      TSNode id = type_of(p) == "identifier" ? p : field(p, "name");
-      if (ts_node_is_null(id)) id = count(p) ? child(p, 0) : TSNode{};
-      if (ts_node_is_null(id) || type_of(id) != "identifier") continue;
+      TSNode id = parameter_name(p);
+      if (ts_node_is_null(id)) continue;
       std::string param(text(id));
       if (param == "self" || param == "cls") continue;
       if (keywords.count(param)) scope.vars[param] = keywords[param];
@@ -1128,9 +1139,8 @@ class Flow {
     if (type_of(function) == "attribute") {
       TSNode object = field(function, "object");
       std::string object_name = dotted(object);
-      bool module_call = !object_name.empty() && !lookup(object_name) && object_name.find('.') == std::string::npos &&
-                         !functions_.count(object_name);
-      if (!module_call || object_name == "self") return method_call(eval(object), object, name, args, at);
+      bool module_call = modules_.count(object_name) && !lookup(object_name);
+      if (!module_call) return method_call(eval(object), object, name, args, at);
     }
     if (name == "exec" || name == "eval") {
       if (dynamic_reason_.empty()) dynamic_reason_ = "the code runs " + name + "()";
@@ -1611,10 +1621,25 @@ class Flow {
         if (type_of(c) == "else_clause") exec_block(field(c, "body"));
         else if (type_of(c) == "finally_clause") exec_block(c);
       }
+    } else if (type == "import_statement" || type == "import_from_statement") {
+      note_imports(node);
     } else if (type == "delete_statement") {
       for (uint32_t i = 0; i < count(node); ++i) delete_target(child(node, i));
     } else if (type == "block" || type == "ERROR" || type == "module") {
       exec_block(node);
+    }
+  }
+
+  // import pandas as pd / from sklearn import svm: names that are modules, not values.
+  void note_imports(TSNode node) {
+    TSNode from = field(node, "module_name");
+    for (uint32_t i = 0; i < count(node); ++i) {
+      TSNode c = child(node, i);
+      if (type_of(node) == "import_from_statement" && ts_node_eq(c, from)) continue;
+      if (type_of(c) == "aliased_import") c = field(c, "alias");
+      if (ts_node_is_null(c)) continue;
+      std::string name(text(c));
+      modules_.insert(name.substr(0, name.find('.')));
     }
   }
 
@@ -1662,10 +1687,8 @@ class Flow {
       Scope scope;
       TSNode params = field(fn.node, "parameters");
       for (uint32_t i = 0; !ts_node_is_null(params) && i < count(params); ++i) {
-        TSNode p = child(params, i);
-        TSNode id = type_of(p) == "identifier" ? p : field(p, "name");
-        if (ts_node_is_null(id)) id = count(p) ? child(p, 0) : TSNode{};
-        if (ts_node_is_null(id) || type_of(id) != "identifier") continue;
+        TSNode id = parameter_name(child(params, i));
+        if (ts_node_is_null(id)) continue;
         std::string param(text(id));
         if (has_token(param, {"df", "data", "dataset", "frame", "dataframe"})) scope.vars[param] = all_frame();
       }
@@ -1689,8 +1712,7 @@ class Flow {
       TSNode params = field(fn.node, "parameters");
       Scope scope;
       for (uint32_t i = 0; !ts_node_is_null(params) && i < count(params); ++i) {
-        TSNode p = child(params, i);
-        TSNode id = type_of(p) == "identifier" ? p : field(p, "name");
+        TSNode id = parameter_name(child(params, i));
         if (!ts_node_is_null(id)) scope.vars[std::string(text(id))] = all_frame();
       }
       scopes_.push_back(std::move(scope));
@@ -1700,7 +1722,7 @@ class Flow {
       if (!returned) continue;
       Ref names = copy_of(as_names(*returned));
       int at = fn.unit->first_line + line_of(fn.node) - 1;
-      record(*names, at, rules::kReturnList, sources(*names).first & ~bit(target_), 0);
+      record(*names, at, rules::kReturnList, sources(*names).first & ~bit(target_), all_ & ~may_sources(*names) & ~bit(target_));
       return Sink{names, at, rules::kReturnList};
     }
     std::optional<Sink> constant;
@@ -1709,7 +1731,7 @@ class Flow {
       if (name.find('.') != std::string::npos) continue;
       Ref names = copy_of(value);
       int at = global_lines_[name];
-      record(*names, at, rules::kFeaturesConstant, sources(*names).first & ~bit(target_), 0);
+      record(*names, at, rules::kFeaturesConstant, sources(*names).first & ~bit(target_), all_ & ~may_sources(*names) & ~bit(target_));
       if (!constant || name == "FEATURES") constant = Sink{names, at, rules::kFeaturesConstant};
     }
     return constant;
