@@ -473,18 +473,15 @@ class Flow {
       out->open_sources = may_sources(*frame);
       if (out->reason.empty()) out->reason = "the selected columns are not known";
     }
-    auto [frame_must, frame_may] = sources(*frame);
     auto [kept_must, kept_may] = sources(*out);
-    record(*out, at, rule, kept_must, frame_must & ~kept_may);
-    (void)frame_may;
+    record(*out, at, rule, kept_must, sources(*frame).first & ~kept_may);
     return out;
   }
 
   // Removes `names` from `frame` in place; the rule is all-but-target when only the target goes.
   void remove_columns(Value& frame, const Ref& names_in, int at, const char* rule, bool errors_ignore) {
     Ref names = as_names(names_in);
-    auto [before_must, before_may] = sources(frame);
-    Mask removed = 0;
+    const Mask before_may = may_sources(frame);
     std::vector<Label> kept;
     for (const Label& l : frame.labels) {
       bool sure_match = false, maybe_match = false;
@@ -502,10 +499,7 @@ class Flow {
         kept.push_back(l);  // errors='ignore': the dummy columns stay
         continue;
       }
-      if (sure_match) {
-        removed |= l.sources;
-        continue;
-      }
+      if (sure_match) continue;
       Label copy = l;
       if (maybe_match || names->open) {
         copy.sure = false;
@@ -517,8 +511,6 @@ class Flow {
     frame.steps = join_steps(frame.steps, names->steps);
     auto [after_must, after_may] = sources(frame);
     Mask dropped = before_may & ~after_may;
-    (void)removed;
-    (void)before_must;
     if (dropped == bit(target_)) record(frame, at, rules::kAllButTarget, after_must & ~bit(target_), 0);
     else record(frame, at, rule, 0, dropped & ~bit(target_));
   }
@@ -970,7 +962,7 @@ class Flow {
     return false;
   }
   static bool is_estimator_class(std::string_view name) {
-    for (std::string_view suffix : {"Classifier", "Regressor", "Regression", "SVC", "SVR", "Classifier", "NB",
+    for (std::string_view suffix : {"Classifier", "Regressor", "Regression", "SVC", "SVR", "NB",
                                     "Boost", "Forest", "Tree", "Net", "Lasso", "Ridge", "XGBClassifier"})
       if (ends_with(name, suffix)) return true;
     return false;
