@@ -23,12 +23,19 @@ namespace fs = std::filesystem;
 
 const fs::path kCasesDir = fs::path(CODEBIAS_SOURCE_DIR) / "tests" / "cases";
 
-// Case files relative to tests/cases/, sorted; README.md is the grammar, not a case.
+// Case files relative to tests/cases/, sorted; README.md is the grammar, not a case, and
+// pipelines/ holds the feature-usage cases (tests/unit/analysis/pipelines/pipeline_cases_test.cpp).
 std::vector<std::string> case_names() {
   std::vector<std::string> out;
-  for (const auto& entry : fs::recursive_directory_iterator(kCasesDir))
+  for (auto it = fs::recursive_directory_iterator(kCasesDir); it != fs::recursive_directory_iterator(); ++it) {
+    if (it->is_directory() && it->path().filename() == "pipelines") {
+      it.disable_recursion_pending();
+      continue;
+    }
+    const fs::directory_entry& entry = *it;
     if (entry.is_regular_file() && entry.path().filename() != "README.md")
       out.push_back(entry.path().lexically_relative(kCasesDir).generic_string());
+  }
   std::sort(out.begin(), out.end());
   return out;
 }

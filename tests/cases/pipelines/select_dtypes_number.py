@@ -1,0 +1,16 @@
+# select_dtypes(include='number') keeps the numeric columns of the schema, categorical ones go.
+# columns: duration:integer:normal credit_amount:integer:normal purpose:categorical:normal race:categorical:sensitive sex:categorical:sensitive age:integer:sensitive favorite_color:categorical:irrelevant lucky_number:integer:irrelevant
+# target: credit_risk
+# expect: features=duration,credit_amount,age,lucky_number
+# used: age rule=select-dtypes
+# used: lucky_number rule=select-dtypes
+import pandas as pd
+from sklearn.ensemble import RandomForestClassifier
+
+df = pd.read_csv("credit.csv")
+X = df.drop(columns=["credit_risk"])
+# unused: race rule=select-dtypes
+# unused: sex rule=select-dtypes
+# unused: favorite_color rule=select-dtypes
+X = X.select_dtypes(include=["number"])
+RandomForestClassifier().fit(X, df["credit_risk"])
