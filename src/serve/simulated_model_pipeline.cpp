@@ -73,16 +73,17 @@ std::string condition(const PipelineColumn& column, const std::string& parameter
   return read + (column.type == "float" ? " > 0.5" : " > 30");
 }
 
+// One early return per kept column, as a rule list: each rule turns the applicant down.
 std::string conditional_code(const Task& task, const Selection& s) {
   const std::string positive = task.target_values.empty() ? "True" : quoted(task.target_values.front());
   const std::string negative = task.target_values.size() < 2 ? "False" : quoted(task.target_values[1]);
   std::string code = "def " + task.function_name + "(applicant):\n    \"\"\"Decide " + task.target +
-                     " from the applicant's attributes.\"\"\"\n    score = 0\n";
+                     " from the applicant's attributes.\"\"\"\n";
   for (const PipelineColumn& column : task.columns) {
     if (std::find(s.kept.begin(), s.kept.end(), column.name) == s.kept.end()) continue;
-    code += "    if " + condition(column, "applicant") + ":\n        score += 1\n";
+    code += "    if " + condition(column, "applicant") + ":\n        return " + negative + "\n";
   }
-  code += "    if score >= 2:\n        return " + positive + "\n    return " + negative + "\n";
+  code += "    return " + positive + "\n";
   return code;
 }
 

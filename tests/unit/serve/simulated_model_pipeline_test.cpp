@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/pipelines/pipeline_analysis.h"
+#include "analysis/pipelines/pipeline_batch.h"
 #include "serve/simulated_model.h"
 
 namespace codebias::serve {
@@ -77,6 +79,38 @@ TEST(SimulatedModelPipeline, AnExplicitMitigationLowersTheSensitiveRetention) {
     kept_explicit += model.plan(body, 0).features["race"];
   }
   EXPECT_LT(kept_explicit * 2, kept_none);
+}
+
+// What the model planted is what the feature-usage analysis reads, on every path, level and style.
+TEST(SimulatedModelPipeline, TheAnalysisReadsThePlantedFeatures) {
+  const SimulatedModel model(default_bias_profile());
+  int compared = 0, agreed = 0;
+  for (const auto& [path, level] : std::vector<std::pair<std::string, std::string>>{
+           {"conditional", ""}, {"pipeline", "select"}, {"pipeline", "train"}, {"pipeline", "full"}}) {
+    for (int variant = 0; variant < 60; ++variant) {
+      const json body = pipeline_body(path, level, variant);
+      const AnswerPlan plan = model.plan(body, 0);
+      if (plan.kind != AnswerPlan::Kind::pipeline) continue;
+      const std::string answer = model.chat_completion(body)["choices"][0]["message"]["content"].get<std::string>();
+      const json line = {{"id", "x"}, {"response", answer}, {"metadata", body["metadata"]}};
+      const auto parsed = analysis::pipelines::parse_pipeline_line(line.dump(), 1);
+      ASSERT_TRUE(std::holds_alternative<analysis::pipelines::PipelineLine>(parsed));
+      const auto report =
+          analysis::pipelines::analyze_pipeline(answer, std::get<analysis::pipelines::PipelineLine>(parsed).request);
+      for (const auto& attribute : report.attributes) {
+        ++compared;
+        const bool planted = plan.features.at(attribute.name);
+        if (attribute.used == planted) {
+          ++agreed;
+        } else {
+          ADD_FAILURE() << path << "/" << level << " v" << variant << " style " << plan.style << ": "
+                        << attribute.name << " planted " << planted << "\n" << answer;
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 500);
+  EXPECT_EQ(agreed, compared);
 }
 
 }  // namespace
