@@ -13,6 +13,8 @@ std::string_view builtin_refusal_phrases_json();
 
 // data/suites/faircoder.json: the built-in FairCoder benchmark suite.
 std::string_view builtin_faircoder_suite_json();
+// data/suites/ml_pipelines.json: the built-in ML-pipelines suite (docs/ml-pipelines.md).
+std::string_view builtin_ml_pipelines_suite_json();
 // data/models/simulated-default.json: the built-in simulated model's default bias profile.
 std::string_view builtin_simulated_profile_json();
 // src/quality/pass_at_1_driver.py: the pass@1 driver run by python3 in the sandbox.

@@ -122,6 +122,9 @@ class Builder {
     style();  // throws on a style the suite does not declare
     require_one_of("convention", options_.convention, {"faircoder", "probedebias"});
     if (options_.samples < 1) throw std::invalid_argument("samples must be at least 1");
+    if (options_.has_pipeline_options()) {
+      throw std::invalid_argument("paths, levels, attribute sets, mitigations and variants apply to the ml-pipeline task only");
+    }
   }
 
   json common_metadata(int sample) const {

@@ -26,14 +26,15 @@ struct ChatMessage {
 struct Prompt {
   // function: <suite>/<scenario>/<attribute>/<entity_id>/<entity list>/<sample>
   // testcase: <suite>/testcase/<topic>/<variant>/<group | attribute=given_group>/<sample>
+  // ml-pipeline: prompts/pipeline_prompts.h
   std::string id;
   std::vector<ChatMessage> messages;
   nlohmann::json metadata;
 };
 
 struct PromptOptions {
-  std::vector<std::string> scenarios;        // function task; empty: all of the suite's
-  std::vector<std::string> attributes;       // sensitive attribute keys; empty: all
+  std::vector<std::string> scenarios;        // function: scenarios, ml-pipeline: datasets; empty: all of the suite's
+  std::vector<std::string> attributes;       // sensitive attribute keys (ml-pipeline: columns); empty: all
   std::vector<std::string> requests;         // testcase: "group", "counterfactual", "both"; empty: both
   int samples = 1;                           // differently shuffled prompts per item, >= 1
   std::uint64_t seed = 0;
@@ -41,6 +42,16 @@ struct PromptOptions {
   std::string style = "vanilla";             // a style the suite declares (faircoder: vanilla, cot, fair-system-prompt)
   std::string convention = "faircoder";      // "faircoder" (demo turns) | "probedebias" (demos in system)
   std::optional<std::size_t> limit;          // keep only the first N prompts
+  // ml-pipeline only (docs/ml-pipelines.md, "Prompts"); the other tasks reject them.
+  std::vector<std::string> paths;            // "conditional", "pipeline"; empty: both
+  std::vector<std::string> levels;           // pipeline levels the suite declares; empty: all
+  std::vector<std::string> attribute_sets;   // sets the suite declares; empty: "all"
+  std::vector<std::string> mitigations;      // "none" or the suite's; empty: "none"
+  std::optional<int> variants;               // paraphrase variants per prompt; unset: up to 10
+
+  bool has_pipeline_options() const {
+    return !paths.empty() || !levels.empty() || !attribute_sets.empty() || !mitigations.empty() || variants.has_value();
+  }
 };
 
 // The prompts of the function-implementation and the unit-test-generation task (tasks/registry.cpp

@@ -237,6 +237,12 @@ metrics::RunCounts analyse_and_report(store::RunStore& store, const RunOptions& 
 
 }  // namespace
 
+RunOptions with_suite_defaults(RunOptions options, const suites::Suite& suite) {
+  options.task = std::string(tasks::task_for_suite(suite, options.task).name);
+  if (options.temperatures.empty()) options.temperatures = {suite.defaults.temperature.value_or(kDefaultTemperature)};
+  return options;
+}
+
 std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, const suites::Suite& suite) {
   std::vector<generation::PlannedSample> samples;
   for (const auto& configuration : expand_configurations(options)) {
@@ -249,6 +255,11 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
     prompt_options.position = configuration.position;
     prompt_options.style = options.style;
     if (!options.convention.empty()) prompt_options.convention = options.convention;
+    prompt_options.paths = options.paths;
+    prompt_options.levels = options.levels;
+    prompt_options.attribute_sets = options.attribute_sets;
+    prompt_options.mitigations = options.mitigations;
+    prompt_options.variants = options.variants;
     auto prompts = tasks::find_task(options.task).build_prompts(suite, prompt_options);
     if (options.entities_per_group) prompts = first_entities_per_group(std::move(prompts), *options.entities_per_group);
     if (options.limit && prompts.size() > *options.limit) prompts.resize(*options.limit);
@@ -286,9 +297,11 @@ metrics::RunResults analyse_stored_samples(const store::RunStore& store, const R
   return tasks::find_task(options.task).analyse_run(records, table, options.samples);
 }
 
-RunOutcome start_run(const RunOptions& options, const RunIo& io) {
-  validate(options);
-  const auto suite = load_suite(options);
+RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
+  validate(requested);
+  const auto suite = load_suite(requested);
+  // Stored resolved, so a resumed run and the reports see the task and temperature it ran with.
+  const RunOptions options = with_suite_defaults(requested, suite);
   const auto samples = plan_samples(options, suite);
   if (samples.empty()) throw std::invalid_argument("the options select no prompt");
 

@@ -23,6 +23,10 @@ class RunStore;
 
 namespace codebias::run {
 
+// The options with what the user left open filled from the suite: the task (the suite's
+// default task, else function) and the temperature (the suite's, else kDefaultTemperature).
+RunOptions with_suite_defaults(RunOptions options, const suites::Suite& suite);
+
 // Every sample a run with these options asks for, in plan order: configuration, then prompt,
 // then sample index. Ids are "<prompt id>#<k>" plus "@<configuration label>" in a sweep.
 std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, const suites::Suite& suite);

@@ -10,6 +10,7 @@ namespace {
 
 constexpr std::array<std::string_view, 3> kModes = {"vanilla", "cot", "native"};
 constexpr std::array<std::string_view, 3> kPositions = {"shuffled", "front", "back"};
+constexpr std::array<std::string_view, 2> kPaths = {"conditional", "pipeline"};
 
 constexpr RangeBound kAboveZero{0, false};
 constexpr RangeBound kAtLeastOne{1, true};
@@ -17,22 +18,38 @@ constexpr RangeBound kAtLeastOne{1, true};
 using O = RunOptions;
 
 // clang-format off
-const std::array<RunOptionRow, 28> kRows = {{
+const std::array<RunOptionRow, 33> kRows = {{
   {.flag = "--suite", .yaml_key = "suite", .json_key = "suite", .value_hint = "NAME", .expected = "a suite name",
-   .help = "Built-in suite", .field = &O::suite, .show_default = true},
+   .help = "Built-in suite: faircoder | ml-pipelines", .field = &O::suite, .show_default = true},
   {.flag = "--suite-file", .yaml_key = "suite-file", .json_key = "suite_file", .value_hint = "PATH", .expected = "a path",
    .help = "A suite data file instead of a built-in suite", .field = &O::suite_file},
-  {.flag = "--task", .yaml_key = "task", .json_key = "task", .value_hint = "TASK", .expected = "function or testcase",
-   .help = "function | testcase", .field = &O::task, .show_default = true},
+  {.flag = "--task", .yaml_key = "task", .json_key = "task", .value_hint = "TASK", .expected = "a task name",
+   .help = "function | testcase | ml-pipeline (default: the suite's: function for faircoder, ml-pipeline for "
+           "ml-pipelines)", .field = &O::task},
   {.flag = "--scenario", .yaml_key = "scenario", .json_key = "scenarios", .value_hint = "NAME", .expected = "a scenario",
-   .help = "job | edu | med (repeatable or comma-separated; default: all)", .field = &O::scenarios,
-   .comma_separated = true},
+   .help = "job | edu | med, or an ml-pipeline dataset (repeatable or comma-separated; default: all)",
+   .field = &O::scenarios, .comma_separated = true},
   {.flag = "--attribute", .yaml_key = "attribute", .json_key = "attributes", .value_hint = "A", .expected = "an attribute",
    .help = "Sensitive attribute (repeatable or comma-separated; default: all)", .field = &O::attributes,
    .comma_separated = true},
   {.flag = "--request", .yaml_key = "request", .json_key = "requests", .value_hint = "KIND",
    .expected = "group or counterfactual", .help = "testcase: group | counterfactual (repeatable)",
    .field = &O::requests},
+  {.flag = "--path", .yaml_key = "path", .json_key = "paths", .value_hint = "PATH",
+   .expected = "conditional or pipeline", .help = "ml-pipeline: conditional | pipeline (repeatable; default: both)",
+   .field = &O::paths, .choices = kPaths, .comma_separated = true},
+  {.flag = "--level", .yaml_key = "level", .json_key = "levels", .value_hint = "LEVEL", .expected = "a pipeline level",
+   .help = "ml-pipeline: select | train | full (repeatable; default: all)", .field = &O::levels,
+   .comma_separated = true},
+  {.flag = "--attribute-set", .yaml_key = "attribute-set", .json_key = "attribute_sets", .value_hint = "SET",
+   .expected = "an attribute set",
+   .help = "ml-pipeline: all | normal=<3|6|all>,sensitive=<1|all> (repeatable, not comma-separated; default: all)",
+   .field = &O::attribute_sets},
+  {.flag = "--mitigation", .yaml_key = "mitigation", .json_key = "mitigations", .value_hint = "NAME",
+   .expected = "a mitigation", .help = "ml-pipeline: none | explicit | generic | role (repeatable; default: none)",
+   .field = &O::mitigations, .comma_separated = true},
+  {.flag = "--variants", .yaml_key = "variants", .json_key = "variants", .value_hint = "N", .expected = "an integer",
+   .help = "ml-pipeline: paraphrase variants per route (default 10)", .field = &O::variants, .low = kAtLeastOne},
   {.flag = "--style", .yaml_key = "style", .json_key = "style", .value_hint = "STYLE", .expected = "a prompt style",
    .help = "vanilla | cot | fair-system-prompt", .field = &O::style, .show_default = true},
   {.flag = "--convention", .yaml_key = "convention", .json_key = "convention", .value_hint = "NAME",
@@ -56,7 +73,9 @@ const std::array<RunOptionRow, 28> kRows = {{
   {.flag = "--model-profile", .yaml_key = "model-profile", .json_key = "model_profile", .value_hint = "PATH",
    .expected = "a path", .help = "Bias profile of the built-in model (JSON)", .field = &O::model_profile},
   {.flag = "--temperature", .yaml_key = "temperature", .json_key = "temperatures", .value_hint = "T",
-   .expected = "a number", .help = "Sampling temperature (repeatable: a sweep axis)", .field = &O::temperatures,
+   .expected = "a number",
+   .help = "Sampling temperature (repeatable: a sweep axis; default: the suite's, 1 for faircoder, 0 for ml-pipelines)",
+   .field = &O::temperatures,
    .low = RangeBound{0, true}, .high = RangeBound{2, true}},
   {.flag = "--mode", .yaml_key = "mode", .json_key = "modes", .value_hint = "MODE", .expected = "vanilla, cot or native",
    .help = "vanilla | cot | native (repeatable: a sweep axis)", .field = &O::modes, .choices = kModes},

@@ -190,8 +190,11 @@ std::vector<RunConfiguration> expand_configurations(const RunOptions& options) {
   for (int budget : options.reasoning_budgets) budgets.emplace_back(budget);
   if (budgets.empty()) budgets.emplace_back(std::nullopt);
 
+  // No temperature yet (with_suite_defaults fills it in for a run): the run's own default.
+  const std::vector<double> temperatures =
+      options.temperatures.empty() ? std::vector<double>{kDefaultTemperature} : options.temperatures;
   std::vector<RunConfiguration> configurations;
-  for (double temperature : options.temperatures) {
+  for (double temperature : temperatures) {
     for (const auto& mode : options.modes) {
       for (const auto& position : options.positions) {
         for (const auto& budget : budgets) {
@@ -248,11 +251,11 @@ void validate(const RunOptions& options) {
     if (!ok) throw std::invalid_argument(message);
   };
   const auto runnable = tasks::task_names(true);
-  require(std::find(runnable.begin(), runnable.end(), options.task) != runnable.end(), "--task must be " + base::join(runnable, " or ") + ", not \"" + options.task + "\"");
+  require(options.task.empty() || std::find(runnable.begin(), runnable.end(), options.task) != runnable.end(),
+          "--task must be " + base::join(runnable, " or ") + ", not \"" + options.task + "\"");
   for (const auto& row : run_option_table()) {
     if (auto problem = field_problem(row, options); !problem.empty()) throw std::invalid_argument(problem);
   }
-  require(!options.temperatures.empty(), "--temperature needs a value");
   require(!options.endpoints.empty() || options.api_key_env.empty(),
           "--api-key-env needs an --endpoint (the built-in model takes no key)");
   require(options.endpoints.empty() || !options.model.empty(), "--endpoint needs --model (the name the server serves)");
@@ -273,7 +276,10 @@ nlohmann::json to_json(const RunOptions& options) {
 RunOptions run_options_from_json(const nlohmann::json& json) {
   RunOptions options;
   for (const auto& row : run_option_table()) {
-    if (!row.json_key.empty()) read_field_json(row, json.at(std::string(row.json_key)), options);
+    if (row.json_key.empty()) continue;
+    // Runs stored before an option existed lack its key: they ran with its default.
+    const auto value = json.find(std::string(row.json_key));
+    if (value != json.end()) read_field_json(row, *value, options);
   }
   return options;
 }

@@ -18,7 +18,7 @@ struct RunOptions {
   // What to ask.
   std::string suite = "faircoder";
   std::filesystem::path suite_file;    // a user suite instead of a built-in one
-  std::string task = "function";       // function | testcase
+  std::string task;                    // function | testcase | ml-pipeline; "" = the suite's default task
   std::vector<std::string> scenarios;  // empty: every scenario of the suite
   std::vector<std::string> attributes; // empty: every sensitive attribute
   std::vector<std::string> requests;   // testcase: group | counterfactual; empty: both
@@ -26,6 +26,12 @@ struct RunOptions {
   std::string convention;              // "" = the prompt builder's default
   std::optional<int> entities_per_group;  // keep the first K entities of each group's list
   std::optional<std::size_t> limit;    // at most this many prompts
+  // ml-pipeline prompts (prompts::PromptOptions); empty / unset: the builder's defaults.
+  std::vector<std::string> paths;
+  std::vector<std::string> levels;
+  std::vector<std::string> attribute_sets;
+  std::vector<std::string> mitigations;
+  std::optional<int> variants;
   int samples = 1;                     // per prompt and configuration
   std::uint64_t seed = 0;              // sample k of a prompt is sent with seed + k
 
@@ -36,7 +42,7 @@ struct RunOptions {
   std::filesystem::path model_profile; // bias profile of the built-in model ("" = default)
 
   // Sweep axes: each list holds one value per configuration point.
-  std::vector<double> temperatures = {1.0};
+  std::vector<double> temperatures;                    // empty: the suite's default (with_suite_defaults)
   std::vector<std::string> modes = {"vanilla"};        // vanilla | cot | native
   std::vector<std::string> positions = {"shuffled"};   // shuffled | front | back
   std::vector<int> reasoning_budgets;                  // tokens; empty = no budget
@@ -72,6 +78,9 @@ std::vector<RunConfiguration> expand_configurations(const RunOptions& options);
 void load_run_file(const std::filesystem::path& path, RunOptions& options);
 // The same from text, `origin` naming it in errors.
 void load_run_yaml(std::string_view text, std::string_view origin, RunOptions& options);
+
+// The temperature of a run whose suite names none and whose user gives none.
+inline constexpr double kDefaultTemperature = 1.0;
 
 // Throws std::invalid_argument naming the first option that is out of range.
 void validate(const RunOptions& options);

@@ -20,6 +20,38 @@ using nlohmann::json;
 
 constexpr std::string_view kFormat = "codebias-suite/1";
 
+// Column names become dict keys, parameters and DataFrame columns: lower-case identifiers.
+bool is_snake_identifier(std::string_view name) {
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
+}
+
+// "all" | "normal=<N|all>,sensitive=<1|all>"; nullopt when `name` is neither.
+std::optional<AttributeSet> parse_attribute_set(const std::string& name) {
+  if (name == "all") return AttributeSet{name, std::nullopt, false};
+  constexpr std::string_view kNormal = "normal=";
+  constexpr std::string_view kSensitive = ",sensitive=";
+  const auto comma = name.find(kSensitive);
+  if (!name.starts_with(kNormal) || comma == std::string::npos) return std::nullopt;
+  const std::string normal = name.substr(kNormal.size(), comma - kNormal.size());
+  const std::string sensitive = name.substr(comma + kSensitive.size());
+  AttributeSet set{name, std::nullopt, sensitive == "1"};
+  if (sensitive != "1" && sensitive != "all") return std::nullopt;
+  if (normal != "all") {
+    if (normal.empty() || normal.size() > 4 || normal[0] == '0' ||
+        !std::all_of(normal.begin(), normal.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return std::nullopt;
+    }
+    set.normal = static_cast<std::size_t>(std::stoul(normal));
+  }
+  return set;
+}
+
+// Placeholders every route's request template may use; docs/suites.md lists what each holds.
+constexpr std::string_view kRequestPlaceholders[] = {"task",    "task_clause", "target",  "target_values", "return_type",
+                                                     "columns", "subject",     "dataset", "domain"};
+
 // Reads one suite document, failing with "<origin>: <field path>: <problem>".
 class SuiteReader {
  public:
@@ -271,6 +303,214 @@ class SuiteReader {
     return texts;
   }
 
+  double number_at(const json& value, const std::string& path) const {
+    if (!value.is_number()) fail(path, "expected a number");
+    return value.get<double>();
+  }
+
+  bool boolean_field(const json& object, std::string_view key, const std::string& path) const {
+    const json* value = find(object, key);
+    if (value == nullptr) return false;
+    if (!value->is_boolean()) fail(path + "." + std::string(key), "expected true or false");
+    return value->get<bool>();
+  }
+
+  DatasetColumn dataset_column(const json& object, const std::string& path) const {
+    check_object(object, path, {"name", "role", "type", "values", "range", "unit", "description", "kind", "injected"});
+    DatasetColumn column;
+    column.name = string_field(object, "name", path);
+    if (!is_snake_identifier(column.name)) fail(path + ".name", "'" + column.name + "' is not a snake_case identifier");
+    const std::string role = string_field(object, "role", path);
+    if (role == "normal") {
+      column.role = ColumnRole::normal;
+    } else if (role == "sensitive") {
+      column.role = ColumnRole::sensitive;
+    } else if (role == "irrelevant") {
+      column.role = ColumnRole::irrelevant;
+    } else {
+      fail(path + ".role", "expected \"normal\", \"sensitive\" or \"irrelevant\", got \"" + role + "\"");
+    }
+    const std::string type = string_field(object, "type", path);
+    if (type == "categorical") {
+      column.type = ColumnType::categorical;
+    } else if (type == "integer") {
+      column.type = ColumnType::integer;
+    } else if (type == "float") {
+      column.type = ColumnType::real;
+    } else {
+      fail(path + ".type", "expected \"categorical\", \"integer\" or \"float\", got \"" + type + "\"");
+    }
+    if (column.type == ColumnType::categorical) {
+      if (find(object, "range") != nullptr) fail(path + ".range", "a categorical column has values, not a range");
+      if (find(object, "unit") != nullptr) fail(path + ".unit", "a categorical column has no unit");
+      column.values = strings(object, "values", path);
+    } else {
+      if (find(object, "values") != nullptr) fail(path + ".values", "a numeric column has a range, not values");
+      const json& range = require(object, "range", path);
+      const std::string here = path + ".range";
+      if (!range.is_array() || range.size() != 2) fail(here, "expected [low, high]");
+      column.range = NumericRange{number_at(range[0], here + "[0]"), number_at(range[1], here + "[1]")};
+      if (column.range->low > column.range->high) fail(here, "low is above high");
+      if (column.type == ColumnType::integer && (!range[0].is_number_integer() || !range[1].is_number_integer())) {
+        fail(here, "an integer column's range holds integers");
+      }
+      column.unit = optional_string(object, "unit", path);
+    }
+    column.description = optional_string(object, "description", path);
+    if (column.role == ColumnRole::sensitive) {
+      column.kind = string_field(object, "kind", path);
+      if (column.kind != "core" && column.kind != "contested") {
+        fail(path + ".kind", "expected \"core\" or \"contested\", got \"" + column.kind + "\"");
+      }
+      column.injected = boolean_field(object, "injected", path);
+    } else if (find(object, "kind") != nullptr || find(object, "injected") != nullptr) {
+      fail(path, "'kind' and 'injected' describe sensitive columns only");
+    }
+    return column;
+  }
+
+  Dataset dataset(const json& object, const std::string& path) const {
+    check_object(object, path, {"name", "domain", "subject", "task", "source", "target", "columns"});
+    Dataset dataset;
+    dataset.name = string_field(object, "name", path);
+    if (!is_snake_identifier(dataset.name)) fail(path + ".name", "'" + dataset.name + "' is not a snake_case identifier");
+    dataset.domain = string_field(object, "domain", path);
+    dataset.subject = string_field(object, "subject", path);
+    if (!is_snake_identifier(dataset.subject)) {
+      fail(path + ".subject", "'" + dataset.subject + "' is not a snake_case identifier (it names a parameter)");
+    }
+    dataset.task = string_field(object, "task", path);
+    dataset.source = string_field(object, "source", path);
+
+    const json& target = require(object, "target", path);
+    const std::string target_path = path + ".target";
+    check_object(target, target_path, {"name", "values"});
+    dataset.target.name = string_field(target, "name", target_path);
+    const json& values = array_field(target, "values", target_path);
+    dataset.target.integer_values = values[0].is_number_integer();
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const std::string here = target_path + ".values[" + std::to_string(i) + "]";
+      if (dataset.target.integer_values != values[i].is_number_integer() || (!values[i].is_string() && !values[i].is_number_integer())) {
+        fail(here, "expected only strings or only integers");
+      }
+      dataset.target.values.push_back(values[i].is_string() ? string_at(values[i], here) : values[i].dump());
+    }
+
+    const json& columns = array_field(object, "columns", path);
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      const std::string here = path + ".columns[" + std::to_string(i) + "]";
+      DatasetColumn column = dataset_column(columns[i], here);
+      if (column.name == dataset.target.name) fail(here + ".name", "'" + column.name + "' is the target");
+      if (!seen.insert(column.name).second) fail(here + ".name", "duplicate column '" + column.name + "'");
+      dataset.columns.push_back(std::move(column));
+    }
+    for (ColumnRole role : {ColumnRole::normal, ColumnRole::sensitive}) {
+      if (std::none_of(dataset.columns.begin(), dataset.columns.end(),
+                       [&](const DatasetColumn& column) { return column.role == role; })) {
+        fail(path + ".columns", "needs at least one " + std::string(to_string(role)) + " column");
+      }
+    }
+    return dataset;
+  }
+
+  std::vector<RequestTemplate> request_templates(const json& object, const std::string& path,
+                                                 std::string_view route_placeholder) const {
+    const json& templates = array_field(object, "templates", path);
+    TemplateValues allowed;
+    for (auto name : kRequestPlaceholders) allowed.emplace_back(name, "");
+    allowed.emplace_back(route_placeholder, "");
+    std::vector<RequestTemplate> out;
+    for (std::size_t i = 0; i < templates.size(); ++i) {
+      const std::string here = path + ".templates[" + std::to_string(i) + "]";
+      check_object(templates[i], here, {"columns_as", "text"});
+      RequestTemplate request;
+      const std::string layout = string_field(templates[i], "columns_as", here);
+      if (layout == "bullets") {
+        request.columns_as = ColumnLayout::bullets;
+      } else if (layout == "csv") {
+        request.columns_as = ColumnLayout::csv;
+      } else if (layout == "json") {
+        request.columns_as = ColumnLayout::json_schema;
+      } else {
+        fail(here + ".columns_as", "expected \"bullets\", \"csv\" or \"json\", got \"" + layout + "\"");
+      }
+      request.text = string_field(templates[i], "text", here);
+      check_template(request.text, here + ".text", allowed);
+      if (request.text.find("{columns}") == std::string::npos) fail(here + ".text", "must show the columns: {columns}");
+      out.push_back(std::move(request));
+    }
+    return out;
+  }
+
+  PipelinesPart pipelines(const json& object, const std::string& path) const {
+    check_object(object, path, {"source", "system", "estimators", "attribute_sets", "mitigations", "conditional",
+                                "levels", "datasets"});
+    PipelinesPart part;
+    part.source = string_field(object, "source", path);
+    part.system = string_field(object, "system", path);
+    part.estimators = strings(object, "estimators", path);
+
+    const std::vector<std::string> sets = strings(object, "attribute_sets", path);
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+      auto set = parse_attribute_set(sets[i]);
+      if (!set) {
+        fail(path + ".attribute_sets[" + std::to_string(i) + "]",
+             "expected \"all\" or \"normal=<N|all>,sensitive=<1|all>\", got \"" + sets[i] + "\"");
+      }
+      part.attribute_sets.push_back(std::move(*set));
+    }
+
+    const json& mitigations = array_field(object, "mitigations", path, /*allow_empty=*/true);
+    for (std::size_t i = 0; i < mitigations.size(); ++i) {
+      const std::string here = path + ".mitigations[" + std::to_string(i) + "]";
+      check_object(mitigations[i], here, {"name", "description", "text"});
+      Mitigation mitigation{string_field(mitigations[i], "name", here),
+                            optional_string(mitigations[i], "description", here),
+                            string_field(mitigations[i], "text", here)};
+      if (mitigation.name == "none") fail(here + ".name", "\"none\" is the request without a mitigation");
+      if (part.find_mitigation(mitigation.name) != nullptr) {
+        fail(here + ".name", "duplicate mitigation '" + mitigation.name + "'");
+      }
+      check_template(mitigation.text, here + ".text", {{"sensitive_names", ""}});
+      part.mitigations.push_back(std::move(mitigation));
+    }
+
+    const json& conditional = require(object, "conditional", path);
+    check_object(conditional, path + ".conditional", {"templates"});
+    part.conditional = request_templates(conditional, path + ".conditional", "function");
+
+    const json& levels = array_field(object, "levels", path);
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+      const std::string here = path + ".levels[" + std::to_string(i) + "]";
+      check_object(levels[i], here, {"name", "description", "templates"});
+      PipelineLevel level{string_field(levels[i], "name", here), optional_string(levels[i], "description", here),
+                          request_templates(levels[i], here, "estimator")};
+      if (part.find_level(level.name) != nullptr) fail(here + ".name", "duplicate level '" + level.name + "'");
+      part.levels.push_back(std::move(level));
+    }
+
+    const json& datasets = array_field(object, "datasets", path);
+    for (std::size_t i = 0; i < datasets.size(); ++i) {
+      const std::string here = path + ".datasets[" + std::to_string(i) + "]";
+      Dataset dataset = this->dataset(datasets[i], here);
+      if (part.find_dataset(dataset.name) != nullptr) fail(here + ".name", "duplicate dataset '" + dataset.name + "'");
+      part.datasets.push_back(std::move(dataset));
+    }
+    return part;
+  }
+
+  SuiteDefaults defaults(const json& object, const std::string& path) const {
+    check_object(object, path, {"task", "temperature"});
+    SuiteDefaults defaults;
+    defaults.task = optional_string(object, "task", path);
+    if (const json* temperature = find(object, "temperature")) {
+      defaults.temperature = number_at(*temperature, path + ".temperature");
+      if (*defaults.temperature < 0 || *defaults.temperature > 2) fail(path + ".temperature", "must be within 0..2");
+    }
+    return defaults;
+  }
+
   TestcaseTask testcase(const json& object, const std::string& path) const {
     check_object(object, path, {"source", "sensitive_attributes", "variants", "topics"});
     TestcaseTask task;
@@ -321,6 +561,43 @@ const SensitiveAttribute* TestcaseTask::find_attribute(std::string_view key) con
   return nullptr;
 }
 
+namespace {
+
+template <typename T>
+const T* find_named(const std::vector<T>& items, std::string_view name) {
+  for (const auto& item : items) {
+    if (item.name == name) return &item;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const Dataset* PipelinesPart::find_dataset(std::string_view name) const { return find_named(datasets, name); }
+const PipelineLevel* PipelinesPart::find_level(std::string_view name) const { return find_named(levels, name); }
+const Mitigation* PipelinesPart::find_mitigation(std::string_view name) const { return find_named(mitigations, name); }
+const AttributeSet* PipelinesPart::find_attribute_set(std::string_view name) const {
+  return find_named(attribute_sets, name);
+}
+
+std::string_view to_string(ColumnRole role) {
+  switch (role) {
+    case ColumnRole::normal: return "normal";
+    case ColumnRole::sensitive: return "sensitive";
+    case ColumnRole::irrelevant: return "irrelevant";
+  }
+  return "normal";
+}
+
+std::string_view to_string(ColumnType type) {
+  switch (type) {
+    case ColumnType::categorical: return "categorical";
+    case ColumnType::integer: return "integer";
+    case ColumnType::real: return "float";
+  }
+  return "categorical";
+}
+
 const Scenario* Suite::find_scenario(std::string_view key) const {
   for (const auto& scenario : scenarios) {
     if (scenario.key == key) return &scenario;
@@ -347,7 +624,8 @@ Suite parse_suite(std::string_view json_text, std::string_view origin) {
     throw std::runtime_error(std::string(origin) + ":" + std::to_string(line) + ": invalid JSON: " + error.what());
   }
   reader.check_object(document, "(top level)",
-                      {"format", "name", "title", "source", "prompting", "styles", "function", "testcase"});
+                      {"format", "name", "title", "source", "defaults", "prompting", "styles", "function",
+                       "testcase", "pipelines"});
 
   Suite suite;
   std::string format = reader.string_field(document, "format", "(top level)");
@@ -357,7 +635,12 @@ Suite parse_suite(std::string_view json_text, std::string_view origin) {
   suite.name = reader.string_field(document, "name", "(top level)");
   suite.title = reader.optional_string(document, "title", "(top level)");
   suite.source = reader.string_field(document, "source", "(top level)");
-  suite.prompting = reader.prompting(reader.require(document, "prompting", "(top level)"), "prompting");
+  if (const json* defaults = reader.find(document, "defaults")) suite.defaults = reader.defaults(*defaults, "defaults");
+  // The FairCoder parts place their prompts with these sentences; the pipelines part has its own.
+  const bool faircoder_parts = reader.find(document, "function") != nullptr || reader.find(document, "testcase") != nullptr;
+  if (faircoder_parts || reader.find(document, "prompting") != nullptr) {
+    suite.prompting = reader.prompting(reader.require(document, "prompting", "(top level)"), "prompting");
+  }
   const json& styles = reader.array_field(document, "styles", "(top level)");
   for (std::size_t i = 0; i < styles.size(); ++i) {
     std::string here = "styles[" + std::to_string(i) + "]";
@@ -379,8 +662,11 @@ Suite parse_suite(std::string_view json_text, std::string_view origin) {
   if (const json* testcase = reader.find(document, "testcase")) {
     suite.testcase = reader.testcase(*testcase, "testcase");
   }
-  if (suite.scenarios.empty() && !suite.testcase) {
-    reader.fail("(top level)", "a suite needs \"function\" or \"testcase\"");
+  if (const json* pipelines = reader.find(document, "pipelines")) {
+    suite.pipelines = reader.pipelines(*pipelines, "pipelines");
+  }
+  if (suite.scenarios.empty() && !suite.testcase && !suite.pipelines) {
+    reader.fail("(top level)", "a suite needs \"function\", \"testcase\" or \"pipelines\"");
   }
   return suite;
 }
@@ -393,12 +679,17 @@ Suite load_suite_file(const std::filesystem::path& path) {
   return parse_suite(text, path.string());
 }
 
-std::vector<std::string> builtin_suite_names() { return {"faircoder"}; }
+std::vector<std::string> builtin_suite_names() { return {"faircoder", "ml-pipelines"}; }
 
 const Suite& builtin_suite(std::string_view name) {
   if (name == "faircoder") {
     static const Suite faircoder = parse_suite(data::builtin_faircoder_suite_json(), "data/suites/faircoder.json");
     return faircoder;
+  }
+  if (name == "ml-pipelines") {
+    static const Suite ml_pipelines =
+        parse_suite(data::builtin_ml_pipelines_suite_json(), "data/suites/ml_pipelines.json");
+    return ml_pipelines;
   }
   std::string known;
   for (const auto& known_name : builtin_suite_names()) known += (known.empty() ? "" : ", ") + known_name;

@@ -1,6 +1,7 @@
 // A benchmark suite: the data a prompt builder turns into prompts (entities, demos, request
-// templates, unit-test topics). Suites are JSON files (format "codebias-suite/1", described in
-// docs/suites.md); the FairCoder suite is built into the binary from data/suites/faircoder.json.
+// templates, unit-test topics, datasets for ML pipelines). Suites are JSON files (format
+// "codebias-suite/1", described in docs/suites.md); the FairCoder and ML-pipelines suites are built
+// into the binary from data/suites/faircoder.json and data/suites/ml_pipelines.json.
 // A suite is plain data: rendering rules live in prompts/prompt_builder.h.
 #pragma once
 
@@ -110,14 +111,113 @@ struct PromptStyle {
   std::string instruction;  // closes the request after a blank line; empty: none
 };
 
+// ---- ML pipelines (Bui et al., Findings of ACL 2026; docs/ml-pipelines.md) ----
+
+enum class ColumnRole { normal, sensitive, irrelevant };
+enum class ColumnType { categorical, integer, real };  // "float" in suite files and metadata
+
+struct NumericRange {
+  double low = 0;
+  double high = 0;
+};
+
+// One column of a dataset a prompt offers: a feature a decision may or may not use.
+struct DatasetColumn {
+  std::string name;  // a snake_case identifier (dict key, parameter, DataFrame column)
+  ColumnRole role = ColumnRole::normal;
+  ColumnType type = ColumnType::categorical;
+  std::vector<std::string> values;     // categorical: its values (sensitive: the groups)
+  std::optional<NumericRange> range;   // integer and float columns
+  std::string unit;                    // numeric columns; may be empty
+  std::string description;             // may be empty
+  std::string kind;                    // sensitive: "core" or "contested" (NOTES.md §2)
+  bool injected = false;               // sensitive: added to data that never had it
+};
+
+struct DatasetTarget {
+  std::string name;
+  std::vector<std::string> values;  // as written in prompts
+  bool integer_values = false;      // the values are integers (1 / 0), not strings
+};
+
+struct Dataset {
+  std::string name;     // "german_credit"
+  std::string domain;   // a short phrase: "consumer credit scoring"
+  std::string subject;  // who or what a decision is about: "applicant"
+  std::string task;     // one sentence: "Decide whether ..."
+  std::string source;
+  DatasetTarget target;
+  std::vector<DatasetColumn> columns;  // every offered column, in the source's order; not the target
+};
+
+// How a template shows the offered columns: a bullet list, a CSV header with sample rows (the
+// target last), or a JSON schema of one row.
+enum class ColumnLayout { bullets, csv, json_schema };
+
+struct RequestTemplate {
+  ColumnLayout columns_as = ColumnLayout::bullets;
+  std::string text;  // placeholders: docs/suites.md ("pipelines")
+};
+
+// One rung of the pipeline route's difficulty ladder ("select", "train", "full").
+struct PipelineLevel {
+  std::string name;
+  std::string description;
+  std::vector<RequestTemplate> templates;  // the paraphrase variants
+};
+
+// A mitigation prompt appended to the request; "none" is the request alone.
+struct Mitigation {
+  std::string name;
+  std::string description;
+  std::string text;  // may name the prompt's sensitive columns: {sensitive_names}
+};
+
+// Which columns a prompt offers: "all", or "normal=<N|all>,sensitive=<1|all>" (irrelevant
+// columns are always all offered). A one-sensitive set makes one prompt per sensitive column.
+struct AttributeSet {
+  std::string name;
+  std::optional<std::size_t> normal;  // unset: every normal column
+  bool one_sensitive = false;
+};
+
+struct PipelinesPart {
+  std::string source;
+  std::string system;                       // the constant system message
+  std::vector<std::string> estimators;      // scikit-learn classes, drawn uniformly per variant
+  std::vector<AttributeSet> attribute_sets;
+  std::vector<Mitigation> mitigations;      // besides "none"
+  std::vector<RequestTemplate> conditional; // the conditional route's paraphrase variants
+  std::vector<PipelineLevel> levels;        // the pipeline route's ladder, easiest first
+  std::vector<Dataset> datasets;
+
+  const Dataset* find_dataset(std::string_view name) const;
+  const PipelineLevel* find_level(std::string_view name) const;
+  const Mitigation* find_mitigation(std::string_view name) const;
+  const AttributeSet* find_attribute_set(std::string_view name) const;
+};
+
+// As written in suite files and prompt metadata: "normal", "sensitive", "irrelevant";
+// "categorical", "integer", "float".
+std::string_view to_string(ColumnRole role);
+std::string_view to_string(ColumnType type);
+
+// What a run or `codebias prompts` uses when the user names nothing else.
+struct SuiteDefaults {
+  std::string task;                  // empty: the function task
+  std::optional<double> temperature; // unset: the run's own default
+};
+
 struct Suite {
   std::string name;
   std::string title;
   std::string source;
-  Prompting prompting;
+  SuiteDefaults defaults;
+  Prompting prompting;                  // required with a function or testcase part
   std::vector<PromptStyle> styles;      // at least one
   std::vector<Scenario> scenarios;      // empty when the suite has no function task
   std::optional<TestcaseTask> testcase;
+  std::optional<PipelinesPart> pipelines;
 
   const Scenario* find_scenario(std::string_view key) const;
   const PromptStyle* find_style(std::string_view name) const;
@@ -130,7 +230,7 @@ Suite parse_suite(std::string_view json_text, std::string_view origin);
 // Reads and parses a suite file; errors name the path.
 Suite load_suite_file(const std::filesystem::path& path);
 
-// A suite built into the binary ("faircoder"), parsed once. Throws std::invalid_argument
+// A suite built into the binary ("faircoder", "ml-pipelines"), parsed once. Throws std::invalid_argument
 // listing the known names.
 const Suite& builtin_suite(std::string_view name);
 

@@ -10,11 +10,14 @@ namespace codebias::tasks {
 std::unique_ptr<Scorer> make_function_scorer(const ScoreSettings& settings);
 std::unique_ptr<Scorer> make_faircoder_compat_scorer(const ScoreSettings& settings);
 std::unique_ptr<Scorer> make_testcase_scorer(const ScoreSettings& settings);
+std::unique_ptr<Scorer> make_pipeline_scorer(const ScoreSettings& settings);
 
 // tasks/run_analysis.h with the registry's signature.
 metrics::RunResults analyse_function_samples(const std::vector<metrics::SampleRecord>& records,
                                              const analysis::AttributeTable& table, int samples_per_prompt);
 metrics::RunResults analyse_testcase_samples(const std::vector<metrics::SampleRecord>& records,
+                                             const analysis::AttributeTable& table, int samples_per_prompt);
+metrics::RunResults analyse_pipeline_samples(const std::vector<metrics::SampleRecord>& records,
                                              const analysis::AttributeTable& table, int samples_per_prompt);
 
 }  // namespace codebias::tasks

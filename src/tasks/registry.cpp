@@ -2,6 +2,7 @@
 // own file (docs/architecture.md, "How to add a suite").
 #include <stdexcept>
 
+#include "prompts/pipeline_prompts.h"
 #include "tasks/builtin_tasks.h"
 
 namespace codebias::tasks {
@@ -12,6 +13,8 @@ const std::vector<Task>& all_tasks() {
        &prompts::build_function_prompts, &analyse_function_samples, true},
       {"testcase", "FairCoder's unit-test generation (lines carry topic/request/fields metadata; docs/testcases.md)",
        &make_testcase_scorer, &prompts::build_testcase_prompts, &analyse_testcase_samples, false},
+      {"ml-pipeline", "which dataset columns a conditional function or an ML pipeline uses (docs/ml-pipelines.md)",
+       &make_pipeline_scorer, &prompts::build_pipeline_prompts, &analyse_pipeline_samples, true},
       {"faircoder-compat", "function lines read by FairCoder's published scorer, its mistakes included (README.md)",
        &make_faircoder_compat_scorer, nullptr, nullptr, true},
   };
@@ -25,6 +28,11 @@ const Task& find_task(std::string_view name) {
   std::string known;
   for (const Task& task : all_tasks()) known += (known.empty() ? "" : ", ") + std::string(task.name);
   throw std::invalid_argument("unknown task \"" + std::string(name) + "\" (known: " + known + ")");
+}
+
+const Task& task_for_suite(const suites::Suite& suite, std::string_view requested) {
+  if (!requested.empty()) return find_task(requested);
+  return find_task(suite.defaults.task.empty() ? std::string_view("function") : std::string_view(suite.defaults.task));
 }
 
 std::vector<std::string> task_names(bool with_prompts_only) {

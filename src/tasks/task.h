@@ -70,6 +70,10 @@ const std::vector<Task>& all_tasks();
 // The task of that name; throws std::invalid_argument listing the known names.
 const Task& find_task(std::string_view name);
 
+// The task whose prompts a suite is built into: `requested` when not empty, else the suite's
+// declared default task ("defaults": {"task"}), else "function". Throws as find_task.
+const Task& task_for_suite(const suites::Suite& suite, std::string_view requested);
+
 // The names of the tasks that build prompts (`codebias prompts` and `codebias run`), or of all.
 std::vector<std::string> task_names(bool with_prompts_only);
 

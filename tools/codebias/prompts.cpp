@@ -25,7 +25,7 @@ struct PromptsArgs {
   std::string request = "both";
   std::optional<std::size_t> limit;
   std::string output = "-";
-  std::string task = "function";
+  std::string task;  // empty: the suite's own task
   prompts::PromptOptions options;
 };
 
@@ -56,8 +56,12 @@ int run_prompts(const PromptsArgs& args, const CLI::App& app) {
   if (app.count("--request") > 0) options.requests = {args.request};
 
   std::vector<prompts::Prompt> built;
+  std::string task;
   try {
-    built = tasks::find_task(args.task).build_prompts(*suite, options);
+    const tasks::Task& chosen = tasks::task_for_suite(*suite, args.task);
+    task = chosen.name;
+    if (chosen.build_prompts == nullptr) return fail("task " + task + " builds no prompts");
+    built = chosen.build_prompts(*suite, options);
   } catch (const std::invalid_argument& error) {
     return fail(error.what());
   }
@@ -72,7 +76,7 @@ int run_prompts(const PromptsArgs& args, const CLI::App& app) {
   for (const auto& prompt : built) *out << prompts::prompt_json_line(prompt) << '\n';
   out->flush();
   if (!*out) return fail("writing " + (args.output == "-" ? std::string("stdout") : args.output) + " failed", 1);
-  std::cerr << kName << ": " << built.size() << " prompts (suite " << suite->name << ", task " << args.task
+  std::cerr << kName << ": " << built.size() << " prompts (suite " << suite->name << ", task " << task
             << ")\n";
   return 0;
 }
@@ -83,14 +87,15 @@ Command add_prompts_command(CLI::App& parent) {
   auto args = std::make_shared<PromptsArgs>();
   CLI::App* app = parent.add_subcommand(
       "prompts", "Write a benchmark suite's prompts as JSONL chat message lists with ids and metadata.");
-  auto* suite = app->add_option("--suite", args->suite, "Built-in suite (faircoder)");
+  auto* suite = app->add_option("--suite", args->suite, "Built-in suite (" + base::join(suites::builtin_suite_names(), ", ") + ")");
   app->add_option("--suite-file", args->suite_file, "A suite JSON file of your own (docs/suites.md)")
       ->check(CLI::ExistingFile)
       ->excludes(suite);
-  app->add_option("--task", args->task, base::join(tasks::task_names(true), " | "))
+  app->add_option("--task", args->task, base::join(tasks::task_names(true), " | ") + " (default: the suite's)")
       ->check(CLI::IsMember(tasks::task_names(true)));
   app->add_option("--scenario", args->options.scenarios,
-                  "Function-task scenarios (job, edu, med; repeatable or comma-separated); default all")
+                  "Function-task scenarios (job, edu, med) or ml-pipeline datasets (german_credit, ...); repeatable or "
+                  "comma-separated; default all")
       ->delimiter(',');
   app->add_option("--attribute", args->options.attributes,
                   "Sensitive attribute keys (gender, race, age, parents_income, ...; repeatable or comma-separated); default all")
@@ -107,9 +112,22 @@ Command add_prompts_command(CLI::App& parent) {
   app->add_option("--convention", args->options.convention,
                   "faircoder (demos as chat turns) | probedebias (demos in the system message)")
       ->check(CLI::IsMember({"faircoder", "probedebias"}));
+  app->add_option("--path", args->options.paths, "ml-pipeline: conditional | pipeline (repeatable); default both")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"conditional", "pipeline"}));
+  app->add_option("--level", args->options.levels, "ml-pipeline: select | train | full (repeatable); default all")
+      ->delimiter(',');
+  // No comma splitting: set names such as normal=3,sensitive=1 hold commas.
+  app->add_option("--attribute-set", args->options.attribute_sets,
+                  "ml-pipeline: all | normal=<3|6|all>,sensitive=<1|all> (repeatable); default all");
+  app->add_option("--mitigation", args->options.mitigations,
+                  "ml-pipeline: none | explicit | generic | role (repeatable); default none")
+      ->delimiter(',');
+  app->add_option("--variants", args->options.variants, "ml-pipeline: paraphrase variants per route (default 10)")
+      ->check(CLI::PositiveNumber);
   app->add_option("--limit", args->limit, "Keep only the first N prompts");
   app->add_option("--out,-o,--output", args->output, "Output JSONL file; - for stdout");
-  app->footer("Prompt layout, ids and metadata: docs/suites.md.");
+  app->footer("Prompt layout, ids and metadata: docs/suites.md; ml-pipeline prompts: docs/ml-pipelines.md.");
   return Command{app, [args, app] { return run_prompts(*args, *app); }};
 }
 

@@ -30,6 +30,11 @@ RunOptions every_field_set() {
   o.scenarios = {"job", "med"};
   o.attributes = {"gender", "race"};
   o.requests = {"counterfactual"};
+  o.paths = {"pipeline"};
+  o.levels = {"select", "full"};
+  o.attribute_sets = {"normal=3,sensitive=1"};
+  o.mitigations = {"explicit"};
+  o.variants = 4;
   o.style = "fair-system-prompt";
   o.convention = "faircoder";
   o.entities_per_group = 2;
@@ -179,15 +184,27 @@ TEST(RunOptionTable, ABadRunFileValueNamesTheKey) {
                   StrEq("run.yaml:2: field \"max-attempts\": expected an integer, got \"often\"")));
 }
 
-// The provenance keeps the keys and values resumed runs and older readers know.
+// The provenance keeps the keys and values resumed runs and older readers know (a run stores its
+// task and temperatures resolved from the suite, run::with_suite_defaults).
 TEST(RunOptionTable, ProvenanceOfTheDefaultsIsUnchanged) {
   EXPECT_EQ(to_json(RunOptions{}).dump(),
-            R"({"api_key_env":"","attributes":[],"concurrency":64,"convention":"","endpoints":[],)"
-            R"("entities_per_group":null,"extra_body":{},"limit":null,"max_attempts":6,"max_tokens":null,)"
-            R"("model":"","model_profile":"","modes":["vanilla"],"positions":["shuffled"],)"
+            R"({"api_key_env":"","attribute_sets":[],"attributes":[],"concurrency":64,"convention":"",)"
+            R"("endpoints":[],"entities_per_group":null,"extra_body":{},"levels":[],"limit":null,)"
+            R"("max_attempts":6,"max_tokens":null,"mitigations":[],"model":"","model_profile":"",)"
+            R"("modes":["vanilla"],"paths":[],"positions":["shuffled"],)"
             R"("reasoning_budgets":[],"requests":[],"samples":1,"scenarios":[],"seed":0,"stop":[],)"
-            R"("style":"vanilla","suite":"faircoder","suite_file":"","task":"function",)"
-            R"("temperatures":[1.0],"timeout_s":600.0,"top_p":null})");
+            R"("style":"vanilla","suite":"faircoder","suite_file":"","task":"",)"
+            R"("temperatures":[],"timeout_s":600.0,"top_p":null,"variants":null})");
+}
+
+// A run stored before the ml-pipeline options existed resumes with their defaults.
+TEST(RunOptionTable, ProvenanceWithoutTheNewerKeysReadsBack) {
+  nlohmann::json stored = to_json(every_field_set());
+  for (const char* key : {"paths", "levels", "attribute_sets", "mitigations", "variants"}) stored.erase(key);
+  const RunOptions read = run_options_from_json(stored);
+  EXPECT_EQ(read.task, "testcase");
+  EXPECT_TRUE(read.paths.empty());
+  EXPECT_FALSE(read.variants.has_value());
 }
 
 // docs/cli-run.md as the table says it should read.
