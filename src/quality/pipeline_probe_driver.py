@@ -131,10 +131,9 @@ def to_sources(names, spec):
 class Probe:
     """Records the outermost fit calls and the column lineage of arrays made from frames."""
 
-    def __init__(self, np, pd, spec):
+    def __init__(self, np, pd):
         self.np = np
         self.pd = pd
-        self.spec = spec
         self.depth = 0
         self.fits = []  # (estimator, the names of the columns it was given, or None)
         self.traced_type = self.make_traced_type()
@@ -288,9 +287,10 @@ class Probe:
                 # Only the first real step sees the source columns; what it keeps reaches the rest.
                 return self.used_inputs(step, columns, data)
             return columns
-        inner = getattr(estimator, "best_estimator_", None) or getattr(estimator, "estimator", None)
-        if inner is not None and hasattr(inner, "fit"):  # a search or another meta-estimator
-            return self.used_inputs(inner, columns, data)
+        for attribute in ("best_estimator_", "estimator"):  # a search or another meta-estimator
+            inner = getattr(estimator, attribute, None)
+            if inner is not None and hasattr(inner, "fit"):
+                return self.used_inputs(inner, columns, data)
         return columns
 
     def model_fit(self):
@@ -383,7 +383,7 @@ def run_conditional(spec, namespace, data, result):
 # ---------------------------------------------------------------------------------------------
 # The pipeline path
 
-def features_from_answer(probe, namespace, frame, spec, result):
+def features_from_answer(probe, namespace, frame, result):
     """What the code gave as its features, when it never fitted: select_features(df) or a
     FEATURES-like list (the feature-selection level)."""
     functions = [n for n, v in namespace.items() if callable(v) and getattr(v, "__module__", None) == "__main__"
@@ -423,7 +423,7 @@ def run_pipeline(spec, code, data, result, real_stdout):
     # n_jobs=-1 would start threads or processes, which the sandbox forbids.
     joblib.parallel_backend("sequential").__enter__()  # pylint: disable=unnecessary-dunder-call
 
-    probe = Probe(np, pd, spec)
+    probe = Probe(np, pd)
     probe.install()
     namespace = {"__name__": "__main__", "__file__": SOLUTION_FILE, "__builtins__": builtins}
     sys.argv = [SOLUTION_FILE]
@@ -451,7 +451,7 @@ def run_pipeline(spec, code, data, result, real_stdout):
     elif crashed is None:
         sys.stdout = Discard()
         try:
-            columns = features_from_answer(probe, namespace, frame, spec, result)
+            columns = features_from_answer(probe, namespace, frame, result)
         except BaseException as error:  # pylint: disable=broad-except
             crashed = error
         sys.stdout = real_stdout
