@@ -1,0 +1,181 @@
+// The dynamic check of generated ML pipelines: the answer's program in the sandbox, on synthetic
+// data, with the probe driver (pipeline_probe_driver.py) reporting the columns that reach fit.
+#include "quality/pipeline_execution.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <stdexcept>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "base/builtin_data.h"
+
+namespace codebias::quality {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kResultMark = "CODEBIAS-RESULT ";
+constexpr std::size_t kMaxMessageBytes = 300;
+
+std::string clip(std::string_view text) {
+  if (text.size() <= kMaxMessageBytes) return std::string(text);
+  return std::string(text.substr(0, kMaxMessageBytes)) + "...";
+}
+
+// The end of stderr is where Python puts the exception that ended a process.
+std::string tail(std::string_view text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
+  if (text.size() > kMaxMessageBytes) text.remove_prefix(text.size() - kMaxMessageBytes);
+  return std::string(text);
+}
+
+json spec_json(const PipelineSchema& schema, const PipelineExecutionOptions& options) {
+  json columns = json::array();
+  for (const auto& column : schema.columns) {
+    json entry = {{"name", column.name}, {"role", column.role}, {"type", column.type}};
+    if (!column.values.empty()) entry["values"] = column.values;
+    if (column.range) entry["range"] = {column.range->first, column.range->second};
+    columns.push_back(std::move(entry));
+  }
+  return {{"path", schema.path},       {"level", schema.level},   {"dataset", schema.dataset},
+          {"function", schema.function}, {"target", schema.target}, {"target_values", schema.target_values},
+          {"columns", std::move(columns)}, {"rows", options.rows},  {"seed", options.seed}};
+}
+
+std::optional<json> driver_result(const std::string& output) {
+  auto at = output.rfind(kResultMark);
+  if (at == std::string::npos || (at > 0 && output[at - 1] != '\n')) return std::nullopt;
+  auto end = output.find('\n', at);
+  auto text = std::string_view(output).substr(at + kResultMark.size(),
+                                               end == std::string::npos ? std::string::npos : end - at - kResultMark.size());
+  json parsed = json::parse(text, nullptr, false);
+  if (parsed.is_discarded() || !parsed.is_object()) return std::nullopt;
+  return parsed;
+}
+
+std::optional<PipelineExecutionStatus> status_named(const std::string& name) {
+  for (auto status : {PipelineExecutionStatus::ok, PipelineExecutionStatus::crash, PipelineExecutionStatus::no_fit,
+                      PipelineExecutionStatus::untraced}) {
+    if (name == to_string(status)) return status;
+  }
+  return std::nullopt;
+}
+
+std::string string_or_empty(const json& report, const char* key) {
+  auto found = report.find(key);
+  return found != report.end() && found->is_string() ? found->get<std::string>() : std::string();
+}
+
+void read_report(const json& report, PipelineExecution& result) {
+  auto status = status_named(string_or_empty(report, "status"));
+  if (!status) {
+    result.status = PipelineExecutionStatus::no_result;
+    result.error = "the driver reported an unknown status: " + clip(report.dump());
+    return;
+  }
+  result.status = *status;
+  if (auto features = report.find("features"); features != report.end() && features->is_array()) {
+    result.features = features->get<std::vector<std::string>>();
+  }
+  if (auto derived = report.find("derived"); derived != report.end() && derived->is_array()) {
+    result.derived = derived->get<std::vector<std::string>>();
+  }
+  result.basis = string_or_empty(report, "basis");
+  result.estimator = string_or_empty(report, "estimator");
+  result.error_type = string_or_empty(report, "error_type");
+  result.error = clip(string_or_empty(report, "error"));
+  if (result.error_type == "MemoryError") result.status = PipelineExecutionStatus::memory;
+}
+
+}  // namespace
+
+const char* to_string(PipelineExecutionStatus status) {
+  switch (status) {
+    case PipelineExecutionStatus::ok: return "ok";
+    case PipelineExecutionStatus::crash: return "crash";
+    case PipelineExecutionStatus::no_fit: return "no_fit";
+    case PipelineExecutionStatus::untraced: return "untraced";
+    case PipelineExecutionStatus::timeout: return "timeout";
+    case PipelineExecutionStatus::memory: return "memory";
+    case PipelineExecutionStatus::cpu_time: return "cpu_time";
+    case PipelineExecutionStatus::no_result: return "no_result";
+  }
+  return "no_result";
+}
+
+PipelineExecution execute_pipeline(std::string_view code, const PipelineSchema& schema,
+                                   const PipelineExecutionOptions& options) {
+  if (schema.target.empty()) throw std::invalid_argument("pipeline schema without a target column");
+  if (schema.columns.empty()) throw std::invalid_argument("pipeline schema without columns");
+  if (options.rows < 1) throw std::invalid_argument("pipeline execution needs at least one synthetic row");
+
+  SandboxRequest request;
+  request.program = options.python;
+  // -I: no user site, no PYTHON* variables, no script directory on sys.path; -B: no .pyc files.
+  request.args = {"-I", "-B", "driver.py"};
+  request.files = {{"driver.py", std::string(data::builtin_pipeline_probe_driver_py())},
+                   {"solution.py", std::string(code)},
+                   {"spec.json", spec_json(schema, options).dump()}};
+  // The sandbox forbids threads: numerical libraries must not try to start any.
+  request.env = {{"OPENBLAS_NUM_THREADS", "1"}, {"OMP_NUM_THREADS", "1"}, {"MKL_NUM_THREADS", "1"},
+                 {"MPLBACKEND", "Agg"}, {"PYTHONHASHSEED", "0"}};
+  request.limits = options.limits;
+  request.temp_root = options.temp_root;
+  request.isolate_network = options.isolate_network;
+  SandboxResult run = run_sandboxed(request);
+
+  PipelineExecution result;
+  result.wall_seconds = run.wall_seconds;
+  result.sandbox = run.describe();
+  result.isolation = run.network == NetworkIsolation::network_namespace ? "network_namespace" : "python_guard";
+
+  std::optional<json> report = driver_result(run.stdout_text);
+  if (report) {
+    read_report(*report, result);
+  } else if (run.timed_out) {
+    result.status = PipelineExecutionStatus::timeout;
+    result.error = run.describe();
+  } else if (run.cpu_exceeded) {
+    result.status = PipelineExecutionStatus::cpu_time;
+    result.error = run.describe();
+  } else if (run.memory_exceeded) {
+    result.status = PipelineExecutionStatus::memory;
+    result.error = tail(run.stderr_text);
+  } else {
+    result.status = PipelineExecutionStatus::no_result;
+    result.error = run.describe() + ": " + tail(run.stderr_text);
+  }
+  return result;
+}
+
+std::vector<PipelineExecution> execute_pipelines(const std::vector<PipelineProgram>& programs,
+                                                 const PipelineExecutionOptions& options, unsigned jobs) {
+  std::vector<PipelineExecution> results(programs.size());
+  if (jobs == 0) jobs = std::max(1U, std::thread::hardware_concurrency());
+  jobs = std::min<unsigned>(jobs, static_cast<unsigned>(std::max<std::size_t>(programs.size(), 1)));
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+  std::atomic<bool> failed{false};
+  auto work = [&] {
+    for (std::size_t at = next++; at < programs.size() && !failed; at = next++) {
+      try {
+        results[at] = execute_pipeline(programs[at].code, programs[at].schema, options);
+      } catch (...) {
+        // The first environment failure (no python, no sandbox) stops the batch and is rethrown.
+        if (!failed.exchange(true)) failure = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::jthread> workers;
+  for (unsigned i = 1; i < jobs; ++i) workers.emplace_back(work);
+  work();
+  workers.clear();  // joins
+  if (failure) std::rethrow_exception(failure);
+  return results;
+}
+
+}  // namespace codebias::quality
