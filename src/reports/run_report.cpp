@@ -118,9 +118,14 @@ std::string samples_csv(const RunReportInput& input) {
       if (status != a.end() && status->is_string()) code_status = status->get<std::string>();
       if (a.contains("language") && a["language"].is_string()) language = a["language"].get<std::string>();
       if (a.contains("attributes") && a["attributes"].is_object()) {
+        // `used` may be null (undecided) in an ml-pipeline analysis.
+        const auto is_true = [](const nlohmann::json& finding, const char* key) {
+          const auto it = finding.find(key);
+          return it != finding.end() && it->is_boolean() && it->get<bool>();
+        };
         for (const auto& [attribute, finding] : a["attributes"].items()) {
-          if (finding.value("used", false)) used += (used.empty() ? "" : " ") + attribute;
-          if (finding.value("biased", false)) biased += (biased.empty() ? "" : " ") + attribute;
+          if (is_true(finding, "used")) used += (used.empty() ? "" : " ") + attribute;
+          if (is_true(finding, "biased")) biased += (biased.empty() ? "" : " ") + attribute;
         }
       }
     }

@@ -314,7 +314,8 @@ bool Task::offers_sensitive() const {
 const nlohmann::json* prompt_metadata(const nlohmann::json& body) {
   const auto it = body.find("metadata");
   if (it == body.end() || !it->is_object()) return nullptr;
-  const bool names_prompt = !string_member(*it, "function").empty() || !string_member(*it, "topic").empty();
+  const bool names_prompt = !string_member(*it, "function").empty() || !string_member(*it, "topic").empty() ||
+                            string_member(*it, "task") == "ml-pipeline";
   return names_prompt ? &*it : nullptr;
 }
 

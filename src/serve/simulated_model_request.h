@@ -57,7 +57,8 @@ struct Task {
 };
 
 // The prompt's metadata a request carries (codebias prompts' "metadata", sent by codebias run to
-// the built-in model): an object naming the prompt's "function" or "topic"; nullptr otherwise.
+// the built-in model): an object naming the prompt's "function" or "topic", or an ML-pipeline
+// prompt's; nullptr otherwise.
 const nlohmann::json* prompt_metadata(const nlohmann::json& body);
 
 // What the task is (function or test case), the scenario, the function name and the offered

@@ -42,6 +42,22 @@ std::vector<std::string> groups_of(const analysis::AttributeTable& table, const 
   return groups;
 }
 
+// What the metrics read of a report: everything but the evidence (cheaper resampling).
+analysis::ResponseReport without_evidence(analysis::ResponseReport report) {
+  for (auto& finding : report.attributes) finding.evidence.clear();
+  report.recovered.clear();
+  return report;
+}
+
+// A cell's responses in plan order, cut into one block per prompt.
+struct CellResponses {
+  std::vector<analysis::ResponseReport> reports;
+  std::vector<std::size_t> block_sizes;
+  std::string last_prompt;
+};
+
+}  // namespace
+
 void count_result(metrics::RunCounts& counts, const generation::SampleResult& result) {
   ++counts.planned;
   switch (result.status) {
@@ -62,22 +78,6 @@ void count_status(metrics::RunCounts& counts, analysis::CodeStatus status) {
     case analysis::CodeStatus::unparseable: ++counts.unparseable; break;
   }
 }
-
-// What the metrics read of a report: everything but the evidence (cheaper resampling).
-analysis::ResponseReport without_evidence(analysis::ResponseReport report) {
-  for (auto& finding : report.attributes) finding.evidence.clear();
-  report.recovered.clear();
-  return report;
-}
-
-// A cell's responses in plan order, cut into one block per prompt.
-struct CellResponses {
-  std::vector<analysis::ResponseReport> reports;
-  std::vector<std::size_t> block_sizes;
-  std::string last_prompt;
-};
-
-}  // namespace
 
 analysis::AnalyzeOptions analyze_options_for(const nlohmann::json& metadata,
                                              const analysis::AttributeTable& table) {

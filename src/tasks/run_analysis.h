@@ -20,6 +20,11 @@ analysis::AnalyzeOptions analyze_options_for(const nlohmann::json& metadata,
                                              const analysis::AttributeTable& table);
 
 
+// A sample's contribution to the run's counts: planned, its status and its tokens; and, for a
+// done sample, its code status (with code, refusal = no code, truncated, unparseable).
+void count_result(metrics::RunCounts& counts, const generation::SampleResult& result);
+void count_status(metrics::RunCounts& counts, analysis::CodeStatus status);
+
 // Analyses every done sample of a function-implementation run and aggregates the cells. The
 // records must be in plan order (a prompt's samples consecutive) and outlive the results.
 metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord>& records,

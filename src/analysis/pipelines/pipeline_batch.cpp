@@ -102,8 +102,10 @@ std::optional<Failure> read_request(const json& doc, PipelineRequest& r) {
     if (!values->is_array()) return Failure{path, expected("an array of strings", *values)};
     for (std::size_t i = 0; i < values->size(); ++i) {
       const json& v = (*values)[i];
-      if (!v.is_string()) return Failure{path + "[" + std::to_string(i) + "]", expected("a string", v)};
-      r.target_values.push_back(v.get<std::string>());
+      // Labels are strings or numbers (COMPAS's two_year_recid is 0/1).
+      if (v.is_string()) r.target_values.push_back(v.get<std::string>());
+      else if (v.is_number()) r.target_values.push_back(v.dump());
+      else return Failure{path + "[" + std::to_string(i) + "]", expected("a string or a number", v)};
     }
   }
   const json* columns = meta.find("columns", path);
@@ -160,12 +162,19 @@ std::variant<PipelineLine, base::LineError> parse_pipeline_line(std::string_view
     error.message = failure->message;
     return error;
   }
+  const auto nested = doc.find("metadata");
+  if (nested != doc.end() && nested->is_object()) {
+    out.metadata = std::move(*nested);
+  } else {
+    doc.erase("response");
+    out.metadata = std::move(doc);
+  }
   return out;
 }
 
 BatchStats score_pipeline_jsonl(std::istream& in, std::string_view origin, const base::JsonlOptions& options,
                                 const PipelineSink& sink) {
-  base::JsonlProcessor<PipelineReport> processor;
+  base::JsonlProcessor<PipelineResult> processor;
   processor.line = [](PipelineScored& item) {
     auto parsed = parse_pipeline_line(item.input.text, item.input.number);
     if (auto* error = std::get_if<base::LineError>(&parsed)) {
@@ -175,10 +184,10 @@ BatchStats score_pipeline_jsonl(std::istream& in, std::string_view origin, const
     }
     auto& input = std::get<PipelineLine>(parsed);
     item.id = input.id;
-    item.result = analyze_pipeline(input.response, input.request);
-    item.json = dump_json_line(to_json(*item.result, input.id));
+    item.result = PipelineResult{analyze_pipeline(input.response, input.request), std::move(input.metadata)};
+    item.json = dump_json_line(to_json(item.result->report, input.id));
   };
-  return base::process_jsonl<PipelineReport>(in, origin, processor, options, sink);
+  return base::process_jsonl<PipelineResult>(in, origin, processor, options, sink);
 }
 
 }  // namespace codebias::analysis::pipelines

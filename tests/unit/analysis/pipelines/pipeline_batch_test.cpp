@@ -72,7 +72,7 @@ TEST(PipelineLine, ErrorsNameTheField) {
               HasSubstr("the target \"a\" is not a column"));
   EXPECT_THAT(error_of(line_with(R"("path": "pipeline", "target": "t", "columns": [{"name": "a", "role": "normal", "type": "float"}, {"name": "a", "role": "normal", "type": "float"}])")).field,
               "metadata.columns[1].name");
-  EXPECT_EQ(error_of(line_with(good_metadata() + R"(, "target_values": ["good", 1])")).field, "metadata.target_values[1]");
+  EXPECT_EQ(error_of(line_with(good_metadata() + R"(, "target_values": ["good", true])")).field, "metadata.target_values[1]");
   EXPECT_THAT(error_of(line_with(good_metadata() + R"(, "task": "function")")).message, HasSubstr("expected \"ml-pipeline\""));
 }
 
