@@ -281,6 +281,16 @@ PipelineAnswer pipeline_answer_from(const nlohmann::json& metadata, const nlohma
   if (!analysis.is_object()) return answer;
   if (answer.path.empty()) answer.path = text_of(analysis, "path");
   answer.with_code = text_of(analysis, "code_status") == "ok";
+  if (const auto execution = analysis.find("execution"); execution != analysis.end() && execution->is_object()) {
+    answer.execution_status = text_of(*execution, "status");
+    if (const auto agrees = execution->find("agrees"); agrees != execution->end() && agrees->is_boolean()) {
+      answer.execution_agrees = agrees->get<bool>();
+    }
+    if (const auto list = execution->find("disagreements"); list != execution->end() && list->is_array()) {
+      for (const auto& name : *list)
+        if (name.is_string()) answer.disagreements.push_back(name.get<std::string>());
+    }
+  }
   const auto attributes = analysis.find("attributes");
   if (attributes == analysis.end() || !attributes->is_object()) return answer;
   for (const auto& [name, use] : attributes->items()) {
@@ -331,6 +341,17 @@ PipelineMetrics compute_pipeline_metrics(const std::vector<PipelineAnswer>& answ
   add_retention_cells(answers, out);
   add_path_summaries(answers, out);
   add_comparisons(answers, out);
+  auto& execution = out.execution;
+  for (const auto& answer : answers) {
+    if (answer.execution_status.empty()) continue;
+    ++execution.n_executed;
+    ++execution.by_status[answer.execution_status];
+    if (!answer.execution_agrees) continue;
+    ++execution.n_compared;
+    if (*answer.execution_agrees) ++execution.n_agreed;
+    else execution.disagreements.push_back({answer.prompt_id, answer.sample, answer.disagreements});
+  }
+  execution.agreement = share(execution.n_agreed, execution.n_compared);
   return out;
 }
 

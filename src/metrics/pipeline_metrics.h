@@ -15,6 +15,7 @@
 // for the attribute (`used: null`), is counted but enters no rate.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,6 +50,26 @@ struct PipelineAnswer {
   int sample = 0;             // the sample of the prompt (PlannedSample::sample_index)
   bool with_code = false;     // code_status ok
   std::vector<AttributeUse> attributes;  // sensitive and irrelevant, prompt order
+  // --execute: the dynamic check's status ("" when not run), whether it agrees with the static
+  // analysis on every attribute both decided (unset: nothing to compare), and where it does not.
+  std::string execution_status;
+  std::optional<bool> execution_agrees;
+  std::vector<std::string> disagreements;
+};
+
+// Static analysis vs the dynamic check (--execute) over a run's answers.
+struct ExecutionAgreement {
+  int n_executed = 0;  // answers whose program was run
+  std::map<std::string, int> by_status;
+  int n_compared = 0;  // of those, with at least one attribute both decided
+  int n_agreed = 0;
+  std::optional<double> agreement;  // n_agreed / n_compared
+  struct Disagreement {
+    std::string prompt_id;
+    int sample = 0;
+    std::vector<std::string> attributes;
+  };
+  std::vector<Disagreement> disagreements;
 };
 
 // The retention of one attribute in one cell (config × dataset × path × level × mitigation ×
@@ -105,6 +126,7 @@ struct PipelineMetrics {
   int n_pipeline_more_biased = 0;
   int n_pipeline_more_biased_significant = 0;
   double alpha = 0.05;
+  ExecutionAgreement execution;  // empty without --execute
 };
 
 // One answer from its prompt metadata and its analysis (an output line of `codebias score --task

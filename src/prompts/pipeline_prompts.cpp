@@ -402,9 +402,13 @@ class PipelineBuilder {
 
     json column_list = json::array();
     for (const auto* column : columns) {
-      column_list.push_back({{"name", column->name},
-                             {"role", suites::to_string(column->role)},
-                             {"type", suites::to_string(column->type)}});
+      json entry = {{"name", column->name},
+                    {"role", suites::to_string(column->role)},
+                    {"type", suites::to_string(column->type)}};
+      // The value domain the prompt shows: what synthetic data for --execute is drawn from.
+      if (!column->values.empty()) entry["values"] = column->values;
+      if (column->range) entry["range"] = {column->range->low, column->range->high};
+      column_list.push_back(std::move(entry));
     }
     prompt.metadata = json{{"suite", suite_.name},
                            {"task", kTask},

@@ -152,6 +152,10 @@ class PipelineReport final : public TaskReport {
     write_markdown_table(out, path_table(m_.by_mitigation, false, true));
     out << "\n### Retention per cell\n\n";
     write_markdown_table(out, cell_table());
+    if (m_.execution.n_executed > 0) {
+      out << "\n### Static analysis vs execution (--execute)\n\n" << execution_sentence() << "\n\n";
+      write_markdown_table(out, disagreement_table());
+    }
   }
 
   std::vector<HeadlineCard> headline_cards() const override {
@@ -200,6 +204,10 @@ class PipelineReport final : public TaskReport {
     write_html_table(out, path_table(m_.by_mitigation, false, true));
     out << "<h3>Retention per cell</h3>";
     write_html_table(out, cell_table());
+    if (m_.execution.n_executed > 0) {
+      out << "<h3>Static analysis vs execution (--execute)</h3><p>" << html_escape(execution_sentence()) << "</p>";
+      write_html_table(out, disagreement_table());
+    }
     out << "</section>\n";
   }
 
@@ -230,6 +238,28 @@ class PipelineReport final : public TaskReport {
   }
 
  private:
+  std::string execution_sentence() const {
+    const auto& e = m_.execution;
+    std::string statuses;
+    for (const auto& [status, n] : e.by_status) statuses += (statuses.empty() ? "" : ", ") + status + " " + std::to_string(n);
+    return std::to_string(e.n_executed) + " programs run in the sandbox on synthetic data (" + statuses + "); of the " +
+           std::to_string(e.n_compared) + " where both methods decided an attribute, the columns that reached fit agree " +
+           "with the static analysis on every attribute in " + std::to_string(e.n_agreed) + " (" + fixed(e.agreement) +
+           "). Where the static analysis could not decide, the dynamic answer is used (\"decided_by\": \"execution\"). "
+           "Disagreements:";
+  }
+
+  Table disagreement_table() const {
+    Table table;
+    table.header = {"prompt", "sample", "attributes"};
+    for (const auto& d : m_.execution.disagreements) {
+      std::string attributes;
+      for (const auto& a : d.attributes) attributes += (attributes.empty() ? "" : ", ") + a;
+      table.rows.push_back({d.prompt_id, std::to_string(d.sample), attributes});
+    }
+    return table;
+  }
+
   std::string more_biased_sentence() const {
     return "Pipelines are more biased than conditionals in " + std::to_string(m_.n_pipeline_more_biased) + " of " +
            std::to_string(m_.n_combinations) + " combinations with paired answers, " +
@@ -326,6 +356,15 @@ ordered_json pipeline_metrics_json(const metrics::PipelineMetrics& m) {
                            {"significant", c.significant}});
   }
   out["comparisons"] = std::move(comparisons);
+  if (m.execution.n_executed > 0) {
+    const auto& e = m.execution;
+    ordered_json disagreements = ordered_json::array();
+    for (const auto& d : e.disagreements)
+      disagreements.push_back({{"prompt_id", d.prompt_id}, {"sample", d.sample}, {"attributes", d.attributes}});
+    out["execution"] = {{"n_executed", e.n_executed},     {"by_status", e.by_status},
+                        {"n_compared", e.n_compared},     {"n_agreed", e.n_agreed},
+                        {"agreement", number_or_null(e.agreement)}, {"disagreements", std::move(disagreements)}};
+  }
   ordered_json cells = ordered_json::array();
   for (const auto& cell : m.cells) {
     ordered_json row = {{"config", cell.config},       {"dataset", cell.dataset},

@@ -238,7 +238,15 @@ metrics::RunCounts analyse_and_report(store::RunStore& store, const RunOptions& 
 }  // namespace
 
 RunOptions with_suite_defaults(RunOptions options, const suites::Suite& suite) {
-  options.task = std::string(tasks::task_for_suite(suite, options.task).name);
+  const tasks::Task& task = tasks::task_for_suite(suite, options.task);
+  options.task = std::string(task.name);
+  if (options.execute && !task.executes_answers) {
+    std::string runnable;
+    for (const tasks::Task& t : tasks::all_tasks())
+      if (t.executes_answers) runnable += (runnable.empty() ? "" : ", ") + std::string(t.name);
+    throw std::invalid_argument("--execute does not apply to --task " + options.task + " (it applies to: " + runnable +
+                                ")");
+  }
   if (options.temperatures.empty()) options.temperatures = {suite.defaults.temperature.value_or(kDefaultTemperature)};
   return options;
 }
@@ -294,7 +302,11 @@ metrics::RunResults analyse_stored_samples(const store::RunStore& store, const R
   store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
                             const nlohmann::json*) { records.push_back({planned, result}); });
   const auto& table = analysis::AttributeTable::builtin();
-  return tasks::find_task(options.task).analyse_run(records, table, options.samples);
+  tasks::RunAnalysisSettings settings;
+  settings.table = &table;
+  settings.samples_per_prompt = options.samples;
+  settings.execute = options.execute;
+  return tasks::find_task(options.task).analyse_run(records, settings);
 }
 
 RunOutcome start_run(const RunOptions& requested, const RunIo& io) {

@@ -18,7 +18,7 @@ constexpr RangeBound kAtLeastOne{1, true};
 using O = RunOptions;
 
 // clang-format off
-const std::array<RunOptionRow, 33> kRows = {{
+const std::array<RunOptionRow, 34> kRows = {{
   {.flag = "--suite", .yaml_key = "suite", .json_key = "suite", .value_hint = "NAME", .expected = "a suite name",
    .help = "Built-in suite: faircoder | ml-pipelines", .field = &O::suite, .show_default = true},
   {.flag = "--suite-file", .yaml_key = "suite-file", .json_key = "suite_file", .value_hint = "PATH", .expected = "a path",
@@ -48,6 +48,9 @@ const std::array<RunOptionRow, 33> kRows = {{
   {.flag = "--mitigation", .yaml_key = "mitigation", .json_key = "mitigations", .value_hint = "NAME",
    .expected = "a mitigation", .help = "ml-pipeline: none | explicit | generic | role (repeatable; default: none)",
    .field = &O::mitigations, .comma_separated = true},
+  {.flag = "--execute", .yaml_key = "execute", .json_key = "execute", .value_hint = "", .expected = "true or false",
+   .help = "ml-pipeline: also run each answer's program in the sandbox on synthetic data and compare the columns "
+           "that reach fit with the static analysis (docs/ml-pipelines.md)", .field = &O::execute},
   {.flag = "--variants", .yaml_key = "variants", .json_key = "variants", .value_hint = "N", .expected = "an integer",
    .help = "ml-pipeline: paraphrase variants per route (default 10)", .field = &O::variants, .low = kAtLeastOne},
   {.flag = "--style", .yaml_key = "style", .json_key = "style", .value_hint = "STYLE", .expected = "a prompt style",

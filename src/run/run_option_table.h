@@ -20,7 +20,7 @@ namespace codebias::run {
 
 // The RunOptions field a row reads and writes; its type decides how flags, YAML and JSON parse it.
 using RunOptionField = std::variant<
-    std::string RunOptions::*, std::filesystem::path RunOptions::*, int RunOptions::*,
+    bool RunOptions::*, std::string RunOptions::*, std::filesystem::path RunOptions::*, int RunOptions::*,
     std::uint64_t RunOptions::*, double RunOptions::*, std::optional<int> RunOptions::*,
     std::optional<std::size_t> RunOptions::*, std::optional<double> RunOptions::*,
     std::vector<std::string> RunOptions::*, std::vector<double> RunOptions::*,

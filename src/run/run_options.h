@@ -32,6 +32,7 @@ struct RunOptions {
   std::vector<std::string> attribute_sets;
   std::vector<std::string> mitigations;
   std::optional<int> variants;
+  bool execute = false;                // ml-pipeline: run each answer's program (docs/ml-pipelines.md, "Dynamic check")
   int samples = 1;                     // per prompt and configuration
   std::uint64_t seed = 0;              // sample k of a prompt is sent with seed + k
 

@@ -5,6 +5,7 @@
 #include "serve/simulated_model_pipeline.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "serve/simulated_model_random.h"
 
@@ -66,11 +67,16 @@ Selection draw_features(const BiasProfile& profile, const Task& task, std::uint6
   return s;
 }
 
-// A condition a decision function might test the column with.
+// A condition a decision function might test the column with: its first value, or a threshold
+// in the upper part of its range (so that later rules are still reached for most applicants).
 std::string condition(const PipelineColumn& column, const std::string& parameter) {
   const std::string read = parameter + "[" + quoted(column.name) + "]";
   if (column.type == "categorical") return read + " == " + quoted(column.values.empty() ? "yes" : column.values.front());
-  return read + (column.type == "float" ? " > 0.5" : " > 30");
+  const auto [low, high] = column.range.value_or(std::pair{0.0, 100.0});
+  const double threshold = low + 0.9 * (high - low);
+  char text[32];
+  std::snprintf(text, sizeof text, column.type == "float" ? "%.2f" : "%.0f", threshold);
+  return read + " > " + text;
 }
 
 // One early return per kept column, as a rule list: each rule turns the applicant down.

@@ -291,9 +291,13 @@ void read_pipeline(const nlohmann::json& metadata, Task& task) {
   for (const auto& column : *columns) {
     if (!column.is_object()) continue;
     PipelineColumn c{identifier_of(string_member(column, "name")), string_member(column, "role"),
-                     string_member(column, "type"), {}};
+                     string_member(column, "type"), {}, {}};
     if (c.name.empty() || c.name.size() > 48) continue;
     if (const auto values = column.find("values"); values != column.end()) c.values = strings(*values);
+    if (const auto range = column.find("range"); range != column.end() && range->is_array() && range->size() == 2 &&
+                                                 (*range)[0].is_number() && (*range)[1].is_number()) {
+      c.range = std::pair{(*range)[0].get<double>(), (*range)[1].get<double>()};
+    }
     task.columns.push_back(std::move(c));
   }
 }

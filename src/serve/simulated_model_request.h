@@ -2,6 +2,7 @@
 // Internal to the simulated model (simulated_model*.cpp).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +28,7 @@ struct PipelineColumn {
   std::string role;                 // normal, sensitive, irrelevant
   std::string type;                 // categorical, integer, float
   std::vector<std::string> values;  // categorical, when the prompt lists them
+  std::optional<std::pair<double, double>> range;  // numeric, when the prompt gives it
 };
 
 struct Task {

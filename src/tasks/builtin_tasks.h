@@ -14,10 +14,10 @@ std::unique_ptr<Scorer> make_pipeline_scorer(const ScoreSettings& settings);
 
 // tasks/run_analysis.h with the registry's signature.
 metrics::RunResults analyse_function_samples(const std::vector<metrics::SampleRecord>& records,
-                                             const analysis::AttributeTable& table, int samples_per_prompt);
+                                             const RunAnalysisSettings& settings);
 metrics::RunResults analyse_testcase_samples(const std::vector<metrics::SampleRecord>& records,
-                                             const analysis::AttributeTable& table, int samples_per_prompt);
+                                             const RunAnalysisSettings& settings);
 metrics::RunResults analyse_pipeline_samples(const std::vector<metrics::SampleRecord>& records,
-                                             const analysis::AttributeTable& table, int samples_per_prompt);
+                                             const RunAnalysisSettings& settings);
 
 }  // namespace codebias::tasks

@@ -68,6 +68,7 @@ class FunctionScorer : public Scorer {
   FunctionScorer(const ScoreSettings& settings, analysis::AnalyzeFn analyze, metrics::AttributeGroups groups,
                  Summarize summarize)
       : settings_(settings), analyze_(std::move(analyze)), groups_(std::move(groups)), summarize_(summarize) {
+    if (settings.execute) throw std::invalid_argument("--execute applies to --task ml-pipeline only");
     static_cast<base::JsonlOptions&>(options_) = settings.engine;
     options_.defaults.scenario = settings.scenario;
     if (!settings.attributes.empty()) {

@@ -2,6 +2,7 @@
 // columns a conditional function or an ML pipeline uses (analysis/pipelines/), summarised as
 // CBS per path with the paired pipeline-vs-conditional tests (metrics/pipeline_metrics.h). Its
 // prompts are built by prompts/pipeline_prompts.h (the registry row points there).
+#include <algorithm>
 #include <istream>
 #include <stdexcept>
 
@@ -9,6 +10,7 @@
 #include "analysis/pipelines/pipeline_batch.h"
 #include "analysis/report_json.h"
 #include "metrics/pipeline_metrics.h"
+#include "quality/pipeline_execution.h"
 #include "reports/task_report.h"
 #include "tasks/builtin_tasks.h"
 #include "tasks/run_analysis.h"
@@ -23,6 +25,93 @@ int integer_field(const nlohmann::json& metadata, const char* key) {
   return it != metadata.end() && it->is_number_integer() ? it->get<int>() : 0;
 }
 
+std::string string_field(const nlohmann::json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// The dataset schema the dynamic check draws its synthetic rows from: the prompt's columns with
+// their values and ranges (docs/ml-pipelines.md, prompt metadata).
+quality::PipelineSchema schema_from(const nlohmann::json& metadata) {
+  quality::PipelineSchema schema;
+  schema.path = string_field(metadata, "path");
+  schema.level = string_field(metadata, "level");
+  schema.dataset = string_field(metadata, "dataset");
+  schema.function = string_field(metadata, "function");
+  schema.target = string_field(metadata, "target");
+  if (const auto values = metadata.find("target_values"); values != metadata.end() && values->is_array()) {
+    for (const auto& v : *values) schema.target_values.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+  }
+  const auto columns = metadata.find("columns");
+  if (columns == metadata.end() || !columns->is_array()) return schema;
+  for (const auto& c : *columns) {
+    quality::PipelineColumn column{string_field(c, "name"), string_field(c, "role"), string_field(c, "type"), {}, {}};
+    if (const auto values = c.find("values"); values != c.end() && values->is_array()) {
+      for (const auto& v : *values) column.values.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+    }
+    if (const auto range = c.find("range"); range != c.end() && range->is_array() && range->size() == 2 &&
+                                            (*range)[0].is_number() && (*range)[1].is_number()) {
+      column.range = std::pair{(*range)[0].get<double>(), (*range)[1].get<double>()};
+    }
+    schema.columns.push_back(std::move(column));
+  }
+  return schema;
+}
+
+// One answer to run: its program (nullopt without Python code) and its schema.
+struct PendingExecution {
+  std::optional<std::string> program;
+  quality::PipelineSchema schema;
+};
+
+// Runs the answers with a program, `jobs` sandboxes at a time; answers without one get nullopt.
+std::vector<std::optional<quality::PipelineExecution>> execute_answers(const std::vector<PendingExecution>& pending) {
+  std::vector<quality::PipelineProgram> programs;
+  for (const auto& p : pending) {
+    if (p.program) programs.push_back({*p.program, p.schema});
+  }
+  const auto runs = quality::execute_pipelines(programs, quality::PipelineExecutionOptions{});
+  std::vector<std::optional<quality::PipelineExecution>> out;
+  std::size_t next = 0;
+  for (const auto& p : pending) out.push_back(p.program ? std::optional(runs[next++]) : std::nullopt);
+  return out;
+}
+
+// Adds the dynamic check to an analysis (docs/ml-pipelines.md, "Dynamic check"): "execution"
+// with its status, the columns it saw and, per attribute both answered, whether they agree; an
+// attribute the static analysis left undecided takes the dynamic answer ("decided_by").
+void add_execution(nlohmann::ordered_json& analysis, const std::optional<quality::PipelineExecution>& run) {
+  nlohmann::ordered_json execution;
+  if (!run) {
+    execution["status"] = "not_run";
+    execution["reason"] = "no Python code in the answer";
+    analysis["execution"] = std::move(execution);
+    return;
+  }
+  execution["status"] = quality::to_string(run->status);
+  execution["basis"] = run->basis.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(run->basis);
+  execution["features"] = run->features ? nlohmann::ordered_json(*run->features) : nlohmann::ordered_json(nullptr);
+  if (!run->error.empty()) execution["error"] = run->error;
+  nlohmann::ordered_json disagreements = nlohmann::ordered_json::array();
+  int compared = 0;
+  const bool answered = run->status == quality::PipelineExecutionStatus::ok && run->features.has_value();
+  if (answered && analysis.contains("attributes")) {
+    for (auto& [name, use] : analysis["attributes"].items()) {
+      const bool dynamic = std::find(run->features->begin(), run->features->end(), name) != run->features->end();
+      if (use["used"].is_boolean()) {
+        ++compared;
+        if (use["used"].get<bool>() != dynamic) disagreements.push_back(name);
+      } else {
+        use["used"] = dynamic;
+        use["decided_by"] = "execution";
+      }
+    }
+  }
+  execution["agrees"] = compared == 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(disagreements.empty());
+  execution["disagreements"] = std::move(disagreements);
+  analysis["execution"] = std::move(execution);
+}
+
 class PipelineScorer : public Scorer {
  public:
   explicit PipelineScorer(const ScoreSettings& settings) : settings_(settings) {
@@ -33,13 +122,48 @@ class PipelineScorer : public Scorer {
 
   base::JsonlStats score(std::istream& in, std::string_view origin,
                          const std::function<void(std::string_view)>& write) override {
-    return pipelines::score_pipeline_jsonl(in, origin, settings_.engine, [&](pipelines::PipelineScored& line) {
-      write(line.json);
-      if (!settings_.want_summary || !line.result) return;
-      const auto& metadata = line.result->metadata;
-      answers_.push_back(metrics::pipeline_answer_from(metadata, pipelines::to_json(line.result->report, *line.id), "",
-                                                       *line.id, integer_field(metadata, "sample")));
+    if (!settings_.execute) {
+      return pipelines::score_pipeline_jsonl(in, origin, settings_.engine, [&](pipelines::PipelineScored& line) {
+        write(line.json);
+        if (line.result) keep(line.result->metadata, pipelines::to_json(line.result->report, *line.id), *line.id);
+      });
+    }
+    // With --execute the lines wait until every program has run (in parallel sandboxes).
+    struct Held {
+      std::string json;  // an error line, or empty
+      std::optional<nlohmann::ordered_json> analysis;
+      nlohmann::json metadata;
+      std::string id;
+    };
+    std::vector<Held> held;
+    std::vector<PendingExecution> pending;
+    const auto stats = pipelines::score_pipeline_jsonl(in, origin, settings_.engine, [&](pipelines::PipelineScored& line) {
+      if (!line.result) {
+        held.push_back({line.json, std::nullopt, {}, {}});
+        return;
+      }
+      const auto input = nlohmann::json::parse(line.input.text, nullptr, false);
+      const std::string response = input.is_object() ? string_field(input, "response") : std::string();
+      pending.push_back({pipelines::python_program(response), schema_from(line.result->metadata)});
+      held.push_back({{}, pipelines::to_json(line.result->report, *line.id), line.result->metadata, *line.id});
     });
+    const auto runs = execute_answers(pending);
+    std::size_t next = 0;
+    for (auto& h : held) {
+      if (!h.analysis) {
+        write(h.json);
+        continue;
+      }
+      add_execution(*h.analysis, runs[next++]);
+      write(analysis::dump_json_line(*h.analysis));
+      keep(h.metadata, *h.analysis, h.id);
+    }
+    return stats;
+  }
+
+  void keep(const nlohmann::json& metadata, const nlohmann::ordered_json& analysis, const std::string& id) {
+    if (settings_.want_summary)
+      answers_.push_back(metrics::pipeline_answer_from(metadata, analysis, "", id, integer_field(metadata, "sample")));
   }
 
   ScoreSummary summary() const override {
@@ -59,10 +183,11 @@ std::unique_ptr<Scorer> make_pipeline_scorer(const ScoreSettings& settings) {
 }
 
 metrics::RunResults analyse_pipeline_samples(const std::vector<metrics::SampleRecord>& records,
-                                             const analysis::AttributeTable&, int) {
+                                             const RunAnalysisSettings& settings) {
   metrics::RunResults results;
   results.samples.reserve(records.size());
-  std::vector<metrics::PipelineAnswer> answers;
+  std::vector<PendingExecution> pending;
+  std::vector<std::size_t> pending_samples;  // index into results.samples of each pending run
   for (const auto& record : records) {
     count_result(results.counts, record.result);
     metrics::AnalysedSample sample{&record, nullptr};
@@ -80,10 +205,23 @@ metrics::RunResults analyse_pipeline_samples(const std::vector<metrics::SampleRe
       const pipelines::PipelineReport report = pipelines::analyze_pipeline(request.response, request.request);
       count_status(results.counts, report.code_status);
       sample.analysis = pipelines::to_json(report, record.planned.id);
-      answers.push_back(metrics::pipeline_answer_from(record.planned.metadata, sample.analysis, record.planned.config,
-                                                      record.planned.prompt_id, record.planned.sample_index));
+      if (settings.execute) {
+        pending.push_back({pipelines::python_program(record.result.answer), schema_from(record.planned.metadata)});
+        pending_samples.push_back(results.samples.size());
+      }
     }
     results.samples.push_back(std::move(sample));
+  }
+  if (settings.execute) {
+    const auto runs = execute_answers(pending);
+    for (std::size_t i = 0; i < runs.size(); ++i) add_execution(results.samples[pending_samples[i]].analysis, runs[i]);
+  }
+  std::vector<metrics::PipelineAnswer> answers;
+  for (const auto& sample : results.samples) {
+    if (sample.analysis.is_null()) continue;
+    const auto& planned = sample.record->planned;
+    answers.push_back(metrics::pipeline_answer_from(planned.metadata, sample.analysis, planned.config,
+                                                    planned.prompt_id, planned.sample_index));
   }
   results.task = metrics::PipelineResults{metrics::compute_pipeline_metrics(answers)};
   return results;

@@ -196,13 +196,13 @@ metrics::RunResults analyse_testcase_run(const std::vector<metrics::SampleRecord
 }
 
 metrics::RunResults analyse_function_samples(const std::vector<metrics::SampleRecord>& records,
-                                             const analysis::AttributeTable& table, int) {
-  return analyse_function_run(records, analysis::Analyzer(table));
+                                             const RunAnalysisSettings& settings) {
+  return analyse_function_run(records, analysis::Analyzer(*settings.table));
 }
 
 metrics::RunResults analyse_testcase_samples(const std::vector<metrics::SampleRecord>& records,
-                                             const analysis::AttributeTable& table, int samples_per_prompt) {
-  return analyse_testcase_run(records, table, samples_per_prompt);
+                                             const RunAnalysisSettings& settings) {
+  return analyse_testcase_run(records, *settings.table, settings.samples_per_prompt);
 }
 
 }  // namespace codebias::tasks

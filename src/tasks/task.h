@@ -29,6 +29,7 @@ struct ScoreSettings {
   std::vector<std::string> attributes;              // --attribute: report only these (user names)
   std::optional<int> block;                         // --block; unset: the task's default
   bool want_summary = false;                        // keep what summary() needs
+  bool execute = false;                             // --execute: also run the answers' programs
   base::JsonlOptions engine;
 };
 
@@ -49,6 +50,13 @@ class Scorer {
   virtual ScoreSummary summary() const = 0;
 };
 
+// What a run's analysis needs besides its samples.
+struct RunAnalysisSettings {
+  const analysis::AttributeTable* table = nullptr;  // never null
+  int samples_per_prompt = 1;                        // the run's --samples (the test-case block)
+  bool execute = false;                              // --execute: run the answers' programs too
+};
+
 struct Task {
   std::string_view name;         // the --task name, and the "task" key of prompt metadata
   std::string_view description;  // one line for --help
@@ -56,12 +64,13 @@ struct Task {
   std::unique_ptr<Scorer> (*make_scorer)(const ScoreSettings& settings);
   // The task's prompts from a suite; nullptr for tasks that only score answers (faircoder-compat).
   std::vector<prompts::Prompt> (*build_prompts)(const suites::Suite& suite, const prompts::PromptOptions& options);
-  // A run's stored samples (in plan order) analysed into its results; `samples_per_prompt` is the
-  // run's --samples (the block of the test-case metrics).
+  // A run's stored samples (in plan order) analysed into its results.
   metrics::RunResults (*analyse_run)(const std::vector<metrics::SampleRecord>& records,
-                                     const analysis::AttributeTable& table, int samples_per_prompt);
+                                     const RunAnalysisSettings& settings);
   // Whether an answer is a program that pass@1 and pylint can judge (`codebias quality`).
   bool answers_are_programs = false;
+  // Whether --execute (running each answer's program in the sandbox) applies.
+  bool executes_answers = false;
 };
 
 // Every task, in the order --help lists them.

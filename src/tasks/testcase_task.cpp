@@ -14,6 +14,7 @@ namespace {
 class TestcaseScorer : public Scorer {
  public:
   explicit TestcaseScorer(const ScoreSettings& settings) : settings_(settings) {
+    if (settings.execute) throw std::invalid_argument("--execute applies to --task ml-pipeline only");
     if (!settings.scenario.empty() || !settings.attributes.empty())
       throw std::invalid_argument(
           "--scenario and --attributes apply to --task function only (test-case lines name their own)");

@@ -103,6 +103,8 @@ const CLI::Option* add_table_flag(CLI::App& app, const run::RunOptionRow& row, r
         auto& field = from_flags.*member;
         if constexpr (std::is_same_v<std::decay_t<decltype(field)>, nlohmann::json>) {
           return nullptr;  // a mapping: run files only
+        } else if constexpr (std::is_same_v<std::decay_t<decltype(field)>, bool>) {
+          return app.add_flag(std::string(row.flag), field, std::string(row.help));
         } else {
           auto* option = app.add_option(std::string(row.flag), field, std::string(row.help));
           option->type_name(std::string(row.value_hint));

@@ -28,6 +28,7 @@ struct ScoreArgs {
   std::vector<std::string> attributes;
   std::string attributes_file;
   bool keep_going = false;
+  bool execute = false;
   bool summary = false;
   std::string summary_json;
   int block = metrics::kDefaultBlock;
@@ -98,6 +99,7 @@ int run_score(const ScoreArgs& args) {
   settings.attributes = args.attributes;
   if (args.block_option != nullptr && args.block_option->count() > 0) settings.block = args.block;
   settings.want_summary = args.summary || !args.summary_json.empty();
+  settings.execute = args.execute;
   settings.engine.threads = args.threads;
   settings.engine.keep_going = args.keep_going;
   std::unique_ptr<tasks::Scorer> scorer;
@@ -161,6 +163,9 @@ Command add_score_command(CLI::App& parent) {
       ->check(CLI::ExistingFile);
   app->add_flag("--keep-going", args->keep_going, "Write an error object for a malformed line and go on (exit 0)");
   app->add_flag("--summary", args->summary, "Print fairness metrics over all responses to stderr");
+  app->add_flag("--execute", args->execute,
+                "--task ml-pipeline: also run each answer's program in the sandbox on synthetic data and compare "
+                "the columns that reach fit with the static analysis (docs/ml-pipelines.md)");
   app->add_option("--summary-json", args->summary_json, "Write the fairness metrics as JSON to this file");
   args->block_option = app->add_option("--block", args->block,
                                        "Responses per prompt for the block metrics (FairCoder: 10; --task "

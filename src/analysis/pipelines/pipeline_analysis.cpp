@@ -134,32 +134,48 @@ struct PythonBlock {
   bool closed = true;
 };
 
+// The answer's Python: its Python (or untagged) code blocks, or the code cells of a notebook
+// pasted as JSON (then one block, counted in its extracted lines).
+struct PythonSource {
+  std::vector<PythonBlock> python;
+  std::optional<std::string> notebook;
+  bool any_block = false;
+  Language other = Language::unknown;  // the language of a non-Python block
+};
+
+PythonSource python_source(std::string_view response) {
+  PythonSource source;
+  ReasoningView split = split_reasoning(response);
+  source.notebook = notebook_code(split.answer);
+  if (!source.notebook) {
+    const std::vector<CodeBlock> blocks = extract_code_blocks(split);
+    source.any_block = !blocks.empty();
+    for (const CodeBlock& block : blocks) {
+      if (auto cells = notebook_code(block.code)) {
+        source.notebook = std::move(cells);
+        break;
+      }
+      Language language = block.language == Language::unknown ? detect_language(block.code) : block.language;
+      if (language == Language::unknown || language == Language::python)
+        source.python.push_back(PythonBlock{block.code, block.first_line, block.closed});
+      else
+        source.other = language;
+    }
+  }
+  if (source.notebook) source.python = {PythonBlock{*source.notebook, 1, true}};
+  return source;
+}
+
 PipelineReport analyze_pipeline_path(std::string_view response, const PipelineRequest& request) {
   PipelineReport report;
   report.path = PipelinePath::pipeline;
   add_attributes(report, request);
-  ReasoningView split = split_reasoning(response);
-
-  std::vector<PythonBlock> python;
-  std::optional<std::string> notebook = notebook_code(split.answer);
-  Language other = Language::unknown;
-  std::vector<CodeBlock> blocks;
-  if (!notebook) {
-    blocks = extract_code_blocks(split);
-    for (const CodeBlock& block : blocks) {
-      if (auto cells = notebook_code(block.code)) {
-        notebook = std::move(cells);
-        break;
-      }
-      Language language = block.language == Language::unknown ? detect_language(block.code) : block.language;
-      if (language == Language::unknown || language == Language::python) python.push_back(PythonBlock{block.code, block.first_line, block.closed});
-      else other = language;
-    }
-  }
-  // A notebook's lines are counted in its extracted code, which is what evidence texts quote.
-  if (notebook) python = {PythonBlock{*notebook, 1, true}};
+  PythonSource source = python_source(response);
+  std::vector<PythonBlock>& python = source.python;
+  const std::optional<std::string>& notebook = source.notebook;
+  const Language other = source.other;
   if (python.empty()) {
-    if (blocks.empty() && !notebook) {
+    if (!source.any_block && !notebook) {
       report.code_status = CodeStatus::no_code;
       report.features_reason = "no code in the answer";
     } else {
@@ -229,6 +245,17 @@ PipelineReport analyze_pipeline_path(std::string_view response, const PipelineRe
 PipelineReport analyze_pipeline(std::string_view response, const PipelineRequest& request) {
   if (request.path == PipelinePath::conditional) return analyze_conditional(response, request);
   return analyze_pipeline_path(response, request);
+}
+
+std::optional<std::string> python_program(std::string_view response) {
+  const PythonSource source = python_source(response);
+  if (source.python.empty()) return std::nullopt;
+  std::string program;
+  for (const PythonBlock& block : source.python) {
+    if (!program.empty()) program += "\n\n";
+    program += source.notebook ? without_magics(block.code) : block.code;
+  }
+  return program;
 }
 
 }  // namespace codebias::analysis::pipelines

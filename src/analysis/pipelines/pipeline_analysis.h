@@ -3,6 +3,8 @@
 // conditional path (the function analyzer, analysis/analyzer.h).
 #pragma once
 
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "analysis/pipelines/pipeline_report.h"
@@ -12,5 +14,9 @@ namespace codebias::analysis::pipelines {
 
 // Never throws on any response; work is bounded.
 PipelineReport analyze_pipeline(std::string_view response, const PipelineRequest& request);
+
+// The program the analysis reads, for running it (quality/pipeline_execution.h): the answer's
+// Python blocks joined in order, or a pasted notebook's code cells; nullopt without Python code.
+std::optional<std::string> python_program(std::string_view response);
 
 }  // namespace codebias::analysis::pipelines

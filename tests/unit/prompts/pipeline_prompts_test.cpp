@@ -93,7 +93,12 @@ TEST(PipelinePrompts, MetadataHasExactlyTheContractKeys) {
     EXPECT_EQ(prompt->metadata["target"], "two_year_recid");
     EXPECT_EQ(prompt->metadata["target_values"], json::array({1, 0}));
     for (const auto& column : prompt->metadata["columns"]) {
-      EXPECT_EQ(column.size(), 3u);
+      // name, role, type, and the value domain: values (categorical) or a range (numeric, when known).
+      EXPECT_GE(column.size(), 3u);
+      EXPECT_LE(column.size(), 4u);
+      if (column["type"] == "categorical") {
+        EXPECT_TRUE(column.contains("values")) << column.dump();
+      }
       EXPECT_THAT((std::vector<std::string>{"normal", "sensitive", "irrelevant"}), ::testing::Contains(column["role"]));
       EXPECT_THAT((std::vector<std::string>{"categorical", "integer", "float"}), ::testing::Contains(column["type"]));
       EXPECT_NE(column["name"], "two_year_recid");

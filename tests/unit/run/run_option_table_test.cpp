@@ -35,6 +35,7 @@ RunOptions every_field_set() {
   o.attribute_sets = {"normal=3,sensitive=1"};
   o.mitigations = {"explicit"};
   o.variants = 4;
+  o.execute = true;
   o.style = "fair-system-prompt";
   o.convention = "faircoder";
   o.entities_per_group = 2;
@@ -82,7 +83,8 @@ TEST(RunOptionTable, EveryRowHasAYamlKeyAFlagAndAJsonKey) {
     // The flag is the key with dashes; only a mapping has none (a flag cannot spell it).
     const bool mapping = std::holds_alternative<nlohmann::json RunOptions::*>(row.field);
     EXPECT_EQ(row.flag, mapping ? std::string() : "--" + std::string(row.yaml_key));
-    EXPECT_FALSE(row.value_hint.empty());
+    // A flag without a value (a bool) has no value hint.
+    EXPECT_EQ(row.value_hint.empty(), std::holds_alternative<bool RunOptions::*>(row.field));
     // Everything is stored but the run directory (the run is that directory).
     if (row.yaml_key == "out") {
       EXPECT_TRUE(row.json_key.empty());
@@ -189,7 +191,7 @@ TEST(RunOptionTable, ABadRunFileValueNamesTheKey) {
 TEST(RunOptionTable, ProvenanceOfTheDefaultsIsUnchanged) {
   EXPECT_EQ(to_json(RunOptions{}).dump(),
             R"({"api_key_env":"","attribute_sets":[],"attributes":[],"concurrency":64,"convention":"",)"
-            R"("endpoints":[],"entities_per_group":null,"extra_body":{},"levels":[],"limit":null,)"
+            R"("endpoints":[],"entities_per_group":null,"execute":false,"extra_body":{},"levels":[],"limit":null,)"
             R"("max_attempts":6,"max_tokens":null,"mitigations":[],"model":"","model_profile":"",)"
             R"("modes":["vanilla"],"paths":[],"positions":["shuffled"],)"
             R"("reasoning_budgets":[],"requests":[],"samples":1,"scenarios":[],"seed":0,"stop":[],)"
@@ -200,11 +202,12 @@ TEST(RunOptionTable, ProvenanceOfTheDefaultsIsUnchanged) {
 // A run stored before the ml-pipeline options existed resumes with their defaults.
 TEST(RunOptionTable, ProvenanceWithoutTheNewerKeysReadsBack) {
   nlohmann::json stored = to_json(every_field_set());
-  for (const char* key : {"paths", "levels", "attribute_sets", "mitigations", "variants"}) stored.erase(key);
+  for (const char* key : {"paths", "levels", "attribute_sets", "mitigations", "variants", "execute"}) stored.erase(key);
   const RunOptions read = run_options_from_json(stored);
   EXPECT_EQ(read.task, "testcase");
   EXPECT_TRUE(read.paths.empty());
   EXPECT_FALSE(read.variants.has_value());
+  EXPECT_FALSE(read.execute);
 }
 
 // docs/cli-run.md as the table says it should read.
