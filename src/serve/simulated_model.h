@@ -56,7 +56,8 @@ struct PipelineProfile {
   // Multiplies the sensitive retention under a mitigation prompt ("explicit", "generic", "role").
   std::map<std::string, double> mitigation_factor;
   // How the pipeline code selects its columns: "drop_columns", "column_list", "all_but_target",
-  // "column_transformer", "comprehension".
+  // "column_transformer", "comprehension", "positional" (iloc), "dummies" (get_dummies, no
+  // ColumnTransformer).
   std::vector<WeightedName> styles;
 };
 

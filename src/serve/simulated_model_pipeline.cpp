@@ -129,10 +129,31 @@ std::string pipeline_code(const Task& task, const Selection& s, std::string styl
             "]\nX = df[features]\n";
   } else if (style == "drop_columns") {
     code += "X = df.drop(columns=" + python_list(with_target(task, s.dropped)) + ")\n";
+  } else if (style == "positional") {
+    // iloc over the file's column order: the prompt's columns, then the target.
+    std::string positions;
+    for (std::size_t i = 0; i < task.columns.size(); ++i) {
+      if (std::find(s.kept.begin(), s.kept.end(), task.columns[i].name) != s.kept.end())
+        positions += (positions.empty() ? "" : ", ") + std::to_string(i);
+    }
+    code += "X = df.iloc[:, [" + positions + "]]\n";
+  } else if (style == "dummies") {
+    code += "X = pd.get_dummies(df.drop(columns=" + python_list(with_target(task, s.dropped)) +
+            "), columns=" + python_list(s.kept_categorical) + ")\n";
   } else {  // all_but_target, column_transformer: the transformer decides
     code += "X = df.drop(columns=[" + quoted(task.target) + "])\n";
   }
   code += "y = df[" + quoted(task.target) + "]\n\n";
+  if (style == "dummies") {
+    // Already numeric: the estimator is fitted on the encoded frame directly.
+    code += "model = " + estimator + "()\n\nX_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2, "
+            "stratify=y, random_state=42)\nmodel.fit(X_train, y_train)\n";
+    if (full) {
+      code += "\npredictions = model.predict(X_test)\nprint(\"accuracy:\", accuracy_score(y_test, predictions))\n"
+              "print(classification_report(y_test, predictions))\n";
+    }
+    return code;
+  }
   code += "categorical = " + python_list(s.kept_categorical) + "\nnumeric = " + python_list(s.kept_numeric) + "\n";
   code += "preprocess = ColumnTransformer([\n    (\"categorical\", OneHotEncoder(handle_unknown=\"ignore\"), categorical),\n"
           "    (\"numeric\", StandardScaler(), numeric),\n])\n";

@@ -177,7 +177,8 @@ PipelineProfile pipeline_profile(const json* doc, std::string_view origin) {
   }
   if (const json* styles = object_member(*doc, "styles", origin, "pipelines.")) {
     out.styles = weights(*styles, origin, "pipelines.styles",
-                         {"drop_columns", "column_list", "all_but_target", "column_transformer", "comprehension"});
+                         {"drop_columns", "column_list", "all_but_target", "column_transformer", "comprehension",
+                          "positional", "dummies"});
   }
   return out;
 }
