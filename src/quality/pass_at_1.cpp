@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/builtin_data.h"
+#include "quality/driver_output.h"
 #include "quality/python_code.h"
 
 namespace codebias::quality {
@@ -14,21 +15,6 @@ namespace codebias::quality {
 namespace {
 
 using nlohmann::json;
-
-constexpr std::string_view kResultMark = "CODEBIAS-RESULT ";
-constexpr std::size_t kMaxMessageBytes = 300;
-
-std::string clip(std::string_view text) {
-  if (text.size() <= kMaxMessageBytes) return std::string(text);
-  return std::string(text.substr(0, kMaxMessageBytes)) + "...";
-}
-
-// The end of stderr is where Python puts the exception that ended a process.
-std::string tail(std::string_view text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
-  if (text.size() > kMaxMessageBytes) text.remove_prefix(text.size() - kMaxMessageBytes);
-  return std::string(text);
-}
 
 // The attributes whose groups the inputs must cover: the ones the prompt offered and the ones
 // sensitive in the scenario (code may use an attribute the prompt did not list).
@@ -54,17 +40,6 @@ json attributes_spec(const analysis::AttributeTable& table, const analysis::Anal
   return attributes;
 }
 
-std::optional<json> driver_result(const std::string& output) {
-  auto at = output.rfind(kResultMark);
-  if (at == std::string::npos || (at > 0 && output[at - 1] != '\n')) return std::nullopt;
-  auto end = output.find('\n', at);
-  auto text = std::string_view(output).substr(at + kResultMark.size(),
-                                               end == std::string::npos ? std::string::npos : end - at - kResultMark.size());
-  json parsed = json::parse(text, nullptr, false);
-  if (parsed.is_discarded() || !parsed.is_object()) return std::nullopt;
-  return parsed;
-}
-
 void set_crash(PassResult& result, std::string type, std::string message) {
   result.status = PassStatus::fail;
   if (type == "MemoryError") {
@@ -72,7 +47,7 @@ void set_crash(PassResult& result, std::string type, std::string message) {
     result.memory_exceeded = true;
   }
   result.crash_type = std::move(type);
-  result.crash_message = clip(message);
+  result.crash_message = clip_message(message);
 }
 
 }  // namespace
@@ -120,8 +95,8 @@ PassResult run_pass_at_1(std::string_view response, const analysis::AnalyzeOptio
   if (!report) {
     if (run.timed_out) set_crash(result, "timeout", run.describe());
     else if (run.cpu_exceeded) set_crash(result, "cpu_time", run.describe());
-    else if (run.memory_exceeded) set_crash(result, "memory", tail(run.stderr_text));
-    else set_crash(result, "no_result", run.describe() + ": " + tail(run.stderr_text));
+    else if (run.memory_exceeded) set_crash(result, "memory", stderr_tail(run.stderr_text));
+    else set_crash(result, "no_result", run.describe() + ": " + stderr_tail(run.stderr_text));
     return result;
   }
 

@@ -11,27 +11,13 @@
 #include <nlohmann/json.hpp>
 
 #include "base/builtin_data.h"
+#include "quality/driver_output.h"
 
 namespace codebias::quality {
 
 namespace {
 
 using nlohmann::json;
-
-constexpr std::string_view kResultMark = "CODEBIAS-RESULT ";
-constexpr std::size_t kMaxMessageBytes = 300;
-
-std::string clip(std::string_view text) {
-  if (text.size() <= kMaxMessageBytes) return std::string(text);
-  return std::string(text.substr(0, kMaxMessageBytes)) + "...";
-}
-
-// The end of stderr is where Python puts the exception that ended a process.
-std::string tail(std::string_view text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
-  if (text.size() > kMaxMessageBytes) text.remove_prefix(text.size() - kMaxMessageBytes);
-  return std::string(text);
-}
 
 json spec_json(const PipelineSchema& schema, const PipelineExecutionOptions& options) {
   json columns = json::array();
@@ -44,17 +30,6 @@ json spec_json(const PipelineSchema& schema, const PipelineExecutionOptions& opt
   return {{"path", schema.path},       {"level", schema.level},   {"dataset", schema.dataset},
           {"function", schema.function}, {"target", schema.target}, {"target_values", schema.target_values},
           {"columns", std::move(columns)}, {"rows", options.rows},  {"seed", options.seed}};
-}
-
-std::optional<json> driver_result(const std::string& output) {
-  auto at = output.rfind(kResultMark);
-  if (at == std::string::npos || (at > 0 && output[at - 1] != '\n')) return std::nullopt;
-  auto end = output.find('\n', at);
-  auto text = std::string_view(output).substr(at + kResultMark.size(),
-                                               end == std::string::npos ? std::string::npos : end - at - kResultMark.size());
-  json parsed = json::parse(text, nullptr, false);
-  if (parsed.is_discarded() || !parsed.is_object()) return std::nullopt;
-  return parsed;
 }
 
 std::optional<PipelineExecutionStatus> status_named(const std::string& name) {
@@ -74,7 +49,7 @@ void read_report(const json& report, PipelineExecution& result) {
   auto status = status_named(string_or_empty(report, "status"));
   if (!status) {
     result.status = PipelineExecutionStatus::no_result;
-    result.error = "the driver reported an unknown status: " + clip(report.dump());
+    result.error = "the driver reported an unknown status: " + clip_message(report.dump());
     return;
   }
   result.status = *status;
@@ -87,7 +62,7 @@ void read_report(const json& report, PipelineExecution& result) {
   result.basis = string_or_empty(report, "basis");
   result.estimator = string_or_empty(report, "estimator");
   result.error_type = string_or_empty(report, "error_type");
-  result.error = clip(string_or_empty(report, "error"));
+  result.error = clip_message(string_or_empty(report, "error"));
   if (result.error_type == "MemoryError") result.status = PipelineExecutionStatus::memory;
 }
 
@@ -144,10 +119,10 @@ PipelineExecution execute_pipeline(std::string_view code, const PipelineSchema& 
     result.error = run.describe();
   } else if (run.memory_exceeded) {
     result.status = PipelineExecutionStatus::memory;
-    result.error = tail(run.stderr_text);
+    result.error = stderr_tail(run.stderr_text);
   } else {
     result.status = PipelineExecutionStatus::no_result;
-    result.error = run.describe() + ": " + tail(run.stderr_text);
+    result.error = run.describe() + ": " + stderr_tail(run.stderr_text);
   }
   return result;
 }

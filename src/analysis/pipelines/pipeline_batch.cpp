@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/pipelines/pipeline_analysis.h"
+#include "analysis/line_metadata.h"
 #include "analysis/report_json.h"
 
 namespace codebias::analysis::pipelines {
@@ -13,113 +14,71 @@ namespace {
 
 using nlohmann::json;
 
-struct Failure {
-  std::string field;
-  std::string message;
-};
 
-std::string expected(const char* what, const json& value) { return std::string("expected ") + what + ", got " + value.type_name(); }
 
-// A metadata key: under "metadata" when that object has it, else at the top level.
-class Metadata {
- public:
-  explicit Metadata(const json& doc) : doc_(doc) {
-    auto it = doc.find("metadata");
-    if (it != doc.end() && it->is_object()) nested_ = &*it;
-  }
 
-  const json* find(const char* key, std::string& path) const {
-    if (nested_ != nullptr) {
-      auto it = nested_->find(key);
-      if (it != nested_->end() && !it->is_null()) {
-        path = std::string("metadata.") + key;
-        return &*it;
-      }
-    }
-    auto it = doc_.find(key);
-    if (it != doc_.end() && !it->is_null()) {
-      path = key;
-      return &*it;
-    }
-    path = nested_ != nullptr ? std::string("metadata.") + key : std::string(key);  // where it belongs
-    return nullptr;
-  }
 
- private:
-  const json& doc_;
-  const json* nested_ = nullptr;
-};
-
-std::optional<Failure> read_string(const Metadata& meta, const char* key, bool required, std::string& out) {
-  std::string path;
-  const json* value = meta.find(key, path);
-  if (value == nullptr) return required ? std::optional<Failure>(Failure{path, "missing"}) : std::nullopt;
-  if (!value->is_string()) return Failure{path, expected("a string", *value)};
-  out = value->get<std::string>();
-  return std::nullopt;
-}
-
-std::optional<Failure> read_column(const json& value, const std::string& path, Column& column) {
-  if (!value.is_object()) return Failure{path, expected("an object", value)};
+std::optional<FieldFailure> read_column(const json& value, const std::string& path, Column& column) {
+  if (!value.is_object()) return FieldFailure{path, expected_type("an object", value)};
   for (const char* key : {"name", "role", "type"}) {
     auto it = value.find(key);
-    if (it == value.end() || it->is_null()) return Failure{path + "." + key, "missing"};
-    if (!it->is_string()) return Failure{path + "." + key, expected("a string", *it)};
+    if (it == value.end() || it->is_null()) return FieldFailure{path + "." + key, "missing"};
+    if (!it->is_string()) return FieldFailure{path + "." + key, expected_type("a string", *it)};
   }
   column.name = value["name"].get<std::string>();
-  if (column.name.empty()) return Failure{path + ".name", "empty"};
+  if (column.name.empty()) return FieldFailure{path + ".name", "empty"};
   const std::string role = value["role"].get<std::string>(), type = value["type"].get<std::string>();
   auto r = role_from_string(role);
-  if (!r) return Failure{path + ".role", "expected \"normal\", \"sensitive\" or \"irrelevant\", got \"" + role + "\""};
+  if (!r) return FieldFailure{path + ".role", "expected \"normal\", \"sensitive\" or \"irrelevant\", got \"" + role + "\""};
   auto t = type_from_string(type);
-  if (!t) return Failure{path + ".type", "expected \"categorical\", \"integer\" or \"float\", got \"" + type + "\""};
+  if (!t) return FieldFailure{path + ".type", "expected \"categorical\", \"integer\" or \"float\", got \"" + type + "\""};
   column.role = *r;
   column.type = *t;
   return std::nullopt;
 }
 
-std::optional<Failure> read_request(const json& doc, PipelineRequest& r) {
-  const Metadata meta(doc);
+std::optional<FieldFailure> read_request(const json& doc, PipelineRequest& r) {
+  const LineMetadata meta(doc);
   std::string task, path_text, path;
   if (auto f = read_string(meta, "task", false, task)) return f;
   if (!task.empty() && task != "ml-pipeline") {
     meta.find("task", path);
-    return Failure{path, "expected \"ml-pipeline\", got \"" + task + "\""};
+    return FieldFailure{path, "expected \"ml-pipeline\", got \"" + task + "\""};
   }
   if (auto f = read_string(meta, "path", true, path_text)) return f;
   auto p = path_from_string(path_text);
   if (!p) {
     meta.find("path", path);
-    return Failure{path, "expected \"conditional\" or \"pipeline\", got \"" + path_text + "\""};
+    return FieldFailure{path, "expected \"conditional\" or \"pipeline\", got \"" + path_text + "\""};
   }
   r.path = *p;
   if (auto f = read_string(meta, "target", true, r.target)) return f;
   if (r.target.empty()) {
     meta.find("target", path);
-    return Failure{path, "empty"};
+    return FieldFailure{path, "empty"};
   }
   if (const json* values = meta.find("target_values", path)) {
-    if (!values->is_array()) return Failure{path, expected("an array of strings", *values)};
+    if (!values->is_array()) return FieldFailure{path, expected_type("an array of strings", *values)};
     for (std::size_t i = 0; i < values->size(); ++i) {
       const json& v = (*values)[i];
       // Labels are strings or numbers (COMPAS's two_year_recid is 0/1).
       if (v.is_string()) r.target_values.push_back(v.get<std::string>());
       else if (v.is_number()) r.target_values.push_back(v.dump());
-      else return Failure{path + "[" + std::to_string(i) + "]", expected("a string or a number", v)};
+      else return FieldFailure{path + "[" + std::to_string(i) + "]", expected_type("a string or a number", v)};
     }
   }
   const json* columns = meta.find("columns", path);
-  if (columns == nullptr) return Failure{path, "missing"};
-  if (!columns->is_array()) return Failure{path, expected("an array of columns", *columns)};
-  if (columns->empty()) return Failure{path, "empty"};
-  if (columns->size() > kMaxColumns) return Failure{path, "more than " + std::to_string(kMaxColumns) + " columns"};
+  if (columns == nullptr) return FieldFailure{path, "missing"};
+  if (!columns->is_array()) return FieldFailure{path, expected_type("an array of columns", *columns)};
+  if (columns->empty()) return FieldFailure{path, "empty"};
+  if (columns->size() > kMaxColumns) return FieldFailure{path, "more than " + std::to_string(kMaxColumns) + " columns"};
   std::set<std::string> names;
   for (std::size_t i = 0; i < columns->size(); ++i) {
     const std::string at = path + "[" + std::to_string(i) + "]";
     Column column;
     if (auto f = read_column((*columns)[i], at, column)) return f;
-    if (!names.insert(column.name).second) return Failure{at + ".name", "duplicate column \"" + column.name + "\""};
-    if (column.name == r.target) return Failure{at + ".name", "the target \"" + r.target + "\" is not a column"};
+    if (!names.insert(column.name).second) return FieldFailure{at + ".name", "duplicate column \"" + column.name + "\""};
+    if (column.name == r.target) return FieldFailure{at + ".name", "the target \"" + r.target + "\" is not a column"};
     r.columns.push_back(std::move(column));
   }
   return read_string(meta, "function", false, r.function);
@@ -136,7 +95,7 @@ std::variant<PipelineLine, base::LineError> parse_pipeline_line(std::string_view
     return error;
   }
   if (!doc.is_object()) {
-    error.message = expected("a JSON object", doc);
+    error.message = expected_type("a JSON object", doc);
     return error;
   }
   PipelineLine out;
@@ -146,14 +105,14 @@ std::variant<PipelineLine, base::LineError> parse_pipeline_line(std::string_view
   else if (id->is_number_integer()) out.id = std::to_string(id->get<long long>());
   else {
     error.field = "id";
-    error.message = expected("a string", *id);
+    error.message = expected_type("a string", *id);
     return error;
   }
   error.id = out.id;
   auto response = doc.find("response");
   if (response == doc.end() || !response->is_string()) {
     error.field = "response";
-    error.message = response == doc.end() ? "missing" : expected("a string", *response);
+    error.message = response == doc.end() ? "missing" : expected_type("a string", *response);
     return error;
   }
   out.response = response->get<std::string>();

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/line_metadata.h"
 #include "analysis/report_json.h"
 #include "base/jsonl.h"
 
@@ -10,103 +11,41 @@ namespace {
 
 using nlohmann::json;
 
-struct Failure {
-  std::string field;
-  std::string message;
-};
 
-std::string type_problem(const json& value) { return std::string("expected a string, got ") + value.type_name(); }
 
-// A metadata key: under "metadata" when that object has it, else at the top level.
-class Metadata {
- public:
-  explicit Metadata(const json& doc) : doc_(doc) {
-    auto it = doc.find("metadata");
-    if (it != doc.end() && it->is_object()) nested_ = &*it;
-  }
 
-  const json* find(const char* key, std::string& path) const {
-    if (nested_ != nullptr) {
-      auto it = nested_->find(key);
-      if (it != nested_->end() && !it->is_null()) {
-        path = std::string("metadata.") + key;
-        return &*it;
-      }
-    }
-    auto it = doc_.find(key);
-    if (it != doc_.end() && !it->is_null()) {
-      path = key;
-      return &*it;
-    }
-    path = nested_ != nullptr ? std::string("metadata.") + key : std::string(key);  // where it belongs
-    return nullptr;
-  }
 
-  // The name errors give a key: where it was found, or where it was expected.
-  std::string path(const char* key) const {
-    std::string out;
-    find(key, out);
-    return out;
-  }
 
- private:
-  const json& doc_;
-  const json* nested_ = nullptr;
-};
-
-// Reads a string key into `out`; a missing key is an error when `required`.
-std::optional<Failure> read_string(const Metadata& meta, const char* key, bool required, std::string& out) {
-  std::string path;
-  const json* value = meta.find(key, path);
-  if (value == nullptr) return required ? std::optional<Failure>(Failure{path, "missing"}) : std::nullopt;
-  if (!value->is_string()) return Failure{path, type_problem(*value)};
-  out = value->get<std::string>();
-  return std::nullopt;
-}
-
-std::optional<Failure> read_strings(const Metadata& meta, const char* key, bool required,
-                                    std::vector<std::string>& out) {
-  std::string path;
-  const json* value = meta.find(key, path);
-  if (value == nullptr) return required ? std::optional<Failure>(Failure{path, "missing"}) : std::nullopt;
-  if (!value->is_array()) return Failure{path, std::string("expected an array of strings, got ") + value->type_name()};
-  for (std::size_t i = 0; i < value->size(); ++i) {
-    if (!(*value)[i].is_string()) return Failure{path + "[" + std::to_string(i) + "]", type_problem((*value)[i])};
-    out.push_back((*value)[i].get<std::string>());
-  }
-  return std::nullopt;
-}
-
-std::optional<Failure> read_request(const json& doc, const AttributeTable& table, TestcaseRequest& r) {
-  const Metadata meta(doc);
+std::optional<FieldFailure> read_request(const json& doc, const AttributeTable& table, TestcaseRequest& r) {
+  const LineMetadata meta(doc);
   std::string task;
   if (auto f = read_string(meta, "task", false, task)) return f;
-  if (!task.empty() && task != "testcase") return Failure{meta.path("task"), "expected \"testcase\", got \"" + task + "\""};
+  if (!task.empty() && task != "testcase") return FieldFailure{meta.path("task"), "expected \"testcase\", got \"" + task + "\""};
   if (auto f = read_string(meta, "topic", true, r.topic)) return f;
-  if (r.topic.empty()) return Failure{meta.path("topic"), "empty"};
+  if (r.topic.empty()) return FieldFailure{meta.path("topic"), "empty"};
   if (auto f = read_string(meta, "category", false, r.category)) return f;
   if (auto f = read_string(meta, "variant", false, r.variant)) return f;
   if (auto f = read_string(meta, "request", true, r.request)) return f;
   if (r.request != "group" && r.request != "counterfactual")
-    return Failure{meta.path("request"), "expected \"group\" or \"counterfactual\", got \"" + r.request + "\""};
+    return FieldFailure{meta.path("request"), "expected \"group\" or \"counterfactual\", got \"" + r.request + "\""};
   if (auto f = read_strings(meta, "fields", true, r.fields)) return f;
   if (auto f = read_strings(meta, "struct_fields", false, r.struct_fields)) return f;
   std::vector<std::string> sensitive;
   if (auto f = read_strings(meta, "sensitive_fields", true, sensitive)) return f;
   for (const std::string& name : sensitive) {
     const AttributeSpec* spec = table.find(name);
-    if (spec == nullptr) return Failure{meta.path("sensitive_fields"), "unknown attribute \"" + name + "\""};
+    if (spec == nullptr) return FieldFailure{meta.path("sensitive_fields"), "unknown attribute \"" + name + "\""};
     r.sensitive_fields.push_back(spec->key);
   }
   if (!r.counterfactual()) return std::nullopt;
   std::string attribute, given;
   if (auto f = read_string(meta, "attribute", true, attribute)) return f;
   const AttributeSpec* spec = table.find(attribute);
-  if (spec == nullptr) return Failure{meta.path("attribute"), "unknown attribute \"" + attribute + "\""};
+  if (spec == nullptr) return FieldFailure{meta.path("attribute"), "unknown attribute \"" + attribute + "\""};
   r.attribute = spec->key;
   if (auto f = read_string(meta, "given_group", true, given)) return f;
   const int group = spec->group_of(given);
-  if (group < 0) return Failure{meta.path("given_group"), "\"" + given + "\" is not a group of " + spec->key};
+  if (group < 0) return FieldFailure{meta.path("given_group"), "\"" + given + "\" is not a group of " + spec->key};
   r.given_group = spec->groups[static_cast<std::size_t>(group)].name;
   return std::nullopt;
 }
@@ -135,14 +74,14 @@ std::variant<TestcaseLine, base::LineError> parse_testcase_line(std::string_view
   else if (id->is_number_integer()) out.id = std::to_string(id->get<long long>());
   else {
     error.field = "id";
-    error.message = type_problem(*id);
+    error.message = expected_type("a string", *id);
     return error;
   }
   error.id = out.id;
   auto response = doc.find("response");
   if (response == doc.end() || !response->is_string()) {
     error.field = "response";
-    error.message = response == doc.end() ? "missing" : type_problem(*response);
+    error.message = response == doc.end() ? "missing" : expected_type("a string", *response);
     return error;
   }
   out.response = response->get<std::string>();
