@@ -27,6 +27,7 @@ enum Effect : unsigned {
   kNonConstant = 1u << 3,
   kNumericUse = 1u << 4,
   kRaises = 1u << 5,
+  kThreshold = 1u << 6,
 };
 
 const char* effect_text(unsigned bit) {
@@ -37,6 +38,7 @@ const char* effect_text(unsigned bit) {
     case kNonConstant: return "adds an attribute-dependent amount that is not a constant";
     case kNumericUse: return "uses the categorical attribute as a number";
     case kRaises: return "rejects some groups (raises) depending on the attribute";
+    case kThreshold: return "chooses the returned label by a threshold on a score the attribute changes";
     default: return "";
   }
 }
@@ -99,6 +101,9 @@ enum class Truth { yes, no, unknown };
 struct Condition {
   Truth truth = Truth::unknown;
   bool involved = false;  // the attribute decided the truth
+  // Unknown truth, but one side is a score the attribute changes (other inputs unknown): the
+  // attribute can tip it for some applicants.
+  bool threshold = false;
   const char* rule = "";
   unsigned effects = 0;
   std::vector<int> events;
@@ -112,6 +117,8 @@ struct Frame {
   std::string_view construct;
   std::string_view step;
   std::string_view detail;
+  bool threshold = false;  // its condition compared an attribute-dependent score (Condition::threshold)
+  std::vector<int> threshold_events = {};  // how the attribute reached that score
 
   std::string rule() const {
     if (construct.empty()) return "";
@@ -249,6 +256,18 @@ class Evaluator {
   bool path_uncertain() const {
     return std::any_of(frames_.begin(), frames_.end(), [](const Frame& f) { return f.uncertain; });
   }
+  bool path_threshold() const {
+    return std::any_of(frames_.begin(), frames_.end(), [](const Frame& f) { return f.threshold; });
+  }
+  // A label (string or boolean) chosen under a threshold on an attribute-dependent score is the
+  // attribute's decision. Numbers are left alone: there a threshold is a cap on the score.
+  void mark_threshold_label(Value& v, int line, std::string_view construct) {
+    if (v.kind != Value::Kind::string && v.kind != Value::Kind::boolean) return;
+    v.tainted = true;
+    v.effects |= kThreshold;
+    for (const Frame& f : frames_) v.events.insert(v.events.end(), f.threshold_events.begin(), f.threshold_events.end());
+    v.events.push_back(add_event(line, std::string(construct) + "/" + rules::kThreshold, std::nullopt));
+  }
   std::string path_rule() const {
     for (auto it = frames_.rbegin(); it != frames_.rend(); ++it)
       if (it->dependent) return it->rule();
@@ -313,6 +332,11 @@ class Evaluator {
         // what was accumulated, like falling off the end.
         Value v = s.value ? eval(*s.value, env, depth) : depth == 0 ? accumulated(env) : Value{};
         if (path_uncertain() && !path_dependent()) {
+          if (depth == 0 && path_threshold() && (v.kind == Value::Kind::string || v.kind == Value::Kind::boolean)) {
+            mark_threshold_label(v, s.line, rules::kIfChain);
+            ret = std::move(v);
+            return Flow::returned;
+          }
           // Returns on conditions about other inputs are assumed not taken.
           return Flow::normal;
         }
@@ -372,6 +396,8 @@ class Evaluator {
       Frame frame;
       frame.dependent = (c.truth == Truth::yes && c.involved) || excluded_by_attribute;
       frame.uncertain = c.truth == Truth::unknown;
+      frame.threshold = c.truth == Truth::unknown && c.threshold;
+      if (frame.threshold) frame.threshold_events = c.events;
       frame.construct = s.rule.empty() ? std::string_view(rules::kIfChain) : std::string_view(s.rule);
       if (c.truth == Truth::yes && c.involved) {
         frame.detail = c.rule;
@@ -386,7 +412,8 @@ class Evaluator {
       if (f == Flow::raised) {
         if (!frame.uncertain) return f;
       } else if (f == Flow::returned) {
-        if (!frame.uncertain) {
+        // A label the threshold chose is the decision, even though the branch is uncertain.
+        if (!frame.uncertain || (branch_ret.effects & kThreshold)) {
           ret = std::move(branch_ret);
           return f;
         }
@@ -456,6 +483,7 @@ class Evaluator {
     bool defined = false;
     Value current = read_target(key, env, defined);
     if (s.op.empty()) {
+      if (!path_dependent() && path_threshold()) mark_threshold_label(amount, s.line, rules::kIfChain);
       env[key] = assign_plain(current, defined, std::move(amount), s.line);
       return;
     }
@@ -742,6 +770,12 @@ class Evaluator {
         if (c.truth == Truth::unknown) {
           Value a = eval(*e.children[1], env, depth);
           Value b = eval(*e.children[2], env, depth);
+          if (c.threshold && (a.kind == Value::Kind::string || a.kind == Value::Kind::boolean) &&
+              (b.kind == Value::Kind::string || b.kind == Value::Kind::boolean)) {
+            a.events.insert(a.events.end(), c.events.begin(), c.events.end());
+            mark_threshold_label(a, e.line, rules::kConditional);
+            return a;
+          }
           Value out = a.tainted ? a : b;
           merge_trace(out, a.tainted ? b : a);
           out.base_known = out.base_known && a.base_known && b.base_known && a.base == b.base;
@@ -1128,6 +1162,10 @@ class Evaluator {
 
   static Condition merge_effects(Condition c, const Condition& other) {
     c.effects |= other.effects;
+    if (c.truth == Truth::unknown && other.threshold) {
+      c.threshold = true;
+      c.events.insert(c.events.end(), other.events.begin(), other.events.end());
+    }
     return c;
   }
 
@@ -1185,6 +1223,9 @@ class Evaluator {
       if (c.effects) {
         c.involved = true;
         c.rule = rules::kNumericUse;
+      } else {
+        c.threshold = true;
+        c.events = a.tainted ? a.events : b.events;
       }
       return c;
     }
@@ -1280,7 +1321,7 @@ AttributeFinding evaluate_attribute(const DecisionContext& context, const Attrib
     if (!deps.empty() && v != deps[0]) differ = true;
   }
   if (effects) {
-    for (unsigned bit = 1; bit <= kRaises; bit <<= 1)
+    for (unsigned bit = 1; bit <= kThreshold; bit <<= 1)
       if (effects & bit) {
         finding.effect = effect_text(bit);
         break;

@@ -24,6 +24,9 @@ constexpr std::array kRules = {
     Rule{kNumericUse, Part::condition, "a categorical attribute compared with a number (the effect reports it)", false},
     Rule{kRankCompare, Part::condition, "a number read from a table by the attribute compared (a rank)"},
     Rule{kCompareDerived, Part::condition, "a value derived from the attribute compared"},
+    Rule{kThreshold, Part::condition,
+         "a score the attribute changes, with other inputs unknown, compared with a threshold that chose a "
+         "returned label (the effect reports it)"},
     Rule{kFlag, Part::condition, "a boolean flag naming a group (is_female) tested"},
     Rule{kTable, Part::condition, "the table entry of the attribute's value"},
     Rule{kDefault, Part::condition,

@@ -42,6 +42,7 @@ inline constexpr char kAgeThreshold[] = "age-threshold";
 inline constexpr char kNumericUse[] = "numeric-use";
 inline constexpr char kRankCompare[] = "rank-compare";
 inline constexpr char kCompareDerived[] = "compare-derived";
+inline constexpr char kThreshold[] = "threshold";
 inline constexpr char kFlag[] = "flag";
 inline constexpr char kTable[] = "table";
 inline constexpr char kDefault[] = "default";
