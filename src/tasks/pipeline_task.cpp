@@ -125,10 +125,13 @@ class PipelineScorer : public Scorer {
     if (!settings_.execute) {
       return pipelines::score_pipeline_jsonl(in, origin, settings_.engine, [&](pipelines::PipelineScored& line) {
         write(line.json);
-        if (line.result) keep(line.result->metadata, pipelines::to_json(line.result->report, *line.id), *line.id);
+        if (settings_.want_summary && line.result) {
+          keep(line.result->metadata, pipelines::to_json(line.result->report, *line.id), *line.id);
+        }
       });
     }
-    // With --execute the lines wait until every program has run (in parallel sandboxes).
+    // With --execute the lines wait until every program has run (in parallel sandboxes); the
+    // lines before a bad one are still written when it stops the pass.
     struct Held {
       std::string json;  // an error line, or empty
       std::optional<nlohmann::ordered_json> analysis;
@@ -137,33 +140,41 @@ class PipelineScorer : public Scorer {
     };
     std::vector<Held> held;
     std::vector<PendingExecution> pending;
-    const auto stats = pipelines::score_pipeline_jsonl(in, origin, settings_.engine, [&](pipelines::PipelineScored& line) {
-      if (!line.result) {
-        held.push_back({line.json, std::nullopt, {}, {}});
-        return;
+    const auto flush = [&] {
+      const auto runs = execute_answers(pending);
+      std::size_t next = 0;
+      for (auto& h : held) {
+        if (!h.analysis) {
+          write(h.json);
+          continue;
+        }
+        add_execution(*h.analysis, runs[next++]);
+        write(analysis::dump_json_line(*h.analysis));
+        if (settings_.want_summary) keep(h.metadata, *h.analysis, h.id);
       }
-      const auto input = nlohmann::json::parse(line.input.text, nullptr, false);
-      const std::string response = input.is_object() ? string_field(input, "response") : std::string();
-      pending.push_back({pipelines::python_program(response), schema_from(line.result->metadata)});
-      held.push_back({{}, pipelines::to_json(line.result->report, *line.id), line.result->metadata, *line.id});
-    });
-    const auto runs = execute_answers(pending);
-    std::size_t next = 0;
-    for (auto& h : held) {
-      if (!h.analysis) {
-        write(h.json);
-        continue;
-      }
-      add_execution(*h.analysis, runs[next++]);
-      write(analysis::dump_json_line(*h.analysis));
-      keep(h.metadata, *h.analysis, h.id);
+    };
+    base::JsonlStats stats;
+    try {
+      stats = pipelines::score_pipeline_jsonl(in, origin, settings_.engine, [&](pipelines::PipelineScored& line) {
+        if (!line.result) {
+          held.push_back({line.json, std::nullopt, {}, {}});
+          return;
+        }
+        const auto input = nlohmann::json::parse(line.input.text, nullptr, false);
+        const std::string response = input.is_object() ? string_field(input, "response") : std::string();
+        pending.push_back({pipelines::python_program(response), schema_from(line.result->metadata)});
+        held.push_back({{}, pipelines::to_json(line.result->report, *line.id), line.result->metadata, *line.id});
+      });
+    } catch (const base::InputError&) {
+      flush();
+      throw;
     }
+    flush();
     return stats;
   }
 
   void keep(const nlohmann::json& metadata, const nlohmann::ordered_json& analysis, const std::string& id) {
-    if (settings_.want_summary)
-      answers_.push_back(metrics::pipeline_answer_from(metadata, analysis, "", id, integer_field(metadata, "sample")));
+    answers_.push_back(metrics::pipeline_answer_from(metadata, analysis, "", id, integer_field(metadata, "sample")));
   }
 
   ScoreSummary summary() const override {
