@@ -71,7 +71,9 @@ metrics::LoadedRun load_run(const std::filesystem::path& dir) {
   // Only runs whose answers are scoring functions have the cells compare and gate judge.
   const std::string task = options != run.provenance.end() ? string_field(*options, "task") : std::string();
   if (!task.empty() && !tasks::find_task(task).answers_are_programs) {
-    throw std::invalid_argument(dir.string() + ": a test-case run has no function-implementation cells to judge");
+    throw std::invalid_argument(dir.string() + ": the run's task (" + task +
+                                ") has no function-implementation cells to judge (compare and gate read runs of "
+                                "scoring functions)");
   }
   store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
                             const nlohmann::json*) { run.records.push_back({planned, result}); });

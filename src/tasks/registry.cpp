@@ -14,7 +14,7 @@ const std::vector<Task>& all_tasks() {
       {"testcase", "FairCoder's unit-test generation (lines carry topic/request/fields metadata; docs/testcases.md)",
        &make_testcase_scorer, &prompts::build_testcase_prompts, &analyse_testcase_samples, false},
       {"ml-pipeline", "which dataset columns a conditional function or an ML pipeline uses (docs/ml-pipelines.md)",
-       &make_pipeline_scorer, &prompts::build_pipeline_prompts, &analyse_pipeline_samples, true, true},
+       &make_pipeline_scorer, &prompts::build_pipeline_prompts, &analyse_pipeline_samples, false, true},
       {"faircoder-compat", "function lines read by FairCoder's published scorer, its mistakes included (README.md)",
        &make_faircoder_compat_scorer, nullptr, nullptr, true},
   };

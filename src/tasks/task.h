@@ -67,7 +67,8 @@ struct Task {
   // A run's stored samples (in plan order) analysed into its results.
   metrics::RunResults (*analyse_run)(const std::vector<metrics::SampleRecord>& records,
                                      const RunAnalysisSettings& settings);
-  // Whether an answer is a program that pass@1 and pylint can judge (`codebias quality`).
+  // Whether an answer is a scoring function that pass@1 and pylint can judge (`codebias quality`)
+  // and whose run has the function cells `codebias compare` and `gate` judge.
   bool answers_are_programs = false;
   // Whether --execute (running each answer's program in the sandbox) applies.
   bool executes_answers = false;
