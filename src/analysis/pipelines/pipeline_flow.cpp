@@ -133,6 +133,7 @@ struct Sink {
   Ref features;
   int line;
   const char* rule;
+  size_t block = 0;  // the code block whose run recorded it
 };
 
 struct Scope {
@@ -163,6 +164,7 @@ class Flow {
   }
 
   FlowResult run(std::span<const CodeUnit> units) {
+    units_ = units;
     FlowResult result;
     result.columns.resize(request_.columns.size());
     try {
@@ -172,6 +174,7 @@ class Flow {
       }
       for (const CodeUnit& unit : units) {
         unit_ = &unit;
+        block_ = static_cast<size_t>(&unit - units.data());
         exec_block(unit.tree->root());
       }
       analyse_uncalled_functions();
@@ -198,6 +201,9 @@ class Flow {
   std::map<std::string, Function> functions_;
   std::vector<std::string> call_stack_;
   const CodeUnit* unit_ = nullptr;
+  std::span<const CodeUnit> units_;
+  size_t block_ = 0;                   // the code block being run (a called helper runs in its caller's)
+  std::set<size_t> blocks_reading_;    // blocks that load the data themselves
   std::vector<Sink> sinks_;
   std::map<int, std::vector<FlowEvidence>> aux_;  // column -> auxiliary uses
   std::string dynamic_reason_;
@@ -1069,7 +1075,7 @@ class Flow {
     Mask kept = sources(*features).first & ~bit(target_);
     if (model && model->selector_line) record(*features, model->selector_line, rules::kDataDriven, kept, 0);
     record(*features, at, rule, kept, 0);
-    sinks_.push_back(Sink{features, at, rule});
+    sinks_.push_back(Sink{features, at, rule, block_});
   }
 
   // --- calls ---------------------------------------------------------------------------------
@@ -1142,6 +1148,7 @@ class Flow {
       return call_defined(fn->second, args);
     if (name == "read_csv" || name == "read_excel" || name == "read_parquet" || name == "read_json" ||
         name == "read_table" || name == "read_sql" || name == "load_dataset") {
+      blocks_reading_.insert(block_);
       Ref frame = all_frame();
       if (TSNode use = keyword(args, "usecols"); !ts_node_is_null(use)) return select(frame, eval(use), at, rules::kColumnList);
       return frame;
@@ -1247,7 +1254,7 @@ class Flow {
         possible->open_sources = may_sources(*v);
         possible->steps = v->steps;
         possible->reason = "a frame is passed to '" + name + "', which the answer does not define";
-        sinks_.push_back(Sink{possible, at, rules::kFit});
+        sinks_.push_back(Sink{possible, at, rules::kFit, block_});
       }
     }
     for (const auto& [key, n] : args.keywords) out->open_sources |= may_sources(*eval(n));
@@ -1466,6 +1473,24 @@ class Flow {
     return v;
   }
 
+  // df[a > b], df[~m], df[m1 & m2], df[x.isin(...)]: the syntax of a row filter.
+  bool row_mask_syntax(TSNode key) const {
+    std::string_view type = type_of(key);
+    if (type == "parenthesized_expression" && count(key) == 1) return row_mask_syntax(child(key, 0));
+    if (type == "comparison_operator" || type == "boolean_operator" || type == "not_operator" || type == "unary_operator")
+      return true;
+    if (type == "binary_operator") {
+      std::string_view op = text(field(key, "operator"));
+      return op == "&" || op == "|" || op == "^";
+    }
+    if (type == "call") {
+      std::string name = callee_name(field(key, "function"));
+      return name == "isin" || name == "notna" || name == "notnull" || name == "isna" || name == "isnull" ||
+             name == "between" || name == "duplicated" || name == "contains" || name == "startswith";
+    }
+    return false;
+  }
+
   Ref eval_subscript(TSNode node, int at) {
     TSNode value = field(node, "value");
     std::vector<TSNode> keys;
@@ -1504,6 +1529,10 @@ class Flow {
     if (type_of(keys[0]) == "slice") return copy_of(as_frame(base));  // rows
     Ref key = eval(keys[0]);
     if (key->kind == Kind::names) return select(base, key, at, rules::kColumnList);
+    // A key that carries no known column (an undefined name, self.cols of an unfollowed object)
+    // may be a list of columns; a mask is built from the frame's own columns.
+    if (key->kind == Kind::unknown && key->open_sources == all_ && !row_mask_syntax(keys[0]))
+      return select(base, key, at, rules::kColumnList);
     return copy_of(as_frame(base));  // a boolean mask: rows
   }
 
@@ -1676,6 +1705,7 @@ class Flow {
     for (auto& [name, fn] : functions_) {
       if (fn.called) continue;
       unit_ = fn.unit;
+      block_ = static_cast<size_t>(fn.unit - units_.data());
       Scope scope;
       TSNode params = field(fn.node, "parameters");
       for (uint32_t i = 0; !ts_node_is_null(params) && i < count(params); ++i) {
@@ -1731,6 +1761,12 @@ class Flow {
 
   void decide(FlowResult& result) {
     std::vector<Sink> sinks = sinks_;
+    // An answer that shows a program and then a revised one (a later block loads the data again and
+    // fits) is answered by the last: run as one program, its model is the one that remains.
+    size_t last_program = 0;
+    for (const Sink& s : sinks)
+      if (blocks_reading_.count(s.block)) last_program = std::max(last_program, s.block);
+    std::erase_if(sinks, [&](const Sink& s) { return s.block < last_program; });
     if (sinks.empty())
       if (auto list = feature_list()) sinks.push_back(*list);
     if (sinks.empty()) {
