@@ -64,7 +64,7 @@ struct Label {
   bool dummies = false; // expanded by get_dummies (the original label no longer exists)
 };
 
-enum class Kind { unknown, constant, names, frame, estimator, transform, column_transformer, tuple };
+enum class Kind { unknown, constant, names, frame, estimator, transform, column_transformer, tuple, instance };
 
 struct Value;
 using Ref = std::shared_ptr<Value>;
@@ -93,6 +93,8 @@ struct Value {
   std::vector<TransformerEntry> entries;    // column_transformer
   bool remainder_passthrough = false;
   int line = 0;                             // column_transformer: where it is built
+  std::string class_name;                   // instance: its class, defined in the answer
+  std::map<std::string, Ref> attributes;    // instance: self.x as the methods set it
 };
 
 Ref make(Kind kind) {
@@ -198,7 +200,8 @@ class Flow {
   Mask all_ = 0;
   std::map<std::string, int> index_;
   std::vector<Scope> scopes_;
-  std::map<std::string, Function> functions_;
+  std::map<std::string, Function> functions_;  // functions and methods (by their bare names)
+  std::set<std::string> classes_;
   std::vector<std::string> call_stack_;
   const CodeUnit* unit_ = nullptr;
   std::span<const CodeUnit> units_;
@@ -1086,7 +1089,7 @@ class Flow {
       if (TSNode n = keyword(args, key); !ts_node_is_null(n)) aux(*eval(n), at, rules::kFairnessReport);
   }
 
-  Ref call_defined(Function& fn, const Arguments& args) {
+  Ref call_defined(Function& fn, const Arguments& args, const Ref& self = nullptr) {
     std::string name(text(field(fn.node, "name")));
     if (call_stack_.size() >= 8 || std::find(call_stack_.begin(), call_stack_.end(), name) != call_stack_.end())
       return opaque("a recursive or deeply nested call of '" + name + "'");
@@ -1105,7 +1108,10 @@ class Flow {
       TSNode id = parameter_name(p);
       if (ts_node_is_null(id)) continue;
       std::string param(text(id));
-      if (param == "self" || param == "cls") continue;
+      if (param == "self" || param == "cls") {
+        if (self) scope.vars[param] = self;
+        continue;
+      }
       if (keywords.count(param)) scope.vars[param] = keywords[param];
       else if (next < positional.size()) scope.vars[param] = positional[next++];
       else if (TSNode d = field(p, "value"); !ts_node_is_null(d)) scope.vars[param] = eval(d);
@@ -1143,6 +1149,13 @@ class Flow {
     if (name == "exec" || name == "eval") {
       if (dynamic_reason_.empty()) dynamic_reason_ = "the code runs " + name + "()";
       return opaque(dynamic_reason_);
+    }
+    if (classes_.count(name) && type_of(function) == "identifier") {
+      // A class of the answer: __init__ runs on the new object, whose attributes its methods share.
+      Ref instance = make(Kind::instance);
+      instance->class_name = name;
+      if (auto init = functions_.find("__init__"); init != functions_.end()) call_defined(init->second, args, instance);
+      return instance;
     }
     if (auto fn = functions_.find(name); fn != functions_.end() && type_of(function) == "identifier")
       return call_defined(fn->second, args);
@@ -1264,6 +1277,8 @@ class Flow {
   }
 
   Ref method_call(const Ref& receiver, TSNode object, const std::string& name, const Arguments& args, int at) {
+    if (receiver->kind == Kind::instance)
+      if (auto method = functions_.find(name); method != functions_.end()) return call_defined(method->second, args, receiver);
     auto first = [&]() { return args.positional.empty() ? opaque("a missing argument") : eval(args.positional[0]); };
     if (receiver->kind == Kind::frame || (receiver->kind == Kind::unknown && (name == "drop" || name == "select_dtypes"))) {
       if (name == "drop") return drop_call(receiver, args, at);
@@ -1436,6 +1451,8 @@ class Flow {
         return copy_of(object);
       if (object->kind == Kind::names && (attribute == "values" || attribute == "columns")) return object;
       if (object->kind == Kind::estimator || object->kind == Kind::transform) return object;
+      if (object->kind == Kind::instance)
+        if (auto found = object->attributes.find(attribute); found != object->attributes.end()) return found->second;
       Ref out = make(Kind::unknown);
       out->open_sources = may_sources(*object);
       if (out->open_sources == 0 && object->kind != Kind::constant) out->open_sources = all_;
@@ -1550,6 +1567,8 @@ class Flow {
         if (!ts_node_is_null(name)) functions_[std::string(unit.tree->text(name))] = Function{c, &unit};
       } else if (type == "class_definition") {
         TSNode body = field(c, "body");
+        TSNode name = field(c, "name");
+        if (!ts_node_is_null(name)) classes_.insert(std::string(unit.tree->text(name)));
         if (!ts_node_is_null(body)) collect_functions(body, unit);
       } else if (type == "ERROR") {
         collect_functions(c, unit);
@@ -1559,6 +1578,13 @@ class Flow {
 
   void assign(TSNode target, const Ref& value) {
     std::string_view type = type_of(target);
+    if (type == "attribute") {
+      Ref object = eval(field(target, "object"));
+      if (object->kind == Kind::instance) {
+        object->attributes[std::string(text(field(target, "attribute")))] = value;
+        return;
+      }
+    }
     if (type == "identifier" || type == "attribute") {
       std::string name = dotted(target);
       if (!name.empty()) bind(name, value);
