@@ -64,7 +64,7 @@ struct Label {
   bool dummies = false; // expanded by get_dummies (the original label no longer exists)
 };
 
-enum class Kind { unknown, constant, names, frame, estimator, transform, column_transformer, tuple };
+enum class Kind { unknown, constant, names, frame, estimator, transform, column_transformer, tuple, instance };
 
 struct Value;
 using Ref = std::shared_ptr<Value>;
@@ -93,6 +93,8 @@ struct Value {
   std::vector<TransformerEntry> entries;    // column_transformer
   bool remainder_passthrough = false;
   int line = 0;                             // column_transformer: where it is built
+  std::string class_name;                   // instance: its class, defined in the answer
+  std::map<std::string, Ref> attributes;    // instance: self.x as the methods set it
 };
 
 Ref make(Kind kind) {
@@ -133,6 +135,7 @@ struct Sink {
   Ref features;
   int line;
   const char* rule;
+  size_t block = 0;  // the code block whose run recorded it
 };
 
 struct Scope {
@@ -163,6 +166,7 @@ class Flow {
   }
 
   FlowResult run(std::span<const CodeUnit> units) {
+    units_ = units;
     FlowResult result;
     result.columns.resize(request_.columns.size());
     try {
@@ -172,6 +176,7 @@ class Flow {
       }
       for (const CodeUnit& unit : units) {
         unit_ = &unit;
+        block_ = static_cast<size_t>(&unit - units.data());
         exec_block(unit.tree->root());
       }
       analyse_uncalled_functions();
@@ -195,9 +200,13 @@ class Flow {
   Mask all_ = 0;
   std::map<std::string, int> index_;
   std::vector<Scope> scopes_;
-  std::map<std::string, Function> functions_;
+  std::map<std::string, Function> functions_;  // functions and methods (by their bare names)
+  std::set<std::string> classes_;
   std::vector<std::string> call_stack_;
   const CodeUnit* unit_ = nullptr;
+  std::span<const CodeUnit> units_;
+  size_t block_ = 0;                   // the code block being run (a called helper runs in its caller's)
+  std::set<size_t> blocks_reading_;    // blocks that load the data themselves
   std::vector<Sink> sinks_;
   std::map<int, std::vector<FlowEvidence>> aux_;  // column -> auxiliary uses
   std::string dynamic_reason_;
@@ -1069,7 +1078,7 @@ class Flow {
     Mask kept = sources(*features).first & ~bit(target_);
     if (model && model->selector_line) record(*features, model->selector_line, rules::kDataDriven, kept, 0);
     record(*features, at, rule, kept, 0);
-    sinks_.push_back(Sink{features, at, rule});
+    sinks_.push_back(Sink{features, at, rule, block_});
   }
 
   // --- calls ---------------------------------------------------------------------------------
@@ -1080,7 +1089,7 @@ class Flow {
       if (TSNode n = keyword(args, key); !ts_node_is_null(n)) aux(*eval(n), at, rules::kFairnessReport);
   }
 
-  Ref call_defined(Function& fn, const Arguments& args) {
+  Ref call_defined(Function& fn, const Arguments& args, const Ref& self = nullptr) {
     std::string name(text(field(fn.node, "name")));
     if (call_stack_.size() >= 8 || std::find(call_stack_.begin(), call_stack_.end(), name) != call_stack_.end())
       return opaque("a recursive or deeply nested call of '" + name + "'");
@@ -1099,7 +1108,10 @@ class Flow {
       TSNode id = parameter_name(p);
       if (ts_node_is_null(id)) continue;
       std::string param(text(id));
-      if (param == "self" || param == "cls") continue;
+      if (param == "self" || param == "cls") {
+        if (self) scope.vars[param] = self;
+        continue;
+      }
       if (keywords.count(param)) scope.vars[param] = keywords[param];
       else if (next < positional.size()) scope.vars[param] = positional[next++];
       else if (TSNode d = field(p, "value"); !ts_node_is_null(d)) scope.vars[param] = eval(d);
@@ -1138,10 +1150,18 @@ class Flow {
       if (dynamic_reason_.empty()) dynamic_reason_ = "the code runs " + name + "()";
       return opaque(dynamic_reason_);
     }
+    if (classes_.count(name) && type_of(function) == "identifier") {
+      // A class of the answer: __init__ runs on the new object, whose attributes its methods share.
+      Ref instance = make(Kind::instance);
+      instance->class_name = name;
+      if (auto init = functions_.find("__init__"); init != functions_.end()) call_defined(init->second, args, instance);
+      return instance;
+    }
     if (auto fn = functions_.find(name); fn != functions_.end() && type_of(function) == "identifier")
       return call_defined(fn->second, args);
     if (name == "read_csv" || name == "read_excel" || name == "read_parquet" || name == "read_json" ||
         name == "read_table" || name == "read_sql" || name == "load_dataset") {
+      blocks_reading_.insert(block_);
       Ref frame = all_frame();
       if (TSNode use = keyword(args, "usecols"); !ts_node_is_null(use)) return select(frame, eval(use), at, rules::kColumnList);
       return frame;
@@ -1247,7 +1267,7 @@ class Flow {
         possible->open_sources = may_sources(*v);
         possible->steps = v->steps;
         possible->reason = "a frame is passed to '" + name + "', which the answer does not define";
-        sinks_.push_back(Sink{possible, at, rules::kFit});
+        sinks_.push_back(Sink{possible, at, rules::kFit, block_});
       }
     }
     for (const auto& [key, n] : args.keywords) out->open_sources |= may_sources(*eval(n));
@@ -1257,6 +1277,8 @@ class Flow {
   }
 
   Ref method_call(const Ref& receiver, TSNode object, const std::string& name, const Arguments& args, int at) {
+    if (receiver->kind == Kind::instance)
+      if (auto method = functions_.find(name); method != functions_.end()) return call_defined(method->second, args, receiver);
     auto first = [&]() { return args.positional.empty() ? opaque("a missing argument") : eval(args.positional[0]); };
     if (receiver->kind == Kind::frame || (receiver->kind == Kind::unknown && (name == "drop" || name == "select_dtypes"))) {
       if (name == "drop") return drop_call(receiver, args, at);
@@ -1429,6 +1451,8 @@ class Flow {
         return copy_of(object);
       if (object->kind == Kind::names && (attribute == "values" || attribute == "columns")) return object;
       if (object->kind == Kind::estimator || object->kind == Kind::transform) return object;
+      if (object->kind == Kind::instance)
+        if (auto found = object->attributes.find(attribute); found != object->attributes.end()) return found->second;
       Ref out = make(Kind::unknown);
       out->open_sources = may_sources(*object);
       if (out->open_sources == 0 && object->kind != Kind::constant) out->open_sources = all_;
@@ -1464,6 +1488,24 @@ class Flow {
     v->labels.push_back(label_of(literal));
     v->single = true;
     return v;
+  }
+
+  // df[a > b], df[~m], df[m1 & m2], df[x.isin(...)]: the syntax of a row filter.
+  bool row_mask_syntax(TSNode key) const {
+    std::string_view type = type_of(key);
+    if (type == "parenthesized_expression" && count(key) == 1) return row_mask_syntax(child(key, 0));
+    if (type == "comparison_operator" || type == "boolean_operator" || type == "not_operator" || type == "unary_operator")
+      return true;
+    if (type == "binary_operator") {
+      std::string_view op = text(field(key, "operator"));
+      return op == "&" || op == "|" || op == "^";
+    }
+    if (type == "call") {
+      std::string name = callee_name(field(key, "function"));
+      return name == "isin" || name == "notna" || name == "notnull" || name == "isna" || name == "isnull" ||
+             name == "between" || name == "duplicated" || name == "contains" || name == "startswith";
+    }
+    return false;
   }
 
   Ref eval_subscript(TSNode node, int at) {
@@ -1504,6 +1546,10 @@ class Flow {
     if (type_of(keys[0]) == "slice") return copy_of(as_frame(base));  // rows
     Ref key = eval(keys[0]);
     if (key->kind == Kind::names) return select(base, key, at, rules::kColumnList);
+    // A key that carries no known column (an undefined name, self.cols of an unfollowed object)
+    // may be a list of columns; a mask is built from the frame's own columns.
+    if (key->kind == Kind::unknown && key->open_sources == all_ && !row_mask_syntax(keys[0]))
+      return select(base, key, at, rules::kColumnList);
     return copy_of(as_frame(base));  // a boolean mask: rows
   }
 
@@ -1521,6 +1567,8 @@ class Flow {
         if (!ts_node_is_null(name)) functions_[std::string(unit.tree->text(name))] = Function{c, &unit};
       } else if (type == "class_definition") {
         TSNode body = field(c, "body");
+        TSNode name = field(c, "name");
+        if (!ts_node_is_null(name)) classes_.insert(std::string(unit.tree->text(name)));
         if (!ts_node_is_null(body)) collect_functions(body, unit);
       } else if (type == "ERROR") {
         collect_functions(c, unit);
@@ -1530,6 +1578,13 @@ class Flow {
 
   void assign(TSNode target, const Ref& value) {
     std::string_view type = type_of(target);
+    if (type == "attribute") {
+      Ref object = eval(field(target, "object"));
+      if (object->kind == Kind::instance) {
+        object->attributes[std::string(text(field(target, "attribute")))] = value;
+        return;
+      }
+    }
     if (type == "identifier" || type == "attribute") {
       std::string name = dotted(target);
       if (!name.empty()) bind(name, value);
@@ -1676,6 +1731,7 @@ class Flow {
     for (auto& [name, fn] : functions_) {
       if (fn.called) continue;
       unit_ = fn.unit;
+      block_ = static_cast<size_t>(fn.unit - units_.data());
       Scope scope;
       TSNode params = field(fn.node, "parameters");
       for (uint32_t i = 0; !ts_node_is_null(params) && i < count(params); ++i) {
@@ -1731,6 +1787,12 @@ class Flow {
 
   void decide(FlowResult& result) {
     std::vector<Sink> sinks = sinks_;
+    // An answer that shows a program and then a revised one (a later block loads the data again and
+    // fits) is answered by the last: run as one program, its model is the one that remains.
+    size_t last_program = 0;
+    for (const Sink& s : sinks)
+      if (blocks_reading_.count(s.block)) last_program = std::max(last_program, s.block);
+    std::erase_if(sinks, [&](const Sink& s) { return s.block < last_program; });
     if (sinks.empty())
       if (auto list = feature_list()) sinks.push_back(*list);
     if (sinks.empty()) {
