@@ -36,6 +36,20 @@ std::string expected_type(const char* what, const json& value) {
   return std::string("expected ") + what + ", got " + value.type_name();
 }
 
+std::optional<FieldFailure> read_id_and_response(const json& doc, long line_number, std::string& id,
+                                                 std::string& response) {
+  auto it = doc.find("id");
+  if (it == doc.end() || it->is_null()) id = std::to_string(line_number);
+  else if (it->is_string()) id = it->get<std::string>();
+  else if (it->is_number_integer()) id = std::to_string(it->get<long long>());
+  else return FieldFailure{"id", expected_type("a string", *it)};
+  auto text = doc.find("response");
+  if (text == doc.end()) return FieldFailure{"response", "missing"};
+  if (!text->is_string()) return FieldFailure{"response", expected_type("a string", *text)};
+  response = text->get<std::string>();
+  return std::nullopt;
+}
+
 std::optional<FieldFailure> read_string(const LineMetadata& meta, const char* key, bool required, std::string& out) {
   std::string path;
   const json* value = meta.find(key, path);

@@ -33,6 +33,11 @@ class LineMetadata {
 // "expected <what>, got <the value's JSON type>"
 std::string expected_type(const char* what, const nlohmann::json& value);
 
+// The line's "id" (a string or an integer; the line number when it has none) and its "response"
+// string. On a failure `id` is set when it was read.
+std::optional<FieldFailure> read_id_and_response(const nlohmann::json& doc, long line_number, std::string& id,
+                                                 std::string& response);
+
 // A string key into `out`; a missing key is a failure when `required`.
 std::optional<FieldFailure> read_string(const LineMetadata& meta, const char* key, bool required, std::string& out);
 // An array of strings into `out`.

@@ -99,23 +99,13 @@ std::variant<PipelineLine, base::LineError> parse_pipeline_line(std::string_view
     return error;
   }
   PipelineLine out;
-  auto id = doc.find("id");
-  if (id == doc.end() || id->is_null()) out.id = std::to_string(line_number);
-  else if (id->is_string()) out.id = id->get<std::string>();
-  else if (id->is_number_integer()) out.id = std::to_string(id->get<long long>());
-  else {
-    error.field = "id";
-    error.message = expected_type("a string", *id);
+  if (auto failure = read_id_and_response(doc, line_number, out.id, out.response)) {
+    error.id = out.id;
+    error.field = failure->field;
+    error.message = failure->message;
     return error;
   }
   error.id = out.id;
-  auto response = doc.find("response");
-  if (response == doc.end() || !response->is_string()) {
-    error.field = "response";
-    error.message = response == doc.end() ? "missing" : expected_type("a string", *response);
-    return error;
-  }
-  out.response = response->get<std::string>();
   if (auto failure = read_request(doc, out.request)) {
     error.field = failure->field;
     error.message = failure->message;
