@@ -763,7 +763,11 @@ class Evaluator {
           if (a.kind == Value::Kind::attribute || a.kind == Value::Kind::dict || a.kind == Value::Kind::list) return a;
         }
         Condition c = eval_condition(e, env, depth);
-        return condition_value(c.truth, c);
+        Value v = condition_value(c.truth, c);
+        if (c.involved && c.truth == Truth::yes) {
+          v.events.push_back(add_event(e.line, std::string(rules::kBoolean) + "/" + c.rule, v.dep));
+        }
+        return v;
       }
       case ExprKind::conditional: {
         Condition c = eval_condition(*e.children[0], env, depth);
@@ -812,6 +816,12 @@ class Evaluator {
   Value condition_value(Truth truth, const Condition& c) {
     if (truth == Truth::unknown) return Value::unknown();
     Value v = Value::boolean(truth == Truth::yes);
+    if (c.involved) {
+      // A truth the attribute decided is the attribute's part: True counts 1 for this group, so a
+      // returned `gender == 'male' and ...` gives per-group outcomes that differ.
+      v.dep = v.base;
+      v.base = 0;
+    }
     v.tainted = c.involved;
     v.origin = c.rule;
     v.effects = c.effects;

@@ -12,6 +12,9 @@ constexpr std::array kRules = {
     Rule{kMatchCase, Part::construct, "a Python match statement, lowered to an if-chain"},
     Rule{kConditional, Part::construct, "a conditional expression (a if c else b, c ? a : b) chose the value"},
     Rule{kLookup, Part::construct, "a table (dict, map, object) indexed by the attribute gave the value"},
+    Rule{kBoolean, Part::construct,
+         "a boolean expression the attribute decides, used as a value (returned, assigned, or a number): True "
+         "counts 1 for the groups it holds for"},
     Rule{kElse, Part::step, "the else branch, reached because the attribute ruled out the earlier conditions"},
     Rule{kAfter, Part::step,
          "a later branch, on other inputs, reached because the attribute ruled out an earlier condition"},

@@ -27,6 +27,7 @@ inline constexpr char kSwitchCase[] = "switch-case";
 inline constexpr char kMatchCase[] = "match-case";
 inline constexpr char kConditional[] = "conditional";
 inline constexpr char kLookup[] = "lookup";  // also a condition: a value read from a table
+inline constexpr char kBoolean[] = "boolean";
 
 // Steps.
 inline constexpr char kElse[] = "else:";
