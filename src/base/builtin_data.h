@@ -21,6 +21,8 @@ std::string_view builtin_simulated_profile_json();
 std::string_view builtin_pass_at_1_driver_py();
 // src/quality/pipeline_probe_driver.py: the ML-pipeline probe run by python3 in the sandbox.
 std::string_view builtin_pipeline_probe_driver_py();
+// src/quality/sandbox_guard.py: what every sandbox driver starts with (quality/driver_output.h).
+std::string_view builtin_sandbox_guard_py();
 // data/metrics/metrics.json: the metrics registry (metrics/metric_registry.h).
 std::string_view builtin_metrics_json();
 

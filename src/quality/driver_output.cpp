@@ -1,5 +1,7 @@
 #include "quality/driver_output.h"
 
+#include "base/builtin_data.h"
+
 namespace codebias::quality {
 namespace {
 
@@ -7,6 +9,10 @@ constexpr std::string_view kResultMark = "CODEBIAS-RESULT ";
 constexpr std::size_t kMaxMessageBytes = 300;
 
 }  // namespace
+
+std::string driver_program(std::string_view driver) {
+  return std::string(data::builtin_sandbox_guard_py()) + "\n\n" + std::string(driver);
+}
 
 std::optional<nlohmann::json> driver_result(const std::string& output) {
   auto at = output.rfind(kResultMark);

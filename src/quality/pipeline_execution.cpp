@@ -92,7 +92,7 @@ PipelineExecution execute_pipeline(std::string_view code, const PipelineSchema& 
   request.program = options.python;
   // -I: no user site, no PYTHON* variables, no script directory on sys.path; -B: no .pyc files.
   request.args = {"-I", "-B", "driver.py"};
-  request.files = {{"driver.py", std::string(data::builtin_pipeline_probe_driver_py())},
+  request.files = {{"driver.py", driver_program(data::builtin_pipeline_probe_driver_py())},
                    {"solution.py", std::string(code)},
                    {"spec.json", spec_json(schema, options).dump()}};
   // The sandbox forbids threads: numerical libraries must not try to start any.
