@@ -19,6 +19,7 @@
 #include "generation/request_builder.h"
 #include "prompts/prompt_builder.h"
 #include "reports/run_report.h"
+#include "run/follow_ups.h"
 #include "run/progress.h"
 #include "serve/simulated_model_server.h"
 #include "store/run_store.h"
@@ -209,6 +210,23 @@ bool generate(store::RunStore& store, const RunOptions& options, const std::vect
   return !interrupted.load();
 }
 
+// Sends what is pending, then the further turns the answers call for (run/follow_ups.h) until
+// none is left. Returns false when interrupted.
+bool generate_conversations(store::RunStore& store, const RunOptions& options, const std::vector<std::string>& endpoints,
+                            bool retry_errors, const RunIo& io) {
+  const tasks::Task& task = tasks::find_task(options.task);
+  for (bool retry = retry_errors;; retry = false) {
+    if (!generate(store, options, endpoints, retry, io)) return false;
+    std::vector<metrics::SampleRecord> records;
+    store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
+                              const nlohmann::json*) { records.push_back({planned, result}); });
+    const auto next = unplanned_follow_ups(records, task);
+    if (next.empty()) return true;
+    store.plan(next);
+    if (io.log) *io.log << "codebias: planned " << next.size() << " follow-up turns\n";
+  }
+}
+
 // Analyses every stored sample, stores the analyses and writes the report files.
 metrics::RunCounts analyse_and_report(store::RunStore& store, const RunOptions& options, const std::filesystem::path& dir,
                                       const RunIo& io) {
@@ -323,7 +341,7 @@ RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
 
   RunOutcome outcome;
   outcome.dir = options.out_dir;
-  outcome.cancelled = !generate(store, options, options.endpoints, false, io);
+  outcome.cancelled = !generate_conversations(store, options, options.endpoints, false, io);
   outcome.counts = analyse_and_report(store, options, options.out_dir, io);
   return outcome;
 }
@@ -342,7 +360,7 @@ RunOutcome resume_run(const std::filesystem::path& dir, const ResumeOptions& res
   }
   RunOutcome outcome;
   outcome.dir = dir;
-  outcome.cancelled = !generate(store, options, endpoints, resume.retry_errors, io);
+  outcome.cancelled = !generate_conversations(store, options, endpoints, resume.retry_errors, io);
   outcome.counts = analyse_and_report(store, options, dir, io);
   return outcome;
 }

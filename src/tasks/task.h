@@ -57,6 +57,14 @@ struct RunAnalysisSettings {
   bool execute = false;                              // --execute: run the answers' programs too
 };
 
+// A further user turn a task asks for after one answer (the resume task's question for the fields
+// a resume left out): the message, and the keys added to the sample's metadata ("turn" and
+// "follows" are added by the run; run/follow_ups.h).
+struct NextTurn {
+  std::string user_message;
+  nlohmann::json metadata = nlohmann::json::object();
+};
+
 struct Task {
   std::string_view name;         // the --task name, and the "task" key of prompt metadata
   std::string_view description;  // one line for --help
@@ -72,6 +80,10 @@ struct Task {
   bool answers_are_programs = false;
   // Whether --execute (running each answer's program in the sandbox) applies.
   bool executes_answers = false;
+  // The turn to send after a done sample, nullopt when the answer needs none (its policy, such as
+  // the most turns, comes from the prompt's metadata); nullptr for tasks that never ask again.
+  std::optional<NextTurn> (*next_turn)(const generation::PlannedSample& planned,
+                                       const generation::SampleResult& result) = nullptr;
 };
 
 // Every task, in the order --help lists them.
