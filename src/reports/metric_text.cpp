@@ -2,6 +2,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <ostream>
+
+#include "reports/html_report.h"
 
 namespace codebias::reports {
 
@@ -41,6 +44,31 @@ std::string markdown_cell(std::string text) {
     else out += c;
   }
   return out;
+}
+
+void write_markdown_table(std::ostream& out, const TextTable& table) {
+  out << "|";
+  for (const auto& h : table.header) out << " " << markdown_cell(h) << " |";
+  out << "\n|";
+  for (std::size_t i = 0; i < table.header.size(); ++i) out << "---|";
+  out << "\n";
+  for (const auto& row : table.rows) {
+    out << "|";
+    for (const auto& c : row) out << " " << markdown_cell(c) << " |";
+    out << "\n";
+  }
+}
+
+void write_html_table(std::ostream& out, const TextTable& table) {
+  out << "<table><thead><tr>";
+  for (const auto& h : table.header) out << "<th>" << html_escape(h) << "</th>";
+  out << "</tr></thead><tbody>";
+  for (const auto& row : table.rows) {
+    out << "<tr>";
+    for (const auto& c : row) out << "<td>" << html_escape(c) << "</td>";
+    out << "</tr>";
+  }
+  out << "</tbody></table>";
 }
 
 std::string csv_cell(const std::string& text) {

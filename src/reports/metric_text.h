@@ -3,8 +3,10 @@
 // values read back as text. Markdown and HTML escape metric text themselves.
 #pragma once
 
+#include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -38,6 +40,15 @@ std::string markdown_cell(std::string text);
 std::string csv_cell(const std::string& text);
 // A number with `digits` decimals; "" when undefined.
 std::string csv_number(const std::optional<double>& value, int digits);
+
+// A table of text cells, written to report.md and report.html by the two writers below (which
+// escape the cells).
+struct TextTable {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+};
+void write_markdown_table(std::ostream& out, const TextTable& table);
+void write_html_table(std::ostream& out, const TextTable& table);
 
 std::optional<double> json_double(const nlohmann::ordered_json& value);
 // A string as itself, anything else as compact JSON (invalid UTF-8 replaced).

@@ -70,37 +70,6 @@ std::string pairs_verdict(const metrics::PathComparison& c) {
   return c.significant ? "yes (significant)" : c.pipeline_more_biased ? "yes" : "no";
 }
 
-// One table in both formats: a header and rows of cells, escaped by the writer.
-struct Table {
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;
-};
-
-void write_markdown_table(std::ostream& out, const Table& table) {
-  out << "|";
-  for (const auto& h : table.header) out << " " << markdown_cell(h) << " |";
-  out << "\n|";
-  for (std::size_t i = 0; i < table.header.size(); ++i) out << "---|";
-  out << "\n";
-  for (const auto& row : table.rows) {
-    out << "|";
-    for (const auto& c : row) out << " " << markdown_cell(c) << " |";
-    out << "\n";
-  }
-}
-
-void write_html_table(std::ostream& out, const Table& table) {
-  out << "<table><thead><tr>";
-  for (const auto& h : table.header) out << "<th>" << html_escape(h) << "</th>";
-  out << "</tr></thead><tbody>";
-  for (const auto& row : table.rows) {
-    out << "<tr>";
-    for (const auto& c : row) out << "<td>" << html_escape(c) << "</td>";
-    out << "</tr>";
-  }
-  out << "</tbody></table>";
-}
-
 class PipelineReport final : public TaskReport {
  public:
   explicit PipelineReport(const metrics::PipelineResults& results) : m_(results.metrics) {}
@@ -249,8 +218,8 @@ class PipelineReport final : public TaskReport {
            "Disagreements:";
   }
 
-  Table disagreement_table() const {
-    Table table;
+  TextTable disagreement_table() const {
+    TextTable table;
     table.header = {"prompt", "sample", "attributes"};
     for (const auto& d : m_.execution.disagreements) {
       std::string attributes;
@@ -267,8 +236,8 @@ class PipelineReport final : public TaskReport {
            " of them significantly (the paper: 178 of 180, 165 significant).";
   }
 
-  static Table path_table(const std::vector<metrics::PathSummary>& summaries, bool with_level, bool with_mitigation) {
-    Table table;
+  static TextTable path_table(const std::vector<metrics::PathSummary>& summaries, bool with_level, bool with_mitigation) {
+    TextTable table;
     table.header = {"path"};
     if (with_level) table.header.push_back("level");
     if (with_mitigation) table.header.push_back("mitigation");
@@ -286,8 +255,8 @@ class PipelineReport final : public TaskReport {
     return table;
   }
 
-  Table comparison_table() const {
-    Table table;
+  TextTable comparison_table() const {
+    TextTable table;
     table.header = {"config", "dataset", "attribute", "level", "mitigation", "attributes", "pairs",
                     "CBS conditional", "CBS pipeline", "difference", "McNemar p", "Holm p", "pipeline more biased"};
     for (const auto& c : m_.comparisons) {
@@ -299,9 +268,9 @@ class PipelineReport final : public TaskReport {
     return table;
   }
 
-  Table cell_table() const {
+  TextTable cell_table() const {
     const auto& output = metrics::MetricRegistry::builtin().output("report_pipeline_cells");
-    Table table;
+    TextTable table;
     table.header = {"config", "dataset", "path", "level", "mitigation", "attributes", "attribute", "role",
                     "with code", "decided", "used"};
     for (const auto& column : output.columns) table.header.push_back(column_label(column));
