@@ -132,30 +132,39 @@ class Page {
   void heatmaps() {
     const auto maps = task_->heatmaps();
     if (maps.empty()) return;
-    out_ << "<section id=\"heatmap\"><h2>Preferred groups (FairCoder Figure 3 layout)</h2>"
-         << "<p>Each prompt's block of samples votes for the group its code gave the most points (ties share the "
-            "vote; blocks treating all groups alike vote for nobody). Colour and number: the group's share of "
-            "the row's votes.</p><div class=\"heatmaps\">";
+    const HeatmapHeading heading = task_->heatmap_heading();
+    out_ << "<section id=\"heatmap\"><h2>" << html_escape(heading.title) << "</h2><p>" << html_escape(heading.note)
+         << "</p><div class=\"heatmaps\">";
     for (const auto& map : maps) {
       out_ << "<table class=\"heat\"><caption>" << html_escape(map.attribute) << "</caption><thead><tr><th></th>";
       for (const auto& group : map.groups) out_ << "<th>" << html_escape(group) << "</th>";
       out_ << "</tr></thead><tbody>";
-      for (const auto& [label, votes] : map.rows) {
+      for (const auto& [label, values] : map.rows) {
         double total = 0;
-        for (double v : votes) total += v;
+        for (double v : values) total += std::isnan(v) ? 0.0 : v;
         out_ << "<tr><th>" << html_escape(label) << "</th>";
-        for (double v : votes) {
-          const double share = total > 0 ? v / total : 0.0;
-          char style[96];
-          std::snprintf(style, sizeof style, "background:rgba(192,57,43,%.3f);color:%s", share,
-                        share > 0.55 ? "#fff" : "#222");
-          out_ << "<td style=\"" << style << "\">" << (total > 0 ? fixed(share, 2) : "–") << "</td>";
-        }
+        for (double v : values) out_ << heat_cell(map.scale, v, total);
         out_ << "</tr>";
       }
       out_ << "</tbody></table>";
     }
     out_ << "</div></section>\n";
+  }
+
+  static std::string heat_cell(HeatScale scale, double value, double row_total) {
+    char style[96];
+    if (scale == HeatScale::row_share) {
+      const double share = row_total > 0 ? value / row_total : 0.0;
+      std::snprintf(style, sizeof style, "background:rgba(192,57,43,%.3f);color:%s", share,
+                    share > 0.55 ? "#fff" : "#222");
+      return std::string("<td style=\"") + style + "\">" + (row_total > 0 ? fixed(share, 2) : "–") + "</td>";
+    }
+    if (std::isnan(value)) return "<td>–</td>";
+    // A ratio of 8 (or 1/8) is full colour: log2 scale clipped at ±3.
+    const double strength = value > 0 ? std::min(std::abs(std::log2(value)) / 3.0, 1.0) : 1.0;
+    std::snprintf(style, sizeof style, "background:rgba(%s,%.3f);color:%s",
+                  value >= 1 ? "192,57,43" : "41,98,176", strength, strength > 0.55 ? "#fff" : "#222");
+    return std::string("<td style=\"") + style + "\">" + fixed(value, 2) + "</td>";
   }
 
   void charts() {

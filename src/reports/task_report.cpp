@@ -21,6 +21,12 @@ struct ReportOf {
 
 }  // namespace
 
+HeatmapHeading TaskReport::heatmap_heading() const {
+  return {"Preferred groups (FairCoder Figure 3 layout)",
+          "Each prompt's block of samples votes for the group its code gave the most points (ties share the vote; "
+          "blocks treating all groups alike vote for nobody). Colour and number: the group's share of the row's votes."};
+}
+
 std::unique_ptr<TaskReport> task_report(const metrics::RunResults& results) {
   return std::visit(ReportOf{}, results.task);
 }

@@ -26,12 +26,24 @@ struct HeadlineCard {
   std::string note;
 };
 
-// One heatmap of the HTML page (FairCoder Figure 3): rows of preference votes over one
-// attribute's groups.
+// How a heatmap's numbers are shown: as shares of their row's total (FairCoder's preference
+// votes), or as ratios to parity (1 = as expected; BAD's representation ratio), coloured on a
+// log scale, over-representation red and under-representation blue.
+enum class HeatScale { row_share, ratio };
+
+// One heatmap of the HTML page: rows of numbers over one attribute's groups (FairCoder Figure 3:
+// preference votes; BAD Figures 3-4: representation ratios). NaN: undefined.
 struct Heatmap {
   std::string attribute;
   std::vector<std::string> groups;
-  std::vector<std::pair<std::string, std::vector<double>>> rows;  // label, votes per group
+  std::vector<std::pair<std::string, std::vector<double>>> rows;  // label, a number per group
+  HeatScale scale = HeatScale::row_share;
+};
+
+// The heading and the sentence above a report's heatmaps.
+struct HeatmapHeading {
+  std::string title;
+  std::string note;
 };
 
 // One Chart.js bar chart of the HTML page.
@@ -65,6 +77,8 @@ class TaskReport {
   // report.html, in page order: headline numbers after the counts, heatmaps, charts, tables.
   virtual std::vector<HeadlineCard> headline_cards() const = 0;
   virtual std::vector<Heatmap> heatmaps() const = 0;
+  // FairCoder's preference-vote heading unless the task shows other numbers.
+  virtual HeatmapHeading heatmap_heading() const;
   virtual std::vector<ChartSpec> charts() const = 0;
   virtual void write_html_tables(std::ostream& out) const = 0;
 
