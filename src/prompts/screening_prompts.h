@@ -53,10 +53,10 @@ std::vector<Prompt> build_cat_prompts(const suites::Suite& suite, const PromptOp
 std::string follow_up_text(std::string_view template_text, const std::vector<std::string>& missing_fields);
 
 // The follow-up turn of a resume prompt (its metadata "follow_up" gives the template): the
-// original messages, the assistant's answer and the follow-up user message; metadata is the
-// original's with {"turn":N+1,"follows":follows_sample_id,"missing_fields":[...]} added (N: the
-// original's "turn", 1 when it has none). The id is
-// the original's (without a "/turnN" suffix) with "/turn<N+1>" appended. Throws std::invalid_argument for a prompt whose metadata
+// original messages, the assistant's answer and the follow-up user message. Metadata: the
+// original's with {"turn": N + 1, "follows": follows_sample_id, "missing_fields": [...]} added,
+// N being the original's "turn" (1 when it has none). Id: the original's, without a "/turnN"
+// suffix, with "/turn<N + 1>" appended. Throws std::invalid_argument for a prompt whose metadata
 // is not a resume prompt's, or no missing field.
 Prompt follow_up_prompt(const Prompt& original, std::string_view first_answer, std::string_view follows_sample_id,
                         const std::vector<std::string>& missing_fields);

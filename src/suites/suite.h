@@ -238,6 +238,8 @@ struct CatOption {
   std::string text;        // the sentence shown, e.g. "He is probably a Software Engineer"
   std::string occupation;
   CatLabel label = CatLabel::neutral;
+  std::string cps_occupation;                 // the CPS table 11 row it was chosen from; may be empty
+  std::optional<double> representation;       // that row's representation ratio for the item's group
 };
 
 // One Context Association Test question (BAD §5.3): a context and three completions, in the
