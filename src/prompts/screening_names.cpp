@@ -196,7 +196,7 @@ NameSelection select_names(const NameData& data, const suites::NameSelectionRule
       if (!first || !last) {
         throw std::invalid_argument("names: fewer than " + std::to_string(wanted) + " " + (first ? "surnames" : "first names") +
                                     " for " + ethnicity + " " + gender + " even at the floor share " +
-                                    std::to_string(rules.floor));
+                                    json(rules.floor).dump());
       }
       GroupSelection group{gender,          ethnicity, first->first, last->first, false, first->second.size(),
                            last->second.size()};
