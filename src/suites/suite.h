@@ -1,7 +1,8 @@
 // A benchmark suite: the data a prompt builder turns into prompts (entities, demos, request
-// templates, unit-test topics, datasets for ML pipelines). Suites are JSON files (format
-// "codebias-suite/1", described in docs/suites.md); the FairCoder and ML-pipelines suites are built
-// into the binary from data/suites/faircoder.json and data/suites/ml_pipelines.json.
+// templates, unit-test topics, datasets for ML pipelines, resume requests, CAT items). Suites are
+// JSON files (format "codebias-suite/1", described in docs/suites.md); the FairCoder,
+// ML-pipelines and BAD suites are built into the binary from data/suites/faircoder.json,
+// ml_pipelines.json, bad_resume.json and bad_cat.json.
 // A suite is plain data: rendering rules live in prompts/prompt_builder.h.
 #pragma once
 
