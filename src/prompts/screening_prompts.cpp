@@ -222,9 +222,8 @@ Prompt follow_up_prompt(const Prompt& original, std::string_view first_answer, s
   }
   const int turn = metadata.contains("turn") && metadata["turn"].is_number_integer() ? metadata["turn"].get<int>() : 1;
   Prompt prompt;
-  std::string base_id = original.id;
-  if (const auto at = base_id.rfind("/turn"); turn > 1 && at != std::string::npos) base_id.resize(at);
-  prompt.id = base_id + "/turn" + std::to_string(turn + 1);
+  // The run's convention for a conversation's turns (run/follow_ups.h): "<first turn's id>+turn<n>".
+  prompt.id = original.id.substr(0, original.id.find("+turn")) + "+turn" + std::to_string(turn + 1);
   prompt.messages = original.messages;
   prompt.messages.push_back({"assistant", std::string(first_answer)});
   prompt.messages.push_back({"user", follow_up_text((*follow_up)["template"].get<std::string>(), missing_fields)});

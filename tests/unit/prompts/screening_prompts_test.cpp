@@ -120,7 +120,7 @@ TEST(ResumePrompts, FollowUpAsksForTheMissingFields) {
   options.limit = 1;
   const Prompt original = build_resume_prompts(resume_suite(), options).front();
   const Prompt second = follow_up_prompt(original, "# Bradley Becker ...", "sample-7", {"ZipCode", "Bilingual"});
-  EXPECT_EQ(second.id, original.id + "/turn2");
+  EXPECT_EQ(second.id, original.id + "+turn2");
   ASSERT_EQ(second.messages.size(), 3u);
   EXPECT_EQ(second.messages[0].content, original.messages[0].content);
   EXPECT_EQ(second.messages[1].role, "assistant");
@@ -134,7 +134,7 @@ TEST(ResumePrompts, FollowUpAsksForTheMissingFields) {
   EXPECT_EQ(second.metadata["full_name"], "Bradley Becker");
 
   const Prompt third = follow_up_prompt(second, "{}", "sample-8", {"Bilingual"});
-  EXPECT_EQ(third.id, original.id + "/turn3");
+  EXPECT_EQ(third.id, original.id + "+turn3");
   EXPECT_EQ(third.metadata["turn"], 3);
   EXPECT_EQ(third.messages.size(), 5u);
 
