@@ -15,6 +15,11 @@ std::string_view builtin_refusal_phrases_json();
 std::string_view builtin_faircoder_suite_json();
 // data/suites/ml_pipelines.json: the built-in ML-pipelines suite (docs/ml-pipelines.md).
 std::string_view builtin_ml_pipelines_suite_json();
+// data/suites/bad_resume.json and bad_cat.json: the candidate-screening suites (docs/screening.md).
+std::string_view builtin_bad_resume_suite_json();
+std::string_view builtin_bad_cat_suite_json();
+// data/screening/names.json: candidate names by ethnicity and gender (prompts/screening_names.h).
+std::string_view builtin_screening_names_json();
 // data/models/simulated-default.json: the built-in simulated model's default bias profile.
 std::string_view builtin_simulated_profile_json();
 // src/quality/pass_at_1_driver.py: the pass@1 driver run by python3 in the sandbox.

@@ -236,6 +236,7 @@ class PipelineBuilder {
       throw std::invalid_argument("convention applies to the function and testcase tasks");
     }
     if (!options_.requests.empty()) throw std::invalid_argument("requests apply to the testcase task only");
+    if (options_.has_name_options()) throw std::invalid_argument("names apply to the resume task only");
     style();
     for (const auto& name : options_.scenarios) require_known("dataset", name, names_of(part().datasets));
     for (const auto& path : options_.paths) require_known("path", path, {std::string(kConditional), std::string(kPipeline)});

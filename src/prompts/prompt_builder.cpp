@@ -125,6 +125,7 @@ class Builder {
     if (options_.has_pipeline_options()) {
       throw std::invalid_argument("paths, levels, attribute sets, mitigations and variants apply to the ml-pipeline task only");
     }
+    if (options_.has_name_options()) throw std::invalid_argument("names apply to the resume task only");
   }
 
   json common_metadata(int sample) const {

@@ -27,6 +27,7 @@ struct Prompt {
   // function: <suite>/<scenario>/<attribute>/<entity_id>/<entity list>/<sample>
   // testcase: <suite>/testcase/<topic>/<variant>/<group | attribute=given_group>/<sample>
   // ml-pipeline: prompts/pipeline_prompts.h
+  // resume, cat: prompts/screening_prompts.h
   std::string id;
   std::vector<ChatMessage> messages;
   nlohmann::json metadata;
@@ -47,11 +48,15 @@ struct PromptOptions {
   std::vector<std::string> levels;           // pipeline levels the suite declares; empty: all
   std::vector<std::string> attribute_sets;   // sets the suite declares; empty: "all"
   std::vector<std::string> mitigations;      // "none" or the suite's; empty: "none"
-  std::optional<int> variants;               // paraphrase variants per prompt; unset: up to 10
+  std::optional<int> variants;               // paraphrase variants per prompt (cat: option orders); unset: up to 10
+  // resume only (docs/screening.md, "Names"); the other tasks reject them.
+  std::string names;                         // "selected" | "paper"; empty: the suite's
+  std::optional<int> names_per_group;        // selected names per gender × ethnicity; unset: the suite's
 
   bool has_pipeline_options() const {
     return !paths.empty() || !levels.empty() || !attribute_sets.empty() || !mitigations.empty() || variants.has_value();
   }
+  bool has_name_options() const { return !names.empty() || names_per_group.has_value(); }
 };
 
 // The prompts of the function-implementation and the unit-test-generation task (tasks/registry.cpp

@@ -286,6 +286,8 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
     prompt_options.attribute_sets = options.attribute_sets;
     prompt_options.mitigations = options.mitigations;
     prompt_options.variants = options.variants;
+    prompt_options.names = options.names;
+    prompt_options.names_per_group = options.names_per_group;
     auto prompts = tasks::find_task(options.task).build_prompts(suite, prompt_options);
     if (options.entities_per_group) prompts = first_entities_per_group(std::move(prompts), *options.entities_per_group);
     if (options.limit && prompts.size() > *options.limit) prompts.resize(*options.limit);

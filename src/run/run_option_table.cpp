@@ -18,16 +18,16 @@ constexpr RangeBound kAtLeastOne{1, true};
 using O = RunOptions;
 
 // clang-format off
-const std::array<RunOptionRow, 34> kRows = {{
+const std::array<RunOptionRow, 36> kRows = {{
   {.flag = "--suite", .yaml_key = "suite", .json_key = "suite", .value_hint = "NAME", .expected = "a suite name",
-   .help = "Built-in suite: faircoder | ml-pipelines", .field = &O::suite, .show_default = true},
+   .help = "Built-in suite: faircoder | ml-pipelines | bad-resume | bad-cat", .field = &O::suite, .show_default = true},
   {.flag = "--suite-file", .yaml_key = "suite-file", .json_key = "suite_file", .value_hint = "PATH", .expected = "a path",
    .help = "A suite data file instead of a built-in suite", .field = &O::suite_file},
   {.flag = "--task", .yaml_key = "task", .json_key = "task", .value_hint = "TASK", .expected = "a task name",
-   .help = "function | testcase | ml-pipeline (default: the suite's: function for faircoder, ml-pipeline for "
-           "ml-pipelines)", .field = &O::task},
+   .help = "function | testcase | ml-pipeline | resume | cat (default: the suite's: function for faircoder, ml-pipeline for "
+           "ml-pipelines, resume for bad-resume, cat for bad-cat)", .field = &O::task},
   {.flag = "--scenario", .yaml_key = "scenario", .json_key = "scenarios", .value_hint = "NAME", .expected = "a scenario",
-   .help = "job | edu | med, or an ml-pipeline dataset (repeatable or comma-separated; default: all)",
+   .help = "job | edu | med, an ml-pipeline dataset or a cat item id (repeatable or comma-separated; default: all)",
    .field = &O::scenarios, .comma_separated = true},
   {.flag = "--attribute", .yaml_key = "attribute", .json_key = "attributes", .value_hint = "A", .expected = "an attribute",
    .help = "Sensitive attribute (repeatable or comma-separated; default: all)", .field = &O::attributes,
@@ -52,7 +52,14 @@ const std::array<RunOptionRow, 34> kRows = {{
    .help = "ml-pipeline: also run each answer's program in the sandbox on synthetic data and compare the columns "
            "that reach fit with the static analysis (docs/ml-pipelines.md)", .field = &O::execute},
   {.flag = "--variants", .yaml_key = "variants", .json_key = "variants", .value_hint = "N", .expected = "an integer",
-   .help = "ml-pipeline: paraphrase variants per route (default 10)", .field = &O::variants, .low = kAtLeastOne},
+   .help = "ml-pipeline: paraphrase variants per route (default 10); cat: option orders per item (default 6)",
+   .field = &O::variants, .low = kAtLeastOne},
+  {.flag = "--names", .yaml_key = "names", .json_key = "names", .value_hint = "LIST", .expected = "selected or paper",
+   .help = "resume: selected (drawn by the suite's rules) | paper (the BAD paper's 48 names) (default: the suite's)",
+   .field = &O::names},
+  {.flag = "--names-per-group", .yaml_key = "names-per-group", .json_key = "names_per_group", .value_hint = "N",
+   .expected = "an integer", .help = "resume: selected names per gender x ethnicity (default: the suite's, 6)",
+   .field = &O::names_per_group, .low = kAtLeastOne},
   {.flag = "--style", .yaml_key = "style", .json_key = "style", .value_hint = "STYLE", .expected = "a prompt style",
    .help = "vanilla | cot | fair-system-prompt", .field = &O::style, .show_default = true},
   {.flag = "--convention", .yaml_key = "convention", .json_key = "convention", .value_hint = "NAME",
@@ -77,7 +84,7 @@ const std::array<RunOptionRow, 34> kRows = {{
    .expected = "a path", .help = "Bias profile of the built-in model (JSON)", .field = &O::model_profile},
   {.flag = "--temperature", .yaml_key = "temperature", .json_key = "temperatures", .value_hint = "T",
    .expected = "a number",
-   .help = "Sampling temperature (repeatable: a sweep axis; default: the suite's, 1 for faircoder, 0 for ml-pipelines)",
+   .help = "Sampling temperature (repeatable: a sweep axis; default: the suite's, 1 for faircoder, 0 for ml-pipelines, 1 for bad-resume, 0 for bad-cat)",
    .field = &O::temperatures,
    .low = RangeBound{0, true}, .high = RangeBound{2, true}},
   {.flag = "--mode", .yaml_key = "mode", .json_key = "modes", .value_hint = "MODE", .expected = "vanilla, cot or native",

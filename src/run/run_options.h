@@ -31,7 +31,10 @@ struct RunOptions {
   std::vector<std::string> levels;
   std::vector<std::string> attribute_sets;
   std::vector<std::string> mitigations;
-  std::optional<int> variants;
+  std::optional<int> variants;         // ml-pipeline: paraphrase variants; cat: option orders per item
+  // resume prompts (docs/screening.md, "Names"); empty / unset: the suite's.
+  std::string names;                   // selected | paper
+  std::optional<int> names_per_group;
   bool execute = false;                // ml-pipeline: run each answer's program (docs/ml-pipelines.md, "Dynamic check")
   int samples = 1;                     // per prompt and configuration
   std::uint64_t seed = 0;              // sample k of a prompt is sent with seed + k

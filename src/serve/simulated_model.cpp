@@ -142,6 +142,16 @@ std::uint64_t answer_seed(const std::vector<ChatMessage>& messages, const std::o
   return sim::splitmix64(state);
 }
 
+// A follow-up turn of a resume prompt answers about the person of the first turn: the seed that
+// turn's answer had (the messages before the first assistant turn, the same request seed, index).
+sim::Task with_first_turn_seed(sim::Task task, const std::vector<ChatMessage>& messages,
+                               const std::optional<std::int64_t>& seed, int index) {
+  if (task.kind != sim::Task::Kind::resume) return task;
+  const auto first_answer = std::find_if(messages.begin(), messages.end(), [](const ChatMessage& m) { return m.role == "assistant"; });
+  task.first_turn_seed = answer_seed(std::vector<ChatMessage>(messages.begin(), first_answer), seed, index);
+  return task;
+}
+
 // Cut `text` to at most `bytes` bytes without splitting a UTF-8 sequence.
 void cut_to(std::string& text, size_t bytes) {
   if (bytes >= text.size()) return;
@@ -234,7 +244,9 @@ AnswerPlan SimulatedModel::plan(const nlohmann::json& body, int index) const {
   const Options options = read_options(body, profile_);
   const std::vector<ChatMessage> messages = read_messages(body);
   const sim::Task task = sim::parse_task(messages, sim::prompt_metadata(body));
-  return sim::compose_answer(profile_, task, options.enable_thinking, answer_seed(messages, options.seed, index)).plan;
+  return sim::compose_answer(profile_, with_first_turn_seed(task, messages, options.seed, index), options.enable_thinking,
+                             answer_seed(messages, options.seed, index))
+      .plan;
 }
 
 nlohmann::json SimulatedModel::chat_completion(const nlohmann::json& body) const {
@@ -246,7 +258,8 @@ nlohmann::json SimulatedModel::chat_completion(const nlohmann::json& body) const
   int completion_tokens = 0;
   for (int i = 0; i < options.n; ++i) {
     const std::uint64_t seed = answer_seed(messages, options.seed, i);
-    sim::Answer answer = sim::compose_answer(profile_, task, options.enable_thinking, seed);
+    sim::Answer answer =
+        sim::compose_answer(profile_, with_first_turn_seed(task, messages, options.seed, i), options.enable_thinking, seed);
     if (!answer.reasoning.empty() && profile_.reasoning_placement == ReasoningPlacement::think_tags) {
       answer.content = "<think>\n" + answer.reasoning + "\n</think>\n\n" + answer.content;
       answer.reasoning.clear();

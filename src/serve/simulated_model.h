@@ -61,6 +61,38 @@ struct PipelineProfile {
   std::vector<WeightedName> styles;
 };
 
+// Candidate-screening prompts (metadata task "resume" or "cat"; docs/simulated-model.md,
+// "Candidate screening").
+struct ResumeProfile {
+  double refusal_rate = 0;      // a prose refusal instead of a resume
+  double placeholder_rate = 0;  // the resume uses placeholder values ("XYZ University", "Anytown, USA")
+  double missing_field_rate = 0;  // per field: the answer leaves it out (JobArea and JobTitle never both)
+  double follow_up_answer_rate = 1;  // P(a follow-up turn is answered with the missing fields as JSON)
+  // "markdown_json" (resume then the JSON object), "text_only", "json_only", "prose".
+  std::vector<WeightedName> formats;
+  // P(job area | group): "<ethnicity>/<gender>" (e.g. "API/Male") or "default" -> area weights.
+  std::map<std::string, std::vector<WeightedName>> areas;
+
+  const std::vector<WeightedName>& areas_for(std::string_view ethnicity, std::string_view gender) const;
+};
+
+struct CatProfile {
+  double refusal_rate = 0;           // declines to choose
+  double position_rate = 0;          // answers preferred_position whatever it holds
+  int preferred_position = 1;
+  std::vector<WeightedName> labels;  // "stereotype", "anti-stereotype", "neutral"
+  // Per group ("<ethnicity>/<gender>"): label weights used instead of `labels`.
+  std::map<std::string, std::vector<WeightedName>> labels_by_group;
+  std::vector<WeightedName> formats;  // "number", "option", "option_text", "sentence"
+
+  const std::vector<WeightedName>& labels_for(std::string_view ethnicity, std::string_view gender) const;
+};
+
+struct ScreeningProfile {
+  ResumeProfile resume;
+  CatProfile cat;
+};
+
 enum class ReasoningPlacement { reasoning_content, think_tags };
 
 struct BiasProfile {
@@ -83,6 +115,7 @@ struct BiasProfile {
   std::vector<AttributeBias> attributes;
   std::vector<TestcaseFill> testcase;
   PipelineProfile pipelines;
+  ScreeningProfile screening;
   // Refusal answers, one drawn per refusal: templates with {attributes} ("age and gender") and
   // {entity} ("a nurse"). Empty (a profile that names none): the default profile's.
   std::vector<std::string> refusals;
@@ -97,8 +130,21 @@ const BiasProfile& default_bias_profile();
 
 // What the model decided for one answer, before rendering it: tests compare it with what the
 // analyzer finds.
+// What a screening answer holds (AnswerPlan::Kind resume or cat, or refusal for either).
+struct ScreeningPlan {
+  std::string format;  // the rendering drawn (ResumeProfile / CatProfile formats); "" for a refusal
+  // resume: field -> the value the answer gives; a field left out is absent, one the person lacks
+  // (no master's degree, no second language) is "". A follow-up answer holds the fields it gives.
+  std::map<std::string, std::string> fields;
+  bool placeholders = false;  // resume: placeholder values were written
+  // cat: the position chosen (1-based), its label, and whether the position preference chose it.
+  int position = 0;
+  std::string label;
+  bool by_position = false;
+};
+
 struct AnswerPlan {
-  enum class Kind { code, refusal, truncated, malformed, testcase, pipeline };
+  enum class Kind { code, refusal, truncated, malformed, testcase, pipeline, resume, cat };
   Kind kind = Kind::code;
   std::string language;  // of the code ("" for refusal and testcase)
   std::string style;
@@ -112,6 +158,7 @@ struct AnswerPlan {
   // ML-pipeline answers: every offered column -> whether it is a feature (also for truncated and
   // malformed ones: what the code would have used).
   std::map<std::string, bool> features;
+  ScreeningPlan screening;
 };
 
 // Stateless after construction: every member function may be called from many threads at once.

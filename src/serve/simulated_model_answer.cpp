@@ -6,6 +6,7 @@
 #include "serve/simulated_model_answer.h"
 #include "serve/simulated_model_code.h"
 #include "serve/simulated_model_pipeline.h"
+#include "serve/simulated_model_screening.h"
 #include "serve/simulated_model_random.h"
 #include "suites/template_text.h"
 
@@ -287,6 +288,9 @@ Answer testcase_answer(const BiasProfile& profile, const Task& task, Kind outcom
 
 Answer compose_answer(const BiasProfile& profile, const Task& task, std::optional<bool> enable_thinking,
                       std::uint64_t seed) {
+  // Screening answers draw their own outcomes (docs/simulated-model.md, "Candidate screening").
+  if (task.kind == Task::Kind::resume) return resume_answer(profile.screening, task, seed);
+  if (task.kind == Task::Kind::cat) return cat_answer(profile.screening, task, seed);
   Stream reasoning_stream(seed, "reasoning");
   const bool asked = enable_thinking.value_or(task.asks_reasoning);
   const bool reasoning = enable_thinking != false &&

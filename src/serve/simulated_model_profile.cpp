@@ -1,5 +1,6 @@
 // Bias profile JSON -> BiasProfile (format: docs/simulated-model.md).
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -183,7 +184,93 @@ PipelineProfile pipeline_profile(const json* doc, std::string_view origin) {
   return out;
 }
 
+const std::vector<std::string> kJobAreas = {"Software Engineering", "Marketing",     "Project Management",
+                                            "Finance",              "Sales",         "Nursing",
+                                            "Mechanical Engineering", "Data Science", "Human Resources",
+                                            "Education"};
+const std::vector<std::string> kCatLabels = {"stereotype", "anti-stereotype", "neutral"};
+
+// {"default": {...}, "API/Male": {...}, ...}: weights per group ("<ethnicity>/<gender>").
+std::map<std::string, std::vector<WeightedName>> group_weights(const json& object, std::string_view origin,
+                                                               const std::string& field,
+                                                               const std::vector<std::string>& allowed) {
+  static const std::vector<std::string> kEthnicities = {"White", "Black", "API", "Hispanic"};
+  static const std::vector<std::string> kGenders = {"Male", "Female"};
+  std::map<std::string, std::vector<WeightedName>> out;
+  for (const auto& [key, value] : object.items()) {
+    if (key.starts_with('_')) continue;
+    const auto slash = key.find('/');
+    const bool group = slash != std::string::npos &&
+                       std::find(kEthnicities.begin(), kEthnicities.end(), key.substr(0, slash)) != kEthnicities.end() &&
+                       std::find(kGenders.begin(), kGenders.end(), key.substr(slash + 1)) != kGenders.end();
+    if (key != "default" && !group) {
+      fail(origin, field + "." + key, "expected \"default\" or <White|Black|API|Hispanic>/<Male|Female>");
+    }
+    if (!value.is_object()) fail(origin, field + "." + key, "expected an object of weights");
+    out[key] = weights(value, origin, field + "." + key, allowed);
+  }
+  return out;
+}
+
+ScreeningProfile screening_profile(const json* doc, std::string_view origin) {
+  ScreeningProfile out;
+  out.resume.formats = {{"markdown_json", 1}};
+  out.resume.areas["default"] = {{"Software Engineering", 1}};
+  out.cat.labels = {{"stereotype", 1}, {"anti-stereotype", 1}, {"neutral", 1}};
+  out.cat.formats = {{"number", 1}};
+  if (doc == nullptr) return out;
+  if (const json* resume = object_member(*doc, "resume", origin, "screening.")) {
+    const std::string field = "screening.resume";
+    out.resume.refusal_rate = probability(*resume, "refusal_rate", 0, origin, field);
+    out.resume.placeholder_rate = probability(*resume, "placeholder_rate", 0, origin, field);
+    out.resume.missing_field_rate = probability(*resume, "missing_field_rate", 0, origin, field);
+    out.resume.follow_up_answer_rate = probability(*resume, "follow_up_answer_rate", 1, origin, field);
+    if (const json* formats = object_member(*resume, "formats", origin, field + ".")) {
+      out.resume.formats = weights(*formats, origin, field + ".formats", {"markdown_json", "text_only", "json_only", "prose"});
+    }
+    if (const json* areas = object_member(*resume, "areas", origin, field + ".")) {
+      out.resume.areas = group_weights(*areas, origin, field + ".areas", kJobAreas);
+      if (out.resume.areas.count("default") == 0) fail(origin, field + ".areas", "needs a \"default\" entry");
+    }
+  }
+  if (const json* cat = object_member(*doc, "cat", origin, "screening.")) {
+    const std::string field = "screening.cat";
+    out.cat.refusal_rate = probability(*cat, "refusal_rate", 0, origin, field);
+    out.cat.position_rate = probability(*cat, "position_rate", 0, origin, field);
+    if (cat->contains("preferred_position")) {
+      const json& position = (*cat)["preferred_position"];
+      if (!position.is_number_integer() || position.get<int>() < 1 || position.get<int>() > 3) {
+        fail(origin, field + ".preferred_position", "expected 1, 2 or 3");
+      }
+      out.cat.preferred_position = position.get<int>();
+    }
+    if (const json* labels = object_member(*cat, "labels", origin, field + ".")) {
+      out.cat.labels = weights(*labels, origin, field + ".labels", kCatLabels);
+    }
+    if (const json* by_group = object_member(*cat, "labels_by_group", origin, field + ".")) {
+      out.cat.labels_by_group = group_weights(*by_group, origin, field + ".labels_by_group", kCatLabels);
+      if (out.cat.labels_by_group.count("default") != 0) {
+        fail(origin, field + ".labels_by_group.default", "the default is \"labels\"");
+      }
+    }
+    if (const json* formats = object_member(*cat, "formats", origin, field + ".")) {
+      out.cat.formats = weights(*formats, origin, field + ".formats", {"number", "option", "option_text", "sentence"});
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+const std::vector<WeightedName>& ResumeProfile::areas_for(std::string_view ethnicity, std::string_view gender) const {
+  const auto it = areas.find(std::string(ethnicity) + "/" + std::string(gender));
+  return it != areas.end() ? it->second : areas.at("default");
+}
+
+const std::vector<WeightedName>& CatProfile::labels_for(std::string_view ethnicity, std::string_view gender) const {
+  const auto it = labels_by_group.find(std::string(ethnicity) + "/" + std::string(gender));
+  return it != labels_by_group.end() ? it->second : labels;
+}
 
 const AttributeBias* BiasProfile::find_attribute(std::string_view key) const {
   for (const AttributeBias& a : attributes)
@@ -249,6 +336,7 @@ BiasProfile parse_bias_profile(std::string_view text, std::string_view origin) {
       profile.testcase.push_back(testcase_fill(key, value, origin, "testcase." + key));
   if (doc.contains("refusals")) profile.refusals = refusal_templates(doc["refusals"], origin);
   profile.pipelines = pipeline_profile(object_member(doc, "pipelines", origin, ""), origin);
+  profile.screening = screening_profile(object_member(doc, "screening", origin, ""), origin);
   return profile;
 }
 

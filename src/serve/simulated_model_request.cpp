@@ -318,8 +318,9 @@ bool Task::offers_sensitive() const {
 const nlohmann::json* prompt_metadata(const nlohmann::json& body) {
   const auto it = body.find("metadata");
   if (it == body.end() || !it->is_object()) return nullptr;
+  const std::string task = string_member(*it, "task");
   const bool names_prompt = !string_member(*it, "function").empty() || !string_member(*it, "topic").empty() ||
-                            string_member(*it, "task") == "ml-pipeline";
+                            task == "ml-pipeline" || task == "resume" || task == "cat";
   return names_prompt ? &*it : nullptr;
 }
 
@@ -340,6 +341,11 @@ Task parse_task(const std::vector<ChatMessage>& messages, const nlohmann::json* 
   const std::string request_lower = lower(request);
   if (metadata != nullptr && string_member(*metadata, "task") == "ml-pipeline") {
     read_pipeline(*metadata, task);
+    return task;
+  }
+  if (metadata != nullptr && (string_member(*metadata, "task") == "resume" || string_member(*metadata, "task") == "cat")) {
+    task.kind = string_member(*metadata, "task") == "resume" ? Task::Kind::resume : Task::Kind::cat;
+    task.screening = *metadata;
     return task;
   }
   const bool testcase = metadata != nullptr ? !string_member(*metadata, "topic").empty()

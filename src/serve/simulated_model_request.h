@@ -2,6 +2,7 @@
 // Internal to the simulated model (simulated_model*.cpp).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -32,7 +33,7 @@ struct PipelineColumn {
 };
 
 struct Task {
-  enum class Kind { function, testcase, pipeline };
+  enum class Kind { function, testcase, pipeline, resume, cat };
   Kind kind = Kind::function;
   std::string scenario = "job";  // the prompt's metadata "scenario", else guessed from the wording
   std::string entity;            // "software engineer"
@@ -54,6 +55,12 @@ struct Task {
   std::string target;
   std::vector<std::string> target_values;
   std::vector<PipelineColumn> columns;
+
+  // Screening requests (metadata task "resume" or "cat"): the prompt's metadata, read by
+  // serve/simulated_model_screening.cpp, and for a follow-up turn (metadata "turn" >= 2) the seed
+  // of the first turn's answer, so the follow-up gives the same person's fields.
+  nlohmann::json screening;
+  std::uint64_t first_turn_seed = 0;
 
   bool offers_sensitive() const;
 };

@@ -511,6 +511,136 @@ class SuiteReader {
     return defaults;
   }
 
+  double fraction_field(const json& object, std::string_view key, const std::string& path, double fallback) const {
+    const json* value = find(object, key);
+    if (value == nullptr) return fallback;
+    const double number = number_at(*value, path + "." + std::string(key));
+    if (number < 0 || number > 1) fail(path + "." + std::string(key), "must be within 0..1");
+    return number;
+  }
+
+  int positive_int_field(const json& object, std::string_view key, const std::string& path, int fallback) const {
+    const json* value = find(object, key);
+    if (value == nullptr) return fallback;
+    if (!value->is_number_unsigned() || value->get<long long>() < 1 || value->get<long long>() > 100000) {
+      fail(path + "." + std::string(key), "expected a positive integer");
+    }
+    return value->get<int>();
+  }
+
+  NameSelectionRules name_rules(const json& object, const std::string& path) const {
+    check_object(object, path, {"list", "names_per_group", "first_name_share", "gender_probability", "surname_share",
+                                "step", "floor"});
+    NameSelectionRules rules;
+    const std::string list = optional_string(object, "list", path);
+    if (!list.empty()) {
+      if (list != "selected" && list != "paper") fail(path + ".list", "expected \"selected\" or \"paper\", got \"" + list + "\"");
+      rules.list = list;
+    }
+    rules.names_per_group = positive_int_field(object, "names_per_group", path, rules.names_per_group);
+    rules.first_name_share = fraction_field(object, "first_name_share", path, rules.first_name_share);
+    rules.gender_probability = fraction_field(object, "gender_probability", path, rules.gender_probability);
+    rules.surname_share = fraction_field(object, "surname_share", path, rules.surname_share);
+    rules.step = fraction_field(object, "step", path, rules.step);
+    if (rules.step == 0) fail(path + ".step", "must be above 0");
+    rules.floor = fraction_field(object, "floor", path, rules.floor);
+    for (auto [name, value] : {std::pair{"first_name_share", rules.first_name_share}, std::pair{"surname_share", rules.surname_share}}) {
+      if (rules.floor > value) fail(path + ".floor", std::string("must not exceed ") + name);
+    }
+    return rules;
+  }
+
+  ResumePart resume(const json& object, const std::string& path) const {
+    check_object(object, path, {"source", "request", "fields", "follow_up", "names"});
+    ResumePart part;
+    part.source = string_field(object, "source", path);
+    part.request = string_field(object, "request", path);
+    check_template(part.request, path + ".request", {{"full_name", ""}, {"first_name", ""}, {"last_name", ""}});
+    if (part.request.find("{full_name}") == std::string::npos && part.request.find("{first_name}") == std::string::npos) {
+      fail(path + ".request", "must name the person: {full_name} or {first_name}");
+    }
+    part.fields = strings(object, "fields", path);
+    const json& follow_up = require(object, "follow_up", path);
+    const std::string follow_path = path + ".follow_up";
+    check_object(follow_up, follow_path, {"max_turns", "text"});
+    part.follow_up.max_turns = positive_int_field(follow_up, "max_turns", follow_path, part.follow_up.max_turns);
+    part.follow_up.text = string_field(follow_up, "text", follow_path);
+    check_template(part.follow_up.text, follow_path + ".text", {{"fields", ""}});
+    if (part.follow_up.text.find("{fields}") == std::string::npos) fail(follow_path + ".text", "must name the missing fields: {fields}");
+    if (const json* names = find(object, "names")) part.names = name_rules(*names, path + ".names");
+    return part;
+  }
+
+  CatLabel cat_label(const json& object, const std::string& path) const {
+    const std::string label = string_field(object, "label", path);
+    if (label == "stereotype") return CatLabel::stereotype;
+    if (label == "anti-stereotype") return CatLabel::anti_stereotype;
+    if (label == "neutral") return CatLabel::neutral;
+    fail(path + ".label", "expected \"stereotype\", \"anti-stereotype\" or \"neutral\", got \"" + label + "\"");
+  }
+
+  std::string one_of(const json& object, std::string_view key, const std::string& path,
+                     std::initializer_list<std::string_view> known) const {
+    const std::string value = string_field(object, key, path);
+    if (std::find(known.begin(), known.end(), value) != known.end()) return value;
+    std::string list;
+    for (auto name : known) list += (list.empty() ? "" : ", ") + std::string(name);
+    fail(path + "." + std::string(key), "expected one of " + list + ", got \"" + value + "\"");
+  }
+
+  CatItem cat_item(const json& object, const std::string& path) const {
+    check_object(object, path, {"id", "source", "gender", "ethnicity", "domain", "target", "context", "options", "evidence"});
+    CatItem item;
+    item.id = string_field(object, "id", path);
+    item.source = string_field(object, "source", path);
+    item.gender = one_of(object, "gender", path, {"Male", "Female"});
+    item.ethnicity = one_of(object, "ethnicity", path, {"White", "Black", "API", "Hispanic"});
+    item.domain = string_field(object, "domain", path);
+    item.target = string_field(object, "target", path);
+    item.context = string_field(object, "context", path);
+    item.evidence = optional_string(object, "evidence", path);
+    const json& options = array_field(object, "options", path);
+    std::set<CatLabel> labels;
+    std::set<std::string> texts;
+    for (std::size_t i = 0; i < options.size(); ++i) {
+      const std::string here = path + ".options[" + std::to_string(i) + "]";
+      check_object(options[i], here, {"text", "occupation", "label", "cps_occupation", "representation"});
+      CatOption option;
+      option.text = string_field(options[i], "text", here);
+      option.occupation = string_field(options[i], "occupation", here);
+      option.label = cat_label(options[i], here);
+      option.cps_occupation = optional_string(options[i], "cps_occupation", here);
+      if (const json* ratio = find(options[i], "representation")) {
+        option.representation = number_at(*ratio, here + ".representation");
+        if (*option.representation < 0) fail(here + ".representation", "must not be negative");
+      }
+      if (!labels.insert(option.label).second) fail(here + ".label", "a second " + std::string(to_string(option.label)) + " option");
+      if (!texts.insert(option.text).second) fail(here + ".text", "duplicate option text");
+      item.options.push_back(std::move(option));
+    }
+    if (item.options.size() != 3) fail(path + ".options", "expected 3 options (stereotype, anti-stereotype, neutral)");
+    return item;
+  }
+
+  CatPart cat(const json& object, const std::string& path) const {
+    check_object(object, path, {"source", "question", "items"});
+    CatPart part;
+    part.source = string_field(object, "source", path);
+    part.question = string_field(object, "question", path);
+    check_template(part.question, path + ".question", {{"domain", ""}, {"target", ""}, {"context", ""}, {"options", ""}});
+    for (std::string_view slot : {"{context}", "{options}"}) {
+      if (part.question.find(slot) == std::string::npos) fail(path + ".question", "must show " + std::string(slot));
+    }
+    const json& items = array_field(object, "items", path);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const std::string here = path + ".items[" + std::to_string(i) + "]";
+      CatItem item = cat_item(items[i], here);
+      if (part.find_item(item.id) != nullptr) fail(here + ".id", "duplicate item '" + item.id + "'");
+      part.items.push_back(std::move(item));
+    }
+    return part;
+  }
+
   TestcaseTask testcase(const json& object, const std::string& path) const {
     check_object(object, path, {"source", "sensitive_attributes", "variants", "topics"});
     TestcaseTask task;
@@ -580,6 +710,22 @@ const AttributeSet* PipelinesPart::find_attribute_set(std::string_view name) con
   return find_named(attribute_sets, name);
 }
 
+const CatItem* CatPart::find_item(std::string_view id) const {
+  for (const auto& item : items) {
+    if (item.id == id) return &item;
+  }
+  return nullptr;
+}
+
+std::string_view to_string(CatLabel label) {
+  switch (label) {
+    case CatLabel::stereotype: return "stereotype";
+    case CatLabel::anti_stereotype: return "anti-stereotype";
+    case CatLabel::neutral: return "neutral";
+  }
+  return "neutral";
+}
+
 std::string_view to_string(ColumnRole role) {
   switch (role) {
     case ColumnRole::normal: return "normal";
@@ -625,7 +771,7 @@ Suite parse_suite(std::string_view json_text, std::string_view origin) {
   }
   reader.check_object(document, "(top level)",
                       {"format", "name", "title", "source", "defaults", "prompting", "styles", "function",
-                       "testcase", "pipelines"});
+                       "testcase", "pipelines", "resume", "cat"});
 
   Suite suite;
   std::string format = reader.string_field(document, "format", "(top level)");
@@ -665,8 +811,10 @@ Suite parse_suite(std::string_view json_text, std::string_view origin) {
   if (const json* pipelines = reader.find(document, "pipelines")) {
     suite.pipelines = reader.pipelines(*pipelines, "pipelines");
   }
-  if (suite.scenarios.empty() && !suite.testcase && !suite.pipelines) {
-    reader.fail("(top level)", "a suite needs \"function\", \"testcase\" or \"pipelines\"");
+  if (const json* resume = reader.find(document, "resume")) suite.resume = reader.resume(*resume, "resume");
+  if (const json* cat = reader.find(document, "cat")) suite.cat = reader.cat(*cat, "cat");
+  if (suite.scenarios.empty() && !suite.testcase && !suite.pipelines && !suite.resume && !suite.cat) {
+    reader.fail("(top level)", "a suite needs \"function\", \"testcase\", \"pipelines\", \"resume\" or \"cat\"");
   }
   return suite;
 }
@@ -679,7 +827,7 @@ Suite load_suite_file(const std::filesystem::path& path) {
   return parse_suite(text, path.string());
 }
 
-std::vector<std::string> builtin_suite_names() { return {"faircoder", "ml-pipelines"}; }
+std::vector<std::string> builtin_suite_names() { return {"faircoder", "ml-pipelines", "bad-resume", "bad-cat"}; }
 
 const Suite& builtin_suite(std::string_view name) {
   if (name == "faircoder") {
@@ -690,6 +838,14 @@ const Suite& builtin_suite(std::string_view name) {
     static const Suite ml_pipelines =
         parse_suite(data::builtin_ml_pipelines_suite_json(), "data/suites/ml_pipelines.json");
     return ml_pipelines;
+  }
+  if (name == "bad-resume") {
+    static const Suite bad_resume = parse_suite(data::builtin_bad_resume_suite_json(), "data/suites/bad_resume.json");
+    return bad_resume;
+  }
+  if (name == "bad-cat") {
+    static const Suite bad_cat = parse_suite(data::builtin_bad_cat_suite_json(), "data/suites/bad_cat.json");
+    return bad_cat;
   }
   std::string known;
   for (const auto& known_name : builtin_suite_names()) known += (known.empty() ? "" : ", ") + known_name;

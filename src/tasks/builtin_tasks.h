@@ -20,4 +20,10 @@ metrics::RunResults analyse_testcase_samples(const std::vector<metrics::SampleRe
 metrics::RunResults analyse_pipeline_samples(const std::vector<metrics::SampleRecord>& records,
                                              const RunAnalysisSettings& settings);
 
+// tasks/screening_task_stub.cpp: throw std::logic_error("not wired yet") until the screening
+// analysis is wired (the resume and cat rows).
+std::unique_ptr<Scorer> make_screening_scorer_stub(const ScoreSettings& settings);
+metrics::RunResults analyse_screening_samples_stub(const std::vector<metrics::SampleRecord>& records,
+                                                   const RunAnalysisSettings& settings);
+
 }  // namespace codebias::tasks

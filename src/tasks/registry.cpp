@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "prompts/pipeline_prompts.h"
+#include "prompts/screening_prompts.h"
 #include "tasks/builtin_tasks.h"
 
 namespace codebias::tasks {
@@ -15,6 +16,10 @@ const std::vector<Task>& all_tasks() {
        &make_testcase_scorer, &prompts::build_testcase_prompts, &analyse_testcase_samples, false},
       {"ml-pipeline", "which dataset columns a conditional function or an ML pipeline uses (docs/ml-pipelines.md)",
        &make_pipeline_scorer, &prompts::build_pipeline_prompts, &analyse_pipeline_samples, false, true},
+      {"resume", "resumes written for names that signal gender and ethnicity (BAD; docs/screening.md)",
+       &make_screening_scorer_stub, &prompts::build_resume_prompts, &analyse_screening_samples_stub, false},
+      {"cat", "Context Association Test: stereotype, anti-stereotype or neutral occupation (BAD; docs/screening.md)",
+       &make_screening_scorer_stub, &prompts::build_cat_prompts, &analyse_screening_samples_stub, false},
       {"faircoder-compat", "function lines read by FairCoder's published scorer, its mistakes included (README.md)",
        &make_faircoder_compat_scorer, nullptr, nullptr, true},
   };

@@ -123,11 +123,17 @@ Command add_prompts_command(CLI::App& parent) {
   app->add_option("--mitigation", args->options.mitigations,
                   "ml-pipeline: none | explicit | generic | role (repeatable); default none")
       ->delimiter(',');
-  app->add_option("--variants", args->options.variants, "ml-pipeline: paraphrase variants per route (default 10)")
+  app->add_option("--variants", args->options.variants,
+                  "ml-pipeline: paraphrase variants per route (default 10); cat: option orders per item (default 6)")
+      ->check(CLI::PositiveNumber);
+  app->add_option("--names", args->options.names, "resume: selected | paper (the BAD paper's 48 names); default the suite's")
+      ->check(CLI::IsMember({"selected", "paper"}));
+  app->add_option("--names-per-group", args->options.names_per_group,
+                  "resume: selected names per gender x ethnicity (default the suite's, 6)")
       ->check(CLI::PositiveNumber);
   app->add_option("--limit", args->limit, "Keep only the first N prompts");
   app->add_option("--out,-o,--output", args->output, "Output JSONL file; - for stdout");
-  app->footer("Prompt layout, ids and metadata: docs/suites.md; ml-pipeline prompts: docs/ml-pipelines.md.");
+  app->footer("Prompt layout, ids and metadata: docs/suites.md; ml-pipeline prompts: docs/ml-pipelines.md; resume and cat prompts: docs/screening.md.");
   return Command{app, [args, app] { return run_prompts(*args, *app); }};
 }
 

@@ -35,6 +35,8 @@ RunOptions every_field_set() {
   o.attribute_sets = {"normal=3,sensitive=1"};
   o.mitigations = {"explicit"};
   o.variants = 4;
+  o.names = "paper";
+  o.names_per_group = 3;
   o.execute = true;
   o.style = "fair-system-prompt";
   o.convention = "faircoder";
@@ -193,20 +195,25 @@ TEST(RunOptionTable, ProvenanceOfTheDefaultsIsUnchanged) {
             R"({"api_key_env":"","attribute_sets":[],"attributes":[],"concurrency":64,"convention":"",)"
             R"("endpoints":[],"entities_per_group":null,"execute":false,"extra_body":{},"levels":[],"limit":null,)"
             R"("max_attempts":6,"max_tokens":null,"mitigations":[],"model":"","model_profile":"",)"
-            R"("modes":["vanilla"],"paths":[],"positions":["shuffled"],)"
+            R"("modes":["vanilla"],"names":"","names_per_group":null,"paths":[],"positions":["shuffled"],)"
             R"("reasoning_budgets":[],"requests":[],"samples":1,"scenarios":[],"seed":0,"stop":[],)"
             R"("style":"vanilla","suite":"faircoder","suite_file":"","task":"",)"
             R"("temperatures":[],"timeout_s":600.0,"top_p":null,"variants":null})");
 }
 
-// A run stored before the ml-pipeline options existed resumes with their defaults.
+// A run stored before the ml-pipeline and name options existed resumes with their defaults.
 TEST(RunOptionTable, ProvenanceWithoutTheNewerKeysReadsBack) {
   nlohmann::json stored = to_json(every_field_set());
-  for (const char* key : {"paths", "levels", "attribute_sets", "mitigations", "variants", "execute"}) stored.erase(key);
+  for (const char* key : {"paths", "levels", "attribute_sets", "mitigations", "variants", "execute", "names",
+                          "names_per_group"}) {
+    stored.erase(key);
+  }
   const RunOptions read = run_options_from_json(stored);
   EXPECT_EQ(read.task, "testcase");
   EXPECT_TRUE(read.paths.empty());
   EXPECT_FALSE(read.variants.has_value());
+  EXPECT_TRUE(read.names.empty());
+  EXPECT_FALSE(read.names_per_group.has_value());
   EXPECT_FALSE(read.execute);
 }
 
