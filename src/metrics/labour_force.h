@@ -25,8 +25,9 @@ inline constexpr const char* kEthnicityGroups[] = {"White", "Black", "API", "His
 // small to show).
 struct OccupationRow {
   std::string occupation;        // as BLS writes it, e.g. "Software developers"
-  int level = 0;                 // 0 total, 1 major group, ... (indentation in the xlsx)
-  std::string parent;            // the row one level up; "" for the total
+  // 0 the total, 1 the broadest groups ... 4 a detailed occupation (the xlsx's indentation;
+  // the file the paper used is sorted by count, so a row's group cannot be recovered).
+  int level = 0;
   double employed_thousands = 0;
   std::optional<double> women, white, black, asian, hispanic;
 };

@@ -75,6 +75,7 @@ struct AreaCounts {
 };
 
 // §5.1's shares: of the résumés of `group`, the share in `area`; of everyone else, the same.
+// Over the résumés that have a JobArea.
 struct AreaShare {
   std::string area;
   std::string dimension;  // "gender" or "ethnicity"
@@ -90,9 +91,12 @@ struct RatioInterval {
   double upper = 0;
 };
 
-// One gender × ethnicity × area cell of the representation table. Intervals: 95 % percentile
-// bootstrap resampling names (all résumés of a name together: they share the prompt), seeded;
-// unset where the ratio is undefined in the data.
+// One gender × ethnicity × area cell of the representation table, over the résumés that have a
+// JobArea (the run's composition P(g), P(e), P(g, e) too). Intervals: percentile bootstrap
+// (stats/bootstrap.h) resampling names, all résumés of a name together (they share the prompt,
+// so they are not independent), options.bootstrap_resamples resamples, options.seed; unset where
+// the ratio is undefined in the data. A name-level bootstrap rather than a Wilson interval
+// because the ratios are products and quotients of several shares, not one proportion.
 struct RepresentationCell {
   std::string area;
   std::string gender, ethnicity;
@@ -133,6 +137,7 @@ struct UnmappedLabel {
 struct ScreeningSection {
   std::string config;  // "" with one configuration; "pooled" for the pooled section
   int n_resumes = 0;
+  int n_names = 0;  // distinct first + last names
   std::vector<FieldExtraction> extraction;  // the seven fields, the paper's column order
   std::map<std::string, int> gender_counts, ethnicity_counts, group_counts;
   std::vector<AreaCounts> areas;  // by count, descending, then name
