@@ -172,7 +172,9 @@ struct ScreeningMetrics {
   std::vector<ScreeningSection> by_config;  // first-appearance order
   std::optional<ScreeningSection> pooled;   // set with more than one config
   std::vector<PublishedComparison> published;  // compare_published only
-  std::vector<analysis::screening::NearDuplicateLabel> near_duplicates;  // from the reader, if any
+  // The reader's notes (ResumeTable::near_duplicates), set by the caller; compute_screening_metrics
+  // leaves it empty.
+  std::vector<analysis::screening::NearDuplicateLabel> near_duplicates;
 };
 
 // Throws std::invalid_argument for an empty input or a row whose gender / ethnicity is not one
