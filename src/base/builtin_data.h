@@ -30,5 +30,13 @@ std::string_view builtin_pipeline_probe_driver_py();
 std::string_view builtin_sandbox_guard_py();
 // data/metrics/metrics.json: the metrics registry (metrics/metric_registry.h).
 std::string_view builtin_metrics_json();
+// data/screening/cps_table11.json: BLS CPS table 11, 2022 (metrics/labour_force.h).
+std::string_view builtin_cps_table11_json();
+// data/screening/job_areas.json: rules mapping a JobTitle / JobArea to a CPS occupation.
+std::string_view builtin_job_areas_json();
+// data/screening/paper_labour_force.json: the BAD notebook's labour-force constants.
+std::string_view builtin_paper_labour_force_json();
+// data/screening/bad_published_figures.json: the BAD paper's published résumé figures.
+std::string_view builtin_bad_published_figures_json();
 
 }  // namespace codebias::data

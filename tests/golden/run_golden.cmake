@@ -13,6 +13,7 @@ set(args "")
 foreach(arg IN LISTS arg_lines)
   string(REPLACE "@INPUT@" "${base}.input.jsonl" arg "${arg}")
   string(REPLACE "@TMP@" "${tmp}" arg "${arg}")
+  string(REPLACE "@DATA@" "${CASE_DIR}/../data" arg "${arg}")
   list(APPEND args "${arg}")
 endforeach()
 
