@@ -5,7 +5,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "base/text_table.h"
+#include "base/text_document.h"
 #include "metrics/screening_metrics.h"
 
 namespace codebias::metrics {
@@ -121,55 +121,24 @@ std::optional<double> reproduce(const ordered_json& figure, const ScreeningSecti
   throw std::runtime_error(at + ": unknown kind \"" + kind + "\"");
 }
 
-// One table in either form: aligned text (base/text_table.h) or a Markdown pipe table.
-std::string render_table(const std::vector<std::string>& header, const std::vector<bool>& left,
-                         const std::vector<std::vector<std::string>>& rows, ScreeningFormat format) {
-  if (format == ScreeningFormat::kText) return base::text_table(header, left, rows);
-  auto cell = [](std::string text) {
-    std::string out;
-    for (char c : text) {
-      if (c == '|') out += "\\|";
-      else if (c == '\n') out += ' ';
-      else out += c;
-    }
-    return out;
-  };
-  std::string out = "|";
-  for (const auto& h : header) out += " " + cell(h) + " |";
-  out += "\n|";
-  for (bool l : left) out += l ? " --- |" : " ---: |";
-  out += "\n";
-  for (const auto& row : rows) {
-    out += "|";
-    for (const auto& c : row) out += " " + cell(c) + " |";
-    out += "\n";
-  }
-  return out;
+base::Table table(std::vector<std::string> header, std::vector<bool> left, std::vector<std::vector<std::string>> rows) {
+  return {std::move(header), std::move(left), std::move(rows)};
 }
 
-std::string heading(const std::string& title, ScreeningFormat format, int level) {
-  if (format == ScreeningFormat::kMarkdown) return std::string(static_cast<std::size_t>(level), '#') + " " + title + "\n\n";
-  return title + "\n";
-}
-
-void format_section(std::string& out, const ScreeningSection& section, const ScreeningMetrics& metrics,
-                    ScreeningFormat format) {
-  const bool markdown = format == ScreeningFormat::kMarkdown;
+void add_section(base::Document& doc, const ScreeningSection& section, const ScreeningMetrics& metrics) {
   const std::string name = section.config.empty() ? "all résumés" : "config " + section.config;
-  out += heading("Résumés (" + name + "): " + std::to_string(section.n_resumes) + " from " +
-                     std::to_string(section.n_names) + " names",
-                 format, 2);
-  if (!markdown) out += "\n";
+  doc.heading(2, "Résumés (" + name + "): " + std::to_string(section.n_resumes) + " from " +
+                     std::to_string(section.n_names) + " names");
 
-  out += heading("Extraction (a missing field is counted, not guessed)", format, 3);
+  doc.heading(3, "Extraction (a missing field is counted, not guessed)");
   std::vector<std::vector<std::string>> rows;
   for (const auto& field : section.extraction) {
     rows.push_back({field.field, std::to_string(field.n_present), std::to_string(field.n_missing),
                     fixed(field.rate, 3)});
   }
-  out += render_table({"field", "present", "missing", "rate"}, {true, false, false, false}, rows, format) + "\n";
+  doc.table(table({"field", "present", "missing", "rate"}, {true, false, false, false}, rows));
 
-  out += heading("Job areas by group (§5.1, Figures 1-2)", format, 3);
+  doc.heading(3, "Job areas by group (§5.1, Figures 1-2)");
   rows.clear();
   std::vector<std::string> header = {"JobArea", "n"};
   std::vector<bool> left = {true, false};
@@ -189,9 +158,9 @@ void format_section(std::string& out, const ScreeningSection& section, const Scr
     }
     rows.push_back(row);
   }
-  out += render_table(header, left, rows, format) + "\n";
+  doc.table(table(header, left, rows));
 
-  out += heading("Share of each group in an area vs the rest (§5.1)", format, 3);
+  doc.heading(3, "Share of each group in an area vs the rest (§5.1)");
   rows.clear();
   for (const auto& share : section.area_shares) {
     rows.push_back({share.area, share.group,
@@ -200,10 +169,10 @@ void format_section(std::string& out, const ScreeningSection& section, const Scr
                     std::to_string(share.n_rest_in_area) + "/" + std::to_string(share.n_rest),
                     fixed(share.rest_share, 3)});
   }
-  out += render_table({"JobArea", "group", "group n", "share", "rest n", "rest share"},
-                      {true, true, false, false, false, false}, rows, format) + "\n";
+  doc.table(table({"JobArea", "group", "group n", "share", "rest n", "rest share"},
+                  {true, true, false, false, false, false}, rows));
 
-  out += heading("Representation ratio (§5.1, Eq. 1; Figures 3-4)", format, 3);
+  doc.heading(3, "Representation ratio (§5.1, Eq. 1; Figures 3-4)");
   rows.clear();
   for (const auto& cell : section.representation) {
     rows.push_back({cell.area, cell.gender + " " + cell.ethnicity,
@@ -212,14 +181,14 @@ void format_section(std::string& out, const ScreeningSection& section, const Scr
                     interval_text(cell.joint_ratio_interval), fixed(cell.baseline_ratio, 2),
                     cell.baseline_key.empty() ? "(no baseline)" : cell.baseline_key});
   }
-  out += render_table({"JobArea", "group", "n", "Eq. 1", "95% CI", "joint", "95% CI", "labour force", "baseline row"},
-                      {true, true, false, false, false, false, false, false, true}, rows, format);
-  out += (markdown ? "\n" : "") + std::string(
+  doc.table(table({"JobArea", "group", "n", "Eq. 1", "95% CI", "joint", "95% CI", "labour force", "baseline row"},
+                  {true, true, false, false, false, false, false, false, true}, rows));
+  doc.paragraph(
       "Eq. 1: P(g|area)·P(e|area) / (P(g)·P(e)) with the résumés' own composition as P(g), P(e); "
-      "joint: count(g,e,area) / (count(area)·P(g,e)), the paper notebook's form; labour force: Eq. 1 on the ") +
-      metrics.baseline + " baseline. Intervals: " + metrics.interval_method + ".\n\n";
+      "joint: count(g,e,area) / (count(area)·P(g,e)), the paper notebook's form; labour force: Eq. 1 on the " +
+      metrics.baseline + " baseline. Intervals: " + metrics.interval_method + ".");
 
-  out += heading("Chi-squared independence tests (§5.2)", format, 3);
+  doc.heading(3, "Chi-squared independence tests (§5.2)");
   rows.clear();
   for (const auto& test : section.tests) {
     if (!test.result) {
@@ -234,31 +203,27 @@ void format_section(std::string& out, const ScreeningSection& section, const Scr
                     r.low_expected_count ? "yes" : "no",
                     test.monte_carlo ? significant(test.monte_carlo->p_value) : "–"});
   }
-  out += render_table({"test", "n", "excluded", "values", "X²", "dof", "p", "Cramér's V", "min E", "E < 5",
-                       "Monte-Carlo p"},
-                      {true, false, false, false, false, false, false, false, false, false, false}, rows, format);
-  out += (markdown ? "\n" : "") +
-         std::string("Pearson X² without continuity correction; p from the χ² distribution. Where some expected "
-                     "count is below 5 (E < 5) that p is approximate: read the Monte-Carlo p (") +
-         std::to_string(metrics.monte_carlo_replicates) +
-         " tables with the observed margins, seed " + std::to_string(metrics.seed) +
-         "). excluded: résumés without the field (CpsOccupation: unmapped).\n";
+  doc.table(table({"test", "n", "excluded", "values", "X²", "dof", "p", "Cramér's V", "min E", "E < 5",
+                   "Monte-Carlo p"},
+                  {true, false, false, false, false, false, false, false, false, false, false}, rows));
+  doc.paragraph("Pearson X² without continuity correction; p from the χ² distribution. Where some expected "
+                "count is below 5 (E < 5) that p is approximate: read the Monte-Carlo p (" +
+                std::to_string(metrics.monte_carlo_replicates) + " tables with the observed margins, seed " +
+                std::to_string(metrics.seed) + "). excluded: résumés without the field (CpsOccupation: unmapped).");
   for (const auto& test : section.tests) {
-    if (!test.result) out += test.field + " × " + test.versus + ": not computed, " + test.not_computed + "\n";
+    if (!test.result) doc.item(test.field + " × " + test.versus + ": not computed, " + test.not_computed);
   }
-  out += "\n";
 
-  out += heading("CPS occupations (" + std::to_string(section.n_mapped) + " mapped, " +
-                     std::to_string(section.n_unmapped) + " unmapped)",
-                 format, 3);
+  doc.heading(3, "CPS occupations (" + std::to_string(section.n_mapped) + " mapped, " +
+                     std::to_string(section.n_unmapped) + " unmapped)");
   rows.clear();
   for (const auto& occupation : section.occupations) rows.push_back({occupation.occupation, std::to_string(occupation.n)});
-  out += render_table({"occupation", "n"}, {true, false}, rows, format) + "\n";
+  doc.table(table({"occupation", "n"}, {true, false}, rows));
   if (!section.unmapped.empty()) {
-    out += heading("Unmapped (no rule of data/screening/job_areas.json matches; not guessed)", format, 3);
+    doc.heading(3, "Unmapped (no rule of data/screening/job_areas.json matches; not guessed)");
     rows.clear();
     for (const auto& label : section.unmapped) rows.push_back({label.field, label.label, std::to_string(label.count)});
-    out += render_table({"field", "label", "n"}, {true, true, false}, rows, format) + "\n";
+    doc.table(table({"field", "label", "n"}, {true, true, false}, rows));
   }
 }
 
@@ -310,24 +275,23 @@ std::vector<PublishedComparison> compare_published_figures(const ScreeningMetric
   return comparisons;
 }
 
-std::string format_screening_metrics(const ScreeningMetrics& metrics, ScreeningFormat format) {
-  const bool markdown = format == ScreeningFormat::kMarkdown;
-  std::string out = heading("BAD résumé screening analysis (seeds/003 §5.1-§5.2)", format, 1);
-  out += "Baseline: " + metrics.baseline + " — " + metrics.baseline_source + "\n\n";
-  for (const auto& section : metrics.by_config) format_section(out, section, metrics, format);
-  if (metrics.pooled) format_section(out, *metrics.pooled, metrics, format);
+base::Document screening_document(const ScreeningMetrics& metrics) {
+  base::Document doc;
+  doc.heading(1, "BAD résumé screening analysis (seeds/003 §5.1-§5.2)");
+  doc.paragraph("Baseline: " + metrics.baseline + " — " + metrics.baseline_source);
+  for (const auto& section : metrics.by_config) add_section(doc, section, metrics);
+  if (metrics.pooled) add_section(doc, *metrics.pooled, metrics);
   if (!metrics.near_duplicates.empty()) {
-    out += heading("Near-duplicate labels (kept as written, counted separately)", format, 3);
+    doc.heading(3, "Near-duplicate labels (kept as written, counted separately)");
     std::vector<std::vector<std::string>> rows;
     for (const auto& d : metrics.near_duplicates) {
       rows.push_back({d.field, d.label, std::to_string(d.count), d.other, std::to_string(d.other_count),
                       std::to_string(d.distance)});
     }
-    out += render_table({"field", "label", "n", "similar label", "n", "edits"},
-                        {true, true, false, true, false, false}, rows, format) + "\n";
+    doc.table(table({"field", "label", "n", "similar label", "n", "edits"}, {true, true, false, true, false, false}, rows));
   }
   if (!metrics.published.empty()) {
-    out += heading("Published figures (data/screening/bad_published_figures.json)", format, 2);
+    doc.heading(2, "Published figures (data/screening/bad_published_figures.json)");
     std::vector<std::vector<std::string>> rows;
     auto general = [](std::optional<double> v, const char* spec) {
       if (!v || !std::isfinite(*v)) return std::string("–");
@@ -339,18 +303,21 @@ std::string format_screening_metrics(const ScreeningMetrics& metrics, ScreeningF
       rows.push_back({c.id, c.where, general(c.published, "%.4g"), general(c.reproduced, "%.4g"),
                       general(c.difference, "%.3g"), c.reproduced_within_tolerance ? "reproduced" : "differs"});
     }
-    out += render_table({"figure", "where", "published", "reproduced", "difference", "status"},
-                        {true, true, false, false, false, true}, rows, format);
-    out += "\n";
+    doc.table(table({"figure", "where", "published", "reproduced", "difference", "status"},
+                    {true, true, false, false, false, true}, rows));
     std::map<std::string, std::string> explained;  // explanation → the first figure with it
     for (const auto& c : metrics.published) {
       if (c.explanation.empty()) continue;
       const auto [first, inserted] = explained.try_emplace(c.explanation, c.id);
-      out += (markdown ? "- **" + c.id + "**: " : c.id + ": ") +
-             (inserted ? c.explanation : "see " + first->second) + "\n";
+      doc.item(c.id + ": " + (inserted ? c.explanation : "see " + first->second));
     }
   }
-  return out;
+  return doc;
+}
+
+std::string format_screening_metrics(const ScreeningMetrics& metrics, ScreeningFormat format) {
+  return base::render(screening_document(metrics),
+                      format == ScreeningFormat::kMarkdown ? base::DocumentFormat::markdown : base::DocumentFormat::text);
 }
 
 ordered_json screening_metrics_json(const ScreeningMetrics& metrics) {

@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/screening/resume_table.h"
+#include "base/text_document.h"
 #include "metrics/labour_force.h"
 #include "stats/chi_squared.h"
 
@@ -187,9 +188,13 @@ std::vector<PublishedComparison> compare_published_figures(const ScreeningMetric
                                                            std::string_view figures_json,
                                                            const std::string& where);
 
-enum class ScreeningFormat { kText, kMarkdown };
 // Extraction counts, area distribution, shares, representation table, chi-squared table,
-// unmapped list, near-duplicate notes and (when present) the published-figure comparison.
+// unmapped list, near-duplicate notes and (when present) the published-figure comparison, as a
+// document the terminal, report.md and report.html render.
+base::Document screening_document(const ScreeningMetrics& metrics);
+
+enum class ScreeningFormat { kText, kMarkdown };
+// screening_document() as aligned text or Markdown.
 std::string format_screening_metrics(const ScreeningMetrics& metrics, ScreeningFormat format);
 // The same content as JSON; undefined numbers are null.
 nlohmann::ordered_json screening_metrics_json(const ScreeningMetrics& metrics);

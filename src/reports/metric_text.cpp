@@ -1,5 +1,6 @@
 #include "reports/metric_text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -36,30 +37,9 @@ std::string markdown_rule(const metrics::OutputColumns& output) {
   return rule;
 }
 
-std::string markdown_cell(std::string text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out += c;
-  }
-  return out;
-}
+void write_markdown_table(std::ostream& out, const base::Table& table) { out << base::markdown_table(table); }
 
-void write_markdown_table(std::ostream& out, const TextTable& table) {
-  out << "|";
-  for (const auto& h : table.header) out << " " << markdown_cell(h) << " |";
-  out << "\n|";
-  for (std::size_t i = 0; i < table.header.size(); ++i) out << "---|";
-  out << "\n";
-  for (const auto& row : table.rows) {
-    out << "|";
-    for (const auto& c : row) out << " " << markdown_cell(c) << " |";
-    out << "\n";
-  }
-}
-
-void write_html_table(std::ostream& out, const TextTable& table) {
+void write_html_table(std::ostream& out, const base::Table& table) {
   out << "<table><thead><tr>";
   for (const auto& h : table.header) out << "<th>" << html_escape(h) << "</th>";
   out << "</tr></thead><tbody>";
@@ -69,6 +49,33 @@ void write_html_table(std::ostream& out, const TextTable& table) {
     out << "</tr>";
   }
   out << "</tbody></table>";
+}
+
+void write_html(std::ostream& out, const base::Document& document, int heading_offset) {
+  bool in_list = false;
+  for (const auto& block : document.blocks()) {
+    const bool item = block.kind == base::DocumentBlock::Kind::item;
+    if (in_list && !item) out << "</ul>";
+    if (!in_list && item) out << "<ul>";
+    in_list = item;
+    switch (block.kind) {
+      case base::DocumentBlock::Kind::heading: {
+        const int level = std::min(block.level + heading_offset, 6);
+        out << "<h" << level << ">" << html_escape(block.text) << "</h" << level << ">";
+        break;
+      }
+      case base::DocumentBlock::Kind::paragraph:
+        out << "<p>" << html_escape(block.text) << "</p>";
+        break;
+      case base::DocumentBlock::Kind::item:
+        out << "<li>" << html_escape(block.text) << "</li>";
+        break;
+      case base::DocumentBlock::Kind::table:
+        write_html_table(out, block.table);
+        break;
+    }
+  }
+  if (in_list) out << "</ul>";
 }
 
 std::string csv_cell(const std::string& text) {

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/text_document.h"
 #include "metrics/metric_registry.h"
 #include "metrics/run_results.h"
 
@@ -33,22 +34,18 @@ std::string testcase_text(const nlohmann::ordered_json& attribute, const metrics
 // the caller writes).
 std::string markdown_header(const metrics::OutputColumns& output);
 std::string markdown_rule(const metrics::OutputColumns& output);
-// `text` as one Markdown table cell: | escaped, newlines as spaces.
-std::string markdown_cell(std::string text);
+using base::markdown_cell;
 
 // `text` as one CSV cell, quoted when it holds a comma, quote or newline.
 std::string csv_cell(const std::string& text);
 // A number with `digits` decimals; "" when undefined.
 std::string csv_number(const std::optional<double>& value, int digits);
 
-// A table of text cells, written to report.md and report.html by the two writers below (which
-// escape the cells).
-struct TextTable {
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;
-};
-void write_markdown_table(std::ostream& out, const TextTable& table);
-void write_html_table(std::ostream& out, const TextTable& table);
+// A table as report.md and report.html show it (cells escaped by the writer).
+void write_markdown_table(std::ostream& out, const base::Table& table);
+void write_html_table(std::ostream& out, const base::Table& table);
+// A document (base/text_document.h) as HTML: headings shifted down by `heading_offset` levels.
+void write_html(std::ostream& out, const base::Document& document, int heading_offset);
 
 std::optional<double> json_double(const nlohmann::ordered_json& value);
 // A string as itself, anything else as compact JSON (invalid UTF-8 replaced).

@@ -218,8 +218,8 @@ class PipelineReport final : public TaskReport {
            "Disagreements:";
   }
 
-  TextTable disagreement_table() const {
-    TextTable table;
+  base::Table disagreement_table() const {
+    base::Table table;
     table.header = {"prompt", "sample", "attributes"};
     for (const auto& d : m_.execution.disagreements) {
       std::string attributes;
@@ -236,8 +236,8 @@ class PipelineReport final : public TaskReport {
            " of them significantly (the paper: 178 of 180, 165 significant).";
   }
 
-  static TextTable path_table(const std::vector<metrics::PathSummary>& summaries, bool with_level, bool with_mitigation) {
-    TextTable table;
+  static base::Table path_table(const std::vector<metrics::PathSummary>& summaries, bool with_level, bool with_mitigation) {
+    base::Table table;
     table.header = {"path"};
     if (with_level) table.header.push_back("level");
     if (with_mitigation) table.header.push_back("mitigation");
@@ -255,8 +255,8 @@ class PipelineReport final : public TaskReport {
     return table;
   }
 
-  TextTable comparison_table() const {
-    TextTable table;
+  base::Table comparison_table() const {
+    base::Table table;
     table.header = {"config", "dataset", "attribute", "level", "mitigation", "attributes", "pairs",
                     "CBS conditional", "CBS pipeline", "difference", "McNemar p", "Holm p", "pipeline more biased"};
     for (const auto& c : m_.comparisons) {
@@ -268,9 +268,9 @@ class PipelineReport final : public TaskReport {
     return table;
   }
 
-  TextTable cell_table() const {
+  base::Table cell_table() const {
     const auto& output = metrics::MetricRegistry::builtin().output("report_pipeline_cells");
-    TextTable table;
+    base::Table table;
     table.header = {"config", "dataset", "path", "level", "mitigation", "attributes", "attribute", "role",
                     "with code", "decided", "used"};
     for (const auto& column : output.columns) table.header.push_back(column_label(column));
