@@ -21,6 +21,7 @@ struct ScreeningArgs {
   std::string baseline = "cps";
   std::string format = "text";
   std::uint64_t seed = metrics::kDefaultScreeningSeed;
+  bool compare_paper = false;
 };
 
 int analyze_command(const ScreeningArgs& args) {
@@ -31,7 +32,7 @@ int analyze_command(const ScreeningArgs& args) {
     metrics::ScreeningOptions options;
     options.baseline = metrics::parse_baseline_kind(args.baseline);
     options.seed = args.seed;
-    options.compare_published = true;
+    options.compare_published = args.compare_paper;
     result = metrics::compute_screening_metrics(metrics::to_resume_rows(table.records), options);
     result.near_duplicates = table.near_duplicates;
   } catch (const std::exception& error) {
@@ -64,7 +65,7 @@ Command add_screening_command(CLI::App& parent) {
   app->require_subcommand(1);
   auto* analyze = app->add_subcommand(
       "analyze", "Job areas by gender × ethnicity, representation ratios against the labour force, chi-squared "
-                 "tests and the paper's published figures, for a résumé table (CSV or JSONL with the paper's "
+                 "tests (and, with --compare-paper, the paper's published figures) for a résumé table (CSV or JSONL with the paper's "
                  "columns: FirstName, LastName, EstimatedEthnicity, EstimatedGender, JobTitle, JobArea, ...).");
   auto args = std::make_shared<ScreeningArgs>();
   analyze->add_option("FILE", args->file, "Résumé table: .csv (RFC 4180, header row) or .jsonl")->required();
@@ -76,6 +77,9 @@ Command add_screening_command(CLI::App& parent) {
   analyze->add_option("--format", args->format, "Output: text, markdown or json")
       ->check(CLI::IsMember({"text", "markdown", "json"}))
       ->capture_default_str();
+  analyze->add_flag("--compare-paper", args->compare_paper,
+                    "Also compare with the figures the BAD paper publishes about its own table "
+                    "(data/screening/bad_published_figures.json): for resume_dataset.xlsx and copies of it");
   analyze->add_option("--seed", args->seed, "Seed of the bootstrap intervals and Monte-Carlo p-values")
       ->capture_default_str();
   return {app, [args] { return analyze_command(*args); }};
