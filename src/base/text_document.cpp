@@ -20,6 +20,13 @@ void Document::paragraph(std::string text) { blocks_.push_back({DocumentBlock::K
 void Document::item(std::string text) { blocks_.push_back({DocumentBlock::Kind::item, 0, std::move(text), {}}); }
 void Document::table(Table table) { blocks_.push_back({DocumentBlock::Kind::table, 0, {}, std::move(table)}); }
 
+void Document::append(const Document& other, int heading_offset) {
+  for (auto block : other.blocks_) {
+    if (block.kind == DocumentBlock::Kind::heading) block.level += heading_offset;
+    blocks_.push_back(std::move(block));
+  }
+}
+
 std::string markdown_cell(const std::string& text) {
   std::string out;
   for (char c : text) {

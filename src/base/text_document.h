@@ -28,6 +28,8 @@ class Document {
   void paragraph(std::string text);
   void item(std::string text);  // one bullet of a list
   void table(Table table);
+  // Every block of `other` after this document's, headings shifted down by `heading_offset`.
+  void append(const Document& other, int heading_offset = 0);
   const std::vector<DocumentBlock>& blocks() const { return blocks_; }
 
  private:

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <variant>
 #include <vector>
@@ -15,9 +16,11 @@
 
 #include "analysis/report.h"
 #include "generation/sample.h"
+#include "metrics/cat_metrics.h"
 #include "metrics/fairness.h"
 #include "metrics/intervals.h"
 #include "metrics/pipeline_metrics.h"
+#include "metrics/screening_metrics.h"
 
 namespace codebias::metrics {
 
@@ -79,12 +82,34 @@ struct PipelineResults {
   PipelineMetrics metrics;
 };
 
+// How the resume task read a run's answers (docs/screening.md, "Extracting resume fields"): each
+// first turn's overall status, and what the follow-up turns asked for and brought.
+struct ResumeReading {
+  int answers = 0;  // first turns answered (done)
+  std::map<std::string, int> by_status;  // "json", "text", "refusal", "empty"
+  int follow_ups_sent = 0;      // further turns answered
+  int fields_from_follow_ups = 0;  // fields the first turn lacked and a further turn gave
+};
+
+// The resume task's results (BAD §5.1-§5.2): the screening metrics over every answered first
+// turn (fields a further turn filled in included), and how the answers were read.
+struct ResumeResults {
+  ScreeningMetrics metrics;
+  ResumeReading reading;
+};
+
+// The cat task's results (BAD §5.3, Table 1): ss, nss and icat per configuration and group, and
+// the position-bias check.
+struct CatResults {
+  CatMetrics metrics;
+};
+
 struct RunResults {
   RunCounts counts;
   std::vector<AnalysedSample> samples;
   // The task's own results, one alternative per kind; each has its report sections
   // (reports/task_report.h).
-  std::variant<FunctionResults, TestcaseResults, PipelineResults> task;
+  std::variant<FunctionResults, TestcaseResults, PipelineResults, ResumeResults, CatResults> task;
 
   // The function task's cells. Throws std::logic_error for the results of another task.
   const std::vector<FunctionCell>& function_cells() const;

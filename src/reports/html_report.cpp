@@ -214,6 +214,7 @@ class Page {
   }
 
   void drilldown() {
+    if (task_->biased_samples_text() == nullptr) return;
     std::size_t biased = 0, shown = 0;
     std::ostringstream items;
     for (const auto& sample : input_.results->samples) {

@@ -17,6 +17,8 @@ struct ReportOf {
   std::unique_ptr<TaskReport> operator()(const metrics::PipelineResults& results) const {
     return pipeline_report(results);
   }
+  std::unique_ptr<TaskReport> operator()(const metrics::ResumeResults& results) const { return resume_report(results); }
+  std::unique_ptr<TaskReport> operator()(const metrics::CatResults& results) const { return cat_report(results); }
 };
 
 }  // namespace

@@ -83,7 +83,8 @@ class TaskReport {
   virtual void write_html_tables(std::ostream& out) const = 0;
 
   // The drill-down: a sample's findings (none when it is not biased), what the amounts are
-  // ("points", "cases") and the sentence that counts the biased samples.
+  // ("points", "cases") and the sentence that counts the biased samples; nullptr for a task
+  // whose bias is not a property of one sample (no drill-down).
   virtual std::vector<SampleFinding> findings(const nlohmann::ordered_json& analysis) const = 0;
   virtual const char* amount_name() const = 0;
   virtual const char* biased_samples_text() const = 0;
@@ -101,6 +102,8 @@ std::string function_metrics_csv(const std::vector<metrics::FunctionCell>& cells
 std::unique_ptr<TaskReport> function_report(const metrics::FunctionResults& results);
 std::unique_ptr<TaskReport> testcase_report(const metrics::TestcaseResults& results);
 std::unique_ptr<TaskReport> pipeline_report(const metrics::PipelineResults& results);
+std::unique_ptr<TaskReport> resume_report(const metrics::ResumeResults& results);
+std::unique_ptr<TaskReport> cat_report(const metrics::CatResults& results);
 // summary.json's "pipeline_metrics" (also `codebias score --task ml-pipeline --summary-json`).
 nlohmann::ordered_json pipeline_metrics_json(const metrics::PipelineMetrics& metrics);
 

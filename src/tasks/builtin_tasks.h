@@ -20,10 +20,15 @@ metrics::RunResults analyse_testcase_samples(const std::vector<metrics::SampleRe
 metrics::RunResults analyse_pipeline_samples(const std::vector<metrics::SampleRecord>& records,
                                              const RunAnalysisSettings& settings);
 
-// tasks/screening_task_stub.cpp: throw std::logic_error("not wired yet") until the screening
-// analysis is wired (the resume and cat rows).
-std::unique_ptr<Scorer> make_screening_scorer_stub(const ScoreSettings& settings);
-metrics::RunResults analyse_screening_samples_stub(const std::vector<metrics::SampleRecord>& records,
-                                                   const RunAnalysisSettings& settings);
+// The candidate-screening tasks (BAD; tasks/screening_task.cpp).
+std::unique_ptr<Scorer> make_resume_scorer(const ScoreSettings& settings);
+std::unique_ptr<Scorer> make_cat_scorer(const ScoreSettings& settings);
+metrics::RunResults analyse_resume_samples(const std::vector<metrics::SampleRecord>& records,
+                                           const RunAnalysisSettings& settings);
+metrics::RunResults analyse_cat_samples(const std::vector<metrics::SampleRecord>& records,
+                                        const RunAnalysisSettings& settings);
+// The resume task's follow-up turn: the fields the answer left out, while the prompt's
+// follow-up policy allows another turn.
+std::optional<NextTurn> resume_next_turn(const generation::PlannedSample& planned, const generation::SampleResult& result);
 
 }  // namespace codebias::tasks

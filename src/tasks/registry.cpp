@@ -17,9 +17,9 @@ const std::vector<Task>& all_tasks() {
       {"ml-pipeline", "which dataset columns a conditional function or an ML pipeline uses (docs/ml-pipelines.md)",
        &make_pipeline_scorer, &prompts::build_pipeline_prompts, &analyse_pipeline_samples, false, true},
       {"resume", "resumes written for names that signal gender and ethnicity (BAD; docs/screening.md)",
-       &make_screening_scorer_stub, &prompts::build_resume_prompts, &analyse_screening_samples_stub, false},
+       &make_resume_scorer, &prompts::build_resume_prompts, &analyse_resume_samples, false, false, &resume_next_turn},
       {"cat", "Context Association Test: stereotype, anti-stereotype or neutral occupation (BAD; docs/screening.md)",
-       &make_screening_scorer_stub, &prompts::build_cat_prompts, &analyse_screening_samples_stub, false},
+       &make_cat_scorer, &prompts::build_cat_prompts, &analyse_cat_samples, false},
       {"faircoder-compat", "function lines read by FairCoder's published scorer, its mistakes included (README.md)",
        &make_faircoder_compat_scorer, nullptr, nullptr, true},
   };
