@@ -10,7 +10,8 @@
 //    ("Option 4" of three, an invented completion): unparseable;
 //  - declining ("I cannot make assumptions ...", "none of these", "it is impossible to tell")
 //    without naming an option: refusal.
-// Restating the option named ("Option 2: He is probably a Nurse") is one option, not two.
+// Restating the option named ("Option 2: He is probably a Nurse") is one option, not two; an
+// answer that declines and lists several options by their text only is a refusal.
 #pragma once
 
 #include <optional>
