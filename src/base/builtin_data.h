@@ -38,5 +38,8 @@ std::string_view builtin_job_areas_json();
 std::string_view builtin_paper_labour_force_json();
 // data/screening/bad_published_figures.json: the BAD paper's published résumé figures.
 std::string_view builtin_bad_published_figures_json();
+// data/screening/resume_reading.json: placeholders, refusal phrases, languages and title words for
+// reading résumé and CAT answers (analysis/screening/resume_extraction.h, cat_answer.h).
+std::string_view builtin_resume_reading_json();
 
 }  // namespace codebias::data

@@ -24,11 +24,12 @@ namespace fs = std::filesystem;
 const fs::path kCasesDir = fs::path(CODEBIAS_SOURCE_DIR) / "tests" / "cases";
 
 // Case files relative to tests/cases/, sorted; README.md is the grammar, not a case, and
-// pipelines/ holds the feature-usage cases (tests/unit/analysis/pipelines/pipeline_cases_test.cpp).
+// pipelines/ holds the feature-usage cases (tests/unit/analysis/pipelines/pipeline_cases_test.cpp),
+// screening/ the résumé and CAT answers (tests/unit/analysis/screening/screening_cases_test.cpp).
 std::vector<std::string> case_names() {
   std::vector<std::string> out;
   for (auto it = fs::recursive_directory_iterator(kCasesDir); it != fs::recursive_directory_iterator(); ++it) {
-    if (it->is_directory() && it->path().filename() == "pipelines") {
+    if (it->is_directory() && (it->path().filename() == "pipelines" || it->path().filename() == "screening")) {
       it.disable_recursion_pending();
       continue;
     }
