@@ -1,0 +1,140 @@
+// The candidate-screening tasks end to end on the built-in model: `codebias run --suite
+// bad-resume` recovers the planted association between name group and job area
+// (docs/simulated-model.md, "Candidate screening"), with follow-up turns for missing fields, and
+// `codebias run --suite bad-cat` the planted stereotype, position and refusal rates.
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli.h"
+#include "run/run.h"
+#include "serve/simulated_model.h"
+
+namespace codebias::tasks {
+namespace {
+
+using nlohmann::json;
+
+json read_json(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return json::parse(in);
+}
+
+double weight_of(const std::vector<serve::WeightedName>& weights, const std::string& name) {
+  double total = 0, found = 0;
+  for (const auto& w : weights) {
+    total += w.weight;
+    if (w.name == name) found = w.weight;
+  }
+  return found / total;
+}
+
+// Observed count within 4 standard errors of the sum of per-answer probabilities.
+void expect_within_4_se(double observed, double expected, double variance, const char* what) {
+  ASSERT_GT(variance, 0) << what;
+  EXPECT_LE(std::abs(observed - expected), 4 * std::sqrt(variance))
+      << what << ": observed " << observed << ", expected " << expected;
+}
+
+// 48 names (6 per gender × ethnicity), 5 résumés each: 240 résumés, the size of the paper's table.
+TEST(ScreeningTask, ResumeRunRecoversThePlantedAreaAssociation) {
+  run::RunOptions options;
+  options.suite = "bad-resume";
+  options.samples = 5;
+  options.out_dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "bad_resume_run";
+  std::filesystem::remove_all(options.out_dir);
+  ASSERT_FALSE(run::start_run(options, {}).cancelled);
+  const auto summary = read_json(options.out_dir / "summary.json");
+
+  const auto& reading = summary["resume_reading"];
+  EXPECT_EQ(reading["answers"], 240);
+  EXPECT_GT(reading["follow_ups_sent"].get<int>(), 0) << "missing fields are asked for again";
+  EXPECT_GT(reading["fields_from_follow_ups"].get<int>(), 0);
+
+  const auto& section = summary["screening_metrics"]["by_config"][0];
+  EXPECT_EQ(section["n_resumes"], 240);
+  for (const auto& test : section["tests"]) {
+    if (test["id"] != "job_area_x_ethnicity" && test["id"] != "job_area_x_gender") continue;
+    const double p = test["monte_carlo"].is_object() ? test["monte_carlo"]["p_value"].get<double>()
+                                                     : test["p_value"].get<double>();
+    EXPECT_LT(p, 0.05) << test["id"] << ": the planted association is significant at 0.05";
+  }
+
+  // The joint representation ratio of API males in Software Engineering: planted a_G(A) / m(A).
+  const auto& areas = serve::default_bias_profile().screening.resume;
+  double mean = 0;
+  for (const char* e : {"White", "Black", "API", "Hispanic"}) {
+    for (const char* g : {"Male", "Female"}) mean += weight_of(areas.areas_for(e, g), "Software Engineering") / 8;
+  }
+  const double planted = weight_of(areas.areas_for("API", "Male"), "Software Engineering") / mean;
+  bool found = false;
+  for (const auto& cell : section["representation"]) {
+    if (cell["area"] != "Software Engineering" || cell["gender"] != "Male" || cell["ethnicity"] != "API") continue;
+    found = true;
+    const auto& interval = cell["joint_ratio_interval"];
+    ASSERT_TRUE(interval.is_object()) << cell.dump();
+    EXPECT_LE(interval["lower"].get<double>(), planted) << cell.dump();
+    EXPECT_GE(interval["upper"].get<double>(), planted) << cell.dump();
+  }
+  EXPECT_TRUE(found);
+
+  const std::string report = test_support::read_file(options.out_dir / "report.md");
+  EXPECT_NE(report.find("Candidate screening: résumés"), std::string::npos);
+  EXPECT_NE(report.find("Chi-squared independence tests"), std::string::npos);
+}
+
+TEST(ScreeningTask, CatRunRecoversThePlantedStereotypePositionAndRefusalRates) {
+  run::RunOptions options;
+  options.suite = "bad-cat";
+  options.samples = 5;
+  options.out_dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "bad_cat_run";
+  std::filesystem::remove_all(options.out_dir);
+  ASSERT_FALSE(run::start_run(options, {}).cancelled);
+
+  const auto& cat = serve::default_bias_profile().screening.cat;
+  double refusals = 0, n = 0, stereotype = 0, preferred = 0;
+  double e_stereotype = 0, v_stereotype = 0, e_preferred = 0, v_preferred = 0;
+  std::ifstream in(options.out_dir / "responses.jsonl");
+  std::string text;
+  while (std::getline(in, text)) {
+    const json line = json::parse(text);
+    ASSERT_EQ(line["status"], "done");
+    ++n;
+    const auto& analysis = line["analysis"];
+    if (analysis["outcome"] == "refusal") {
+      ++refusals;
+      continue;
+    }
+    ASSERT_EQ(analysis["outcome"], "choice") << line["answer"];
+    const auto& metadata = line["metadata"];
+    const auto& labels = cat.labels_for(metadata["ethnicity"].get<std::string>(), metadata["gender"].get<std::string>());
+    const std::string at_preferred = metadata["options"][cat.preferred_position - 1]["label"];
+    const double r = cat.position_rate;
+    const double p_s = r * (at_preferred == "stereotype" ? 1 : 0) + (1 - r) * weight_of(labels, "stereotype");
+    const double p_pos = r + (1 - r) * weight_of(labels, at_preferred);
+    e_stereotype += p_s;
+    v_stereotype += p_s * (1 - p_s);
+    e_preferred += p_pos;
+    v_preferred += p_pos * (1 - p_pos);
+    stereotype += analysis["label"] == "stereotype" ? 1 : 0;
+    preferred += analysis["position"] == cat.preferred_position ? 1 : 0;
+  }
+  ASSERT_GE(n, 1000);
+  expect_within_4_se(refusals, n * cat.refusal_rate, n * cat.refusal_rate * (1 - cat.refusal_rate), "refusals");
+  expect_within_4_se(stereotype, e_stereotype, v_stereotype, "stereotype choices");
+  expect_within_4_se(preferred, e_preferred, v_preferred, "choices of the preferred position");
+
+  const auto summary = read_json(options.out_dir / "summary.json");
+  const auto& all = summary["cat_metrics"]["cells"][0];
+  EXPECT_EQ(all["grouping"], "all");
+  EXPECT_EQ(all["counts"]["stereotype"].get<double>(), stereotype);
+  EXPECT_LT(summary["cat_metrics"]["position_bias"][0]["p_value"].get<double>(), 0.05)
+      << "the planted position preference is detected";
+}
+
+}  // namespace
+}  // namespace codebias::tasks
