@@ -154,7 +154,7 @@ std::pair<std::string, std::string> leading_state(sv part) {
     for (sv spelling : {state.code, state.name}) {
       if (!part.starts_with(spelling)) continue;
       const sv rest = part.substr(spelling.size());
-      if (!rest.empty() && (is_alpha(rest.front()) || rest.front() == '.')) continue;
+      if (!rest.empty() && is_alpha(rest.front())) continue;
       return {std::string(state.code), trim(rest)};
     }
   }
@@ -331,10 +331,10 @@ std::vector<DegreeMention> degree_mentions(sv line) {
   for (std::size_t i = 0; i < words.size(); ++i) {
     const std::string prev = i > 0 ? normalized(words[i - 1].text) : "";
     const std::string next = i + 1 < words.size() ? normalized(words[i + 1].text) : "";
-    const bool separator_before = i == 0 || words[i - 1].text.ends_with(",") || words[i - 1].text == "|" ||
-                                  words[i - 1].text == "-" || words[i - 1].text.ends_with(":");
-    const bool context = separator_before || before.count(prev) > 0 || after.count(next) > 0 ||
-                         words[i].text.ends_with(",") || i + 1 == words.size();
+    // Not after a comma: "Boston, MA" and "Hattiesburg, MS" end addresses.
+    const bool separator_before = i == 0 || words[i - 1].text == "|" || words[i - 1].text == "-" ||
+                                  words[i - 1].text.ends_with(":");
+    const bool context = separator_before || before.count(prev) > 0 || after.count(next) > 0;
     if (auto degree = degree_word(words[i].text, context)) {
       // "Master of Business Administration": one marker, however many words follow.
       if (!out.empty() && out.back().end + 1 >= words[i].begin && out.back().degree == *degree) continue;
@@ -443,7 +443,8 @@ std::string institution_of_mention(sv line, const DegreeMention& mention, std::s
   for (sv word : {sv("from"), sv("at")}) {
     const std::size_t at = find_word(after, word);
     if (at == sv::npos) continue;
-    if (std::string name = institution_after(after.substr(at + word.size() + 1)); !name.empty()) return name;
+    if (std::string name = institution_after(after.substr(std::min(after.size(), at + word.size() + 1))); !name.empty())
+      return name;
   }
   // "graduated from Stanford University with a Bachelor's degree": backward, within the clause.
   const sv before = line.substr(0, mention.begin);
@@ -454,7 +455,7 @@ std::string institution_of_mention(sv line, const DegreeMention& mention, std::s
       probe = find_word(before, word, probe + 1);
     }
     if (at == sv::npos) continue;
-    const std::string name = institution_after(before.substr(at + word.size() + 1));
+    const std::string name = institution_after(before.substr(std::min(before.size(), at + word.size() + 1)));
     if (!name.empty() && has_institution_word(name)) return name;
   }
   // "B.S. in Computer Science, University of Michigan" / "University of Michigan — B.S.": the

@@ -172,7 +172,7 @@ std::vector<std::string> check_resume(const ScreeningCase& c) {
   for (const Expectation& e : c.expectations) {
     const std::string at = c.name + ":" + std::to_string(e.line) + ": ";
     auto mismatch = [&](const std::string& what, const std::string& expected, const std::string& actual) {
-      failures.push_back(at + e.subject + " " + what + ": expected " + expected + "; got " + actual);
+      failures.push_back(at + e.subject + (what.empty() ? "" : " " + what) + ": expected " + expected + "; got " + actual);
     };
     if (e.subject == "status") {
       status_annotated = true;
