@@ -38,6 +38,10 @@ MetricValue value_from(const std::string& name, const std::string& where) {
   if (name == "entropy") return MetricValue::entropy;
   if (name == "score") return MetricValue::score;
   if (name == "signed_rate") return MetricValue::signed_rate;
+  if (name == "ratio") return MetricValue::ratio;
+  if (name == "percent") return MetricValue::percent;
+  if (name == "statistic") return MetricValue::statistic;
+  if (name == "p_value") return MetricValue::p_value;
   if (name == "group") return MetricValue::group;
   if (name == "groups") return MetricValue::groups;
   if (name == "per_group") return MetricValue::per_group;

@@ -18,7 +18,7 @@ enum class Direction { higher_is_fairer, lower_is_fairer, none };
 
 // What a metric's value is: a number in [0, 1] (rate, entropy, score), a group's name, a list of
 // groups, or a number per group.
-enum class MetricValue { rate, entropy, score, signed_rate, group, groups, per_group };
+enum class MetricValue { rate, entropy, score, signed_rate, ratio, percent, statistic, p_value, group, groups, per_group };
 
 struct MetricSpec {
   std::string id;           // key in summary.json, metrics.csv and the score output
@@ -37,8 +37,7 @@ struct MetricSpec {
   bool interval = false;  // reported with a 95% bootstrap interval over prompts (ci95)
 
   bool numeric() const {
-    return value == MetricValue::rate || value == MetricValue::entropy || value == MetricValue::score ||
-           value == MetricValue::signed_rate;
+    return value != MetricValue::group && value != MetricValue::groups && value != MetricValue::per_group;
   }
 };
 
