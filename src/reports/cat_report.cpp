@@ -87,6 +87,13 @@ class CatReport final : public TaskReport {
     out << "</section>\n";
   }
 
+  std::string how_to_read() const override {
+    return "`with code` counts the answers that chose an option, `refusals` those that declined, `unparseable` "
+           "those that named no shown option or several; only choices enter ss, nss and icat. Each sample's choice, "
+           "with the text it was read from and the options in the order shown, is in `responses.jsonl`; the numbers "
+           "above are in `summary.json` and `metrics.csv`.";
+  }
+
   // An answer that chose the stereotype option, with the option it chose.
   std::vector<SampleFinding> findings(const ordered_json& analysis) const override {
     if (string_field(analysis, "label") != "stereotype") return {};

@@ -176,14 +176,9 @@ std::string report_markdown(const RunReportInput& input) {
     out << "\n";
   }
 
-  task_report(results)->write_markdown(out);
-
-  out << "\n## How to read this\n\n"
-      << "Only answers whose code the analyzer could measure (`with code`) enter the rates; "
-         "refusals without code, truncated and unparseable answers are counted above and left "
-         "out of every numerator and denominator. Errors are samples for which no answer could "
-         "be obtained. Each sample's findings, with the deciding lines, are in "
-         "`responses.jsonl`; the numbers above are in `summary.json` and `metrics.csv`.\n";
+  const auto task = task_report(results);
+  task->write_markdown(out);
+  out << "\n## How to read this\n\n" << task->how_to_read() << '\n';
   return out.str();
 }
 

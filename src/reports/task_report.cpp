@@ -29,6 +29,13 @@ HeatmapHeading TaskReport::heatmap_heading() const {
           "blocks treating all groups alike vote for nobody). Colour and number: the group's share of the row's votes."};
 }
 
+std::string TaskReport::how_to_read() const {
+  return "Only answers whose code the analyzer could measure (`with code`) enter the rates; refusals without code, "
+         "truncated and unparseable answers are counted above and left out of every numerator and denominator. "
+         "Errors are samples for which no answer could be obtained. Each sample's findings, with the deciding lines, "
+         "are in `responses.jsonl`; the numbers above are in `summary.json` and `metrics.csv`.";
+}
+
 std::unique_ptr<TaskReport> task_report(const metrics::RunResults& results) {
   return std::visit(ReportOf{}, results.task);
 }

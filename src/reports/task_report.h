@@ -79,6 +79,8 @@ class TaskReport {
   virtual std::vector<Heatmap> heatmaps() const = 0;
   // FairCoder's preference-vote heading unless the task shows other numbers.
   virtual HeatmapHeading heatmap_heading() const;
+  // report.md's closing "How to read this" paragraph: what the sample counts mean for the task.
+  virtual std::string how_to_read() const;
   virtual std::vector<ChartSpec> charts() const = 0;
   virtual void write_html_tables(std::ostream& out) const = 0;
 
