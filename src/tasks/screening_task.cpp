@@ -95,6 +95,20 @@ std::variant<ScreeningLine, base::LineError> parse_line(std::string_view text, l
   return out;
 }
 
+// The item's line, or nullopt with the item's error set.
+template <class Result>
+std::optional<ScreeningLine> read_item(base::JsonlItem<Result>& item, const std::vector<const char*>& required) {
+  auto parsed = parse_line(item.input.text, item.input.number, required);
+  if (auto* error = std::get_if<base::LineError>(&parsed)) {
+    item.id = error->id;
+    item.error = std::move(*error);
+    return std::nullopt;
+  }
+  auto& line = std::get<ScreeningLine>(parsed);
+  item.id = line.id;
+  return std::move(line);
+}
+
 // The metadata object a line's keys were read from.
 json metadata_of(const json& doc) {
   const auto nested = doc.find("metadata");
@@ -153,20 +167,14 @@ class ResumeScorer : public Scorer {
     };
     base::JsonlProcessor<Scored> processor;
     processor.line = [](base::JsonlItem<Scored>& item) {
-      auto parsed = parse_line(item.input.text, item.input.number, kResumeKeys);
-      if (auto* error = std::get_if<base::LineError>(&parsed)) {
-        item.id = error->id;
-        item.error = std::move(*error);
-        return;
-      }
-      auto& line = std::get<ScreeningLine>(parsed);
-      item.id = line.id;
-      const json metadata = metadata_of(line.doc);
-      const auto extraction = screening::extract_resume_fields(line.response, turn_of(metadata));
-      ordered_json out = line_header(line.id, "resume", metadata);
+      const auto line = read_item(item, kResumeKeys);
+      if (!line) return;
+      const json metadata = metadata_of(line->doc);
+      const auto extraction = screening::extract_resume_fields(line->response, turn_of(metadata));
+      ordered_json out = line_header(line->id, "resume", metadata);
       out.update(screening::to_json(extraction));
       item.json = out.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
-      item.result = Scored{{}, resume_row(line.id, "", metadata, extraction)};
+      item.result = Scored{{}, resume_row(line->id, "", metadata, extraction)};
     };
     return base::process_jsonl<Scored>(in, origin, processor, settings_.engine, [&](base::JsonlItem<Scored>& item) {
       write(item.json);
@@ -225,28 +233,22 @@ class CatScorer : public Scorer {
                          const std::function<void(std::string_view)>& write) override {
     base::JsonlProcessor<metrics::CatResponse> processor;
     processor.line = [](base::JsonlItem<metrics::CatResponse>& item) {
-      auto parsed = parse_line(item.input.text, item.input.number, kCatKeys);
-      if (auto* error = std::get_if<base::LineError>(&parsed)) {
-        item.id = error->id;
-        item.error = std::move(*error);
-        return;
-      }
-      auto& line = std::get<ScreeningLine>(parsed);
-      item.id = line.id;
-      const json metadata = metadata_of(line.doc);
+      const auto line = read_item(item, kCatKeys);
+      if (!line) return;
+      const json metadata = metadata_of(line->doc);
       std::vector<screening::CatOption> options;
       try {
         options = screening::cat_options_from_metadata(metadata);
       } catch (const std::invalid_argument& e) {
-        item.error = base::LineError{item.input.number, "metadata.options", e.what(), line.id, false};
+        item.error = base::LineError{item.input.number, "metadata.options", e.what(), line->id, false};
         return;
       }
-      const auto answer = screening::parse_cat_answer(line.response, options);
-      ordered_json out = line_header(line.id, "cat", metadata);
+      const auto answer = screening::parse_cat_answer(line->response, options);
+      ordered_json out = line_header(line->id, "cat", metadata);
       out["item_id"] = text_of(metadata, "item_id");
       out.update(screening::to_json(answer));
       item.json = out.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
-      item.result = cat_response(line.id, "", metadata, options, answer);
+      item.result = cat_response(line->id, "", metadata, options, answer);
     };
     return base::process_jsonl<metrics::CatResponse>(
         in, origin, processor, settings_.engine, [&](base::JsonlItem<metrics::CatResponse>& item) {

@@ -91,15 +91,6 @@ void text_references(const std::string& answer, const std::vector<CatOption>& op
 
 }  // namespace
 
-const char* to_string(CatLabel label) {
-  switch (label) {
-    case CatLabel::stereotype: return "stereotype";
-    case CatLabel::anti_stereotype: return "anti-stereotype";
-    case CatLabel::neutral: return "neutral";
-  }
-  return "neutral";
-}
-
 std::optional<CatLabel> cat_label_from_string(std::string_view label) {
   const std::string n = text::normalized(label);
   if (n == "stereotype") return CatLabel::stereotype;

@@ -21,13 +21,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "suites/suite.h"
+
 namespace codebias::analysis::screening {
 
-enum class CatLabel { stereotype, anti_stereotype, neutral };
-// "stereotype" | "anti-stereotype" | "neutral".
-const char* to_string(CatLabel label);
-// Those, and the corpus's spellings "anti_stereotype", "unrelated", "unrelated_neutral"; empty
-// for anything else.
+// The labels of the suite's items (suites/suite.h, to_string there). The suite's spellings, and
+// the corpus's "anti_stereotype", "unrelated", "unrelated_neutral"; empty for anything else.
+using suites::CatLabel;
 std::optional<CatLabel> cat_label_from_string(std::string_view label);
 
 struct CatOption {

@@ -233,7 +233,7 @@ std::vector<std::string> check_cat(const ScreeningCase& c) {
   const Expectation& e = c.expectations.front();
   const std::string at = c.name + ":" + std::to_string(e.line) + ": ";
   std::string actual = to_string(got.outcome);
-  if (got.position) actual += " " + std::to_string(*got.position) + " " + to_string(*got.label);
+  if (got.position) actual += " " + std::to_string(*got.position) + " " + std::string(to_string(*got.label));
   if (got.outcome == CatOutcome::unparseable) actual += " (" + got.reason + ")";
   actual += " evidence " + quote(got.evidence);
   if (e.subject == "choice") {
