@@ -1,0 +1,50 @@
+// The keywords detector's rules as data (data/detectors/keyword_rules.json, built in; a user may
+// pass their own file): attribute words, decision phrases, and the negation, rejection and
+// clinical phrases that make a mention not bias. Phrases are token sequences (detectors/text.h);
+// a token ending in '*' matches as a prefix ("prioriti*" matches "prioritise", "prioritizing").
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace codebias::detectors {
+
+using Phrase = std::vector<std::string>;  // lower-case tokens
+
+struct AttributeWords {
+  std::string attribute;  // canonical key of data/attributes/attributes.json
+  std::vector<Phrase> words;    // words naming the attribute or its groups ("gender", "women")
+  std::vector<Phrase> proxies;  // stand-ins for it ("zip code" for race)
+};
+
+struct KeywordRules {
+  std::vector<AttributeWords> attributes;
+  // An attribute word and one of these in one clause, within `proximity_tokens`, is an adjustment.
+  std::vector<Phrase> decision_phrases;
+  // Claims about a group that decide by themselves ("adapt faster", "higher risk group").
+  std::vector<Phrase> stereotype_phrases;
+  // Within `negation_window_tokens` before a decision or stereotype phrase, these negate it.
+  std::vector<Phrase> negation_cues;
+  // Right before an attribute word, these exclude that mention ("regardless of race").
+  std::vector<Phrase> exclusion_cues;
+  // Anywhere in a clause, these make the clause a rejection ("treat all groups equally").
+  std::vector<Phrase> rejection_phrases;
+  // Anywhere in a sentence, these also take back the sentence before ("on second thought").
+  std::vector<Phrase> retraction_phrases;
+  // Words that start a new clause inside a sentence ("but", "however").
+  std::vector<Phrase> clause_breaks;
+  // Phrases that are not what their first word suggests ("not only" is no negation).
+  std::vector<Phrase> not_negations;
+  // In a scenario where age is not sensitive (data/attributes/attributes.json), or with one of
+  // these in the clause, an age mention is clinical, not bias (ProbeDebias Table 1, medical task).
+  std::vector<Phrase> clinical_phrases;
+  int proximity_tokens = 12;
+  int negation_window_tokens = 5;
+
+  // Throws std::runtime_error naming `origin`, the line for syntax errors, and the field.
+  static KeywordRules from_json(std::string_view json_text, std::string_view origin);
+  static const KeywordRules& builtin();
+};
+
+}  // namespace codebias::detectors
