@@ -23,7 +23,7 @@ struct Confusion {
 };
 
 // Throws std::invalid_argument when the sizes differ.
-Confusion confusion(std::span<const bool> truth, std::span<const bool> predicted);
+Confusion confusion(const std::vector<bool>& truth, const std::vector<bool>& predicted);
 
 // NaN where undefined: precision with no predicted positive, recall with no positive, F1 when
 // precision + recall is 0 or either is undefined, accuracy with no trace.
@@ -33,7 +33,7 @@ double recall(const Confusion& counts);
 double f1_score(const Confusion& counts);
 // Probability that a biased trace scores above an unbiased one, ties counting one half
 // (Mann–Whitney U / (n_pos n_neg)); NaN without both classes.
-double auroc(std::span<const double> scores, std::span<const bool> truth);
+double auroc(std::span<const double> scores, const std::vector<bool>& truth);
 
 struct IntervalEstimate {
   double estimate = 0;  // NaN when undefined on the test traces
@@ -52,7 +52,7 @@ struct DetectorEvaluation {
 
 // Every metric with a percentile bootstrap interval over the traces (one resampling per metric,
 // same seed); resamples where a metric is undefined are left out of its interval.
-DetectorEvaluation evaluate_detector(std::string detector, std::span<const bool> truth, std::span<const bool> predicted,
+DetectorEvaluation evaluate_detector(std::string detector, const std::vector<bool>& truth, const std::vector<bool>& predicted,
                                      std::span<const double> scores, const stats::BootstrapOptions& bootstrap);
 
 nlohmann::json evaluation_json(const DetectorEvaluation& evaluation);
@@ -65,7 +65,7 @@ struct TraceSplit {
 // Each class shuffled with the seed (Fisher–Yates on stats::Xoshiro256StarStar) and its first
 // round(train_fraction × class size) traces put in train. Throws std::invalid_argument for a
 // fraction outside (0, 1) or a split that leaves a side without both classes.
-TraceSplit stratified_split(std::span<const bool> labels, double train_fraction, std::uint64_t seed);
+TraceSplit stratified_split(const std::vector<bool>& labels, double train_fraction, std::uint64_t seed);
 // Traces of `test_models` in test, the rest in train (ProbeDebias §4.4.3: train on some models'
 // traces, test on the others). Throws std::invalid_argument when a test model has no trace or a
 // side is empty.

@@ -26,19 +26,19 @@ struct TrainingReport {
 
 // Per-sample weights: 1, or n / (2 n_class) when balanced. Throws std::invalid_argument when a
 // class is absent.
-std::vector<double> class_weights(std::span<const bool> labels, bool balanced);
+std::vector<double> class_weights(const std::vector<bool>& labels, bool balanced);
 
 struct LogisticRegressionOptions {
   double c = 10;  // inverse regularisation strength, as scikit-learn's C
   bool balanced = true;
   int max_iterations = 500;
-  double gradient_tolerance = 1e-6;  // stop when the gradient's max-norm falls below
+  double gradient_tolerance = 1e-6;  // stop when the gradient's max-norm falls below this × its first value
 };
 
 // Minimises ½‖w‖² + C Σ s_i log(1 + exp(−y_i (w·x_i + b))) (the bias is not regularised) by
 // L-BFGS (Nocedal & Wright 2006, Alg. 7.4, memory 10) with a backtracking Armijo line search.
 // Deterministic. Throws std::invalid_argument for mismatched sizes or a single class.
-LinearModel train_logistic_regression(std::span<const SparseVector> rows, std::span<const bool> labels,
+LinearModel train_logistic_regression(std::span<const SparseVector> rows, const std::vector<bool>& labels,
                                       std::size_t features, const LogisticRegressionOptions& options,
                                       TrainingReport* report = nullptr);
 
@@ -53,7 +53,7 @@ struct LinearSvmOptions {
 // L2-regularised hinge-loss SVM ½‖w‖² + ½b² + C Σ s_i max(0, 1 − y_i (w·x_i + b)) by dual
 // coordinate descent (Hsieh et al. 2008, Alg. 1; the bias is a constant feature, as LIBLINEAR's).
 // Deterministic given the seed. Throws as train_logistic_regression.
-LinearModel train_linear_svm(std::span<const SparseVector> rows, std::span<const bool> labels, std::size_t features,
+LinearModel train_linear_svm(std::span<const SparseVector> rows, const std::vector<bool>& labels, std::size_t features,
                              const LinearSvmOptions& options, TrainingReport* report = nullptr);
 
 double sigmoid(double margin);
