@@ -9,8 +9,8 @@ std::vector<Verdict> Detector::detect_all(std::span<const Trace> traces) const {
   return verdicts;
 }
 
-nlohmann::json evidence_json(const Evidence& evidence) {
-  nlohmann::json out = {{"kind", evidence.kind}, {"text", evidence.text}};
+nlohmann::ordered_json evidence_json(const Evidence& evidence) {
+  nlohmann::ordered_json out = {{"kind", evidence.kind}, {"text", evidence.text}};
   if (!evidence.attribute.empty()) out["attribute"] = evidence.attribute;
   if (!evidence.rule.empty()) out["rule"] = evidence.rule;
   if (evidence.begin) out["begin"] = *evidence.begin;
@@ -19,8 +19,8 @@ nlohmann::json evidence_json(const Evidence& evidence) {
   return out;
 }
 
-nlohmann::json verdict_json(std::string_view id, std::string_view detector, const Verdict& verdict) {
-  nlohmann::json evidence = nlohmann::json::array();
+nlohmann::ordered_json verdict_json(std::string_view id, std::string_view detector, const Verdict& verdict) {
+  nlohmann::ordered_json evidence = nlohmann::ordered_json::array();
   for (const Evidence& item : verdict.evidence) evidence.push_back(evidence_json(item));
   return {{"id", id},
           {"detector", detector},

@@ -61,8 +61,8 @@ class Detector {
   virtual std::vector<Verdict> detect_all(std::span<const Trace> traces) const;
 };
 
-nlohmann::json evidence_json(const Evidence& evidence);
+nlohmann::ordered_json evidence_json(const Evidence& evidence);
 // The `codebias detect` output line: id, detector, score, biased, biased_attributes, evidence.
-nlohmann::json verdict_json(std::string_view id, std::string_view detector, const Verdict& verdict);
+nlohmann::ordered_json verdict_json(std::string_view id, std::string_view detector, const Verdict& verdict);
 
 }  // namespace codebias::detectors

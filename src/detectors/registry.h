@@ -17,26 +17,6 @@
 
 namespace codebias::detectors {
 
-struct DetectorInfo {
-  std::string_view name;
-  std::string_view description;
-  bool trainable = false;  // `codebias detect train` makes its model file; scoring needs --model
-  bool available = false;  // false: DetectorUnavailable with `unavailable_reason`
-  std::string_view unavailable_reason;
-};
-
-class DetectorUnavailable : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// Every detector, in --help order.
-std::span<const DetectorInfo> detector_table();
-// nullptr for a name not in the table.
-const DetectorInfo* find_detector(std::string_view name);
-// "keywords, tfidf-lr, tfidf-svm, judge, probe"
-std::string detector_names();
-
 struct DetectorConfig {
   std::string model_path;  // the model file of a trainable detector (required for them)
 };
@@ -49,6 +29,35 @@ struct TrainedDetector {
   std::unique_ptr<Detector> detector;
   nlohmann::json model_file;  // what `codebias detect train --out` writes
 };
+
+// One row of the table. A new detector (the LLM judge, the probe) is one more row with its own
+// make (and train) function; callers go through make_detector / train_detector only.
+struct DetectorInfo {
+  std::string_view name;
+  std::string_view description;
+  // Null when this build cannot run the detector (then `unavailable_reason` says why).
+  std::unique_ptr<Detector> (*make)(const DetectorConfig& config) = nullptr;
+  // Null for a detector that is not trained; else `codebias detect train` makes its model file
+  // and scoring needs --model.
+  TrainedDetector (*train)(std::span<const LabelledTrace> traces, const TrainOptions& options) = nullptr;
+  bool trainable = false;  // known even when the build cannot run it
+  std::string_view unavailable_reason;
+};
+
+class DetectorUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Every detector, in --help order.
+std::span<const DetectorInfo> detector_table();
+// nullptr for a name not in the table.
+const DetectorInfo* find_detector(std::string_view name);
+// The row of a detector this build can run; std::invalid_argument for an unknown name,
+// DetectorUnavailable for one it cannot run.
+const DetectorInfo& require_detector(std::string_view name);
+// "keywords, tfidf-lr, tfidf-svm, judge, probe"
+std::string detector_names();
 
 // Throws std::invalid_argument for an unknown name or a missing/unneeded model file,
 // DetectorUnavailable for a listed detector this build cannot run, and std::runtime_error
