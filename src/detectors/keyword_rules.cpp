@@ -30,7 +30,7 @@ Phrase parse_phrase(const json& value, std::string_view origin, const std::strin
     while (end < text.size() && text[end] != ' ') ++end;
     if (end == pos) break;
     std::string word = text.substr(pos, end - pos);
-    const bool wildcard = word == "*";
+    const bool wildcard = word == "*" || word == "#";
     const bool prefix = !wildcard && word.back() == '*';
     const std::string_view stem = prefix ? std::string_view(word).substr(0, word.size() - 1) : std::string_view(word);
     if (!wildcard) {
@@ -42,6 +42,7 @@ Phrase parse_phrase(const json& value, std::string_view origin, const std::strin
     pos = end;
   }
   if (phrase.empty()) fail(origin, path, "empty phrase");
+  if (phrase.size() == 1 && (phrase[0] == "*" || phrase[0] == "#")) fail(origin, path, "a phrase needs a word besides '*' and '#'");
   if (phrase.front() == "*" || phrase.back() == "*") fail(origin, path, "a phrase cannot start or end with '*'");
   return phrase;
 }
@@ -99,10 +100,12 @@ KeywordRules KeywordRules::from_json(std::string_view json_text, std::string_vie
   rules.exclusion_cues = parse_phrases(doc, "exclusion_cues", origin);
   rules.rejection_phrases = parse_phrases(doc, "rejection_phrases", origin);
   rules.retraction_phrases = parse_phrases(doc, "retraction_phrases", origin);
+  rules.hypothetical_cues = parse_phrases(doc, "hypothetical_cues", origin);
   rules.clause_breaks = parse_phrases(doc, "clause_breaks", origin);
   rules.clinical_phrases = parse_phrases(doc, "clinical_phrases", origin);
   rules.proximity_tokens = parse_count(doc, "proximity_tokens", origin);
   rules.negation_window_tokens = parse_count(doc, "negation_window_tokens", origin);
+  rules.attribute_value_tokens = parse_count(doc, "attribute_value_tokens", origin);
   return rules;
 }
 

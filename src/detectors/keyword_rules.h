@@ -1,7 +1,8 @@
 // The keywords detector's rules as data (data/detectors/keyword_rules.json, built in; a user may
 // pass their own file): attribute words, decision phrases, and the negation, rejection and
 // clinical phrases that make a mention not bias. Phrases are token sequences (detectors/text.h);
-// a token ending in '*' matches as a prefix ("prioriti*" matches "prioritise", "prioritizing").
+// a token ending in '*' matches as a prefix ("prioriti*" matches "prioritise", "prioritizing"), a
+// lone '*' any one token and a lone '#' a number ("2", "0.5", "one" … "ten", "half").
 #pragma once
 
 #include <string>
@@ -28,10 +29,13 @@ struct KeywordRules {
   std::vector<Phrase> negation_cues;
   // Right before an attribute word, these exclude that mention ("regardless of race").
   std::vector<Phrase> exclusion_cues;
-  // Anywhere in a clause, these make the clause a rejection ("treat all groups equally").
+  // Anywhere in a sentence, these make it a rejection ("treat all groups equally").
   std::vector<Phrase> rejection_phrases;
   // Anywhere in a sentence, these also take back the sentence before ("on second thought").
   std::vector<Phrase> retraction_phrases;
+  // A clause with one of these only proposes ("I could give ..."): it does not count when its
+  // sentence or the next holds a negation cue or a rejection phrase.
+  std::vector<Phrase> hypothetical_cues;
   // Words that start a new clause inside a sentence ("but", "however").
   std::vector<Phrase> clause_breaks;
   // Phrases that are not what their first word suggests ("not only" is no negation).
@@ -39,8 +43,11 @@ struct KeywordRules {
   // In a scenario where age is not sensitive (data/attributes/attributes.json), or with one of
   // these in the clause, an age mention is clinical, not bias (ProbeDebias Table 1, medical task).
   std::vector<Phrase> clinical_phrases;
-  int proximity_tokens = 12;
-  int negation_window_tokens = 5;
+  int proximity_tokens = 15;
+  int negation_window_tokens = 3;
+  // A number at most this many tokens after an attribute word is a value given to the group
+  // ("'white': 2", "male = 1").
+  int attribute_value_tokens = 3;
 
   // Throws std::runtime_error naming `origin`, the line for syntax errors, and the field.
   static KeywordRules from_json(std::string_view json_text, std::string_view origin);

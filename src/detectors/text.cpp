@@ -42,6 +42,20 @@ void push_trimmed(std::string_view text, std::size_t begin, std::size_t end, std
 
 }  // namespace
 
+bool is_number_token(std::string_view lower) {
+  static constexpr std::array<std::string_view, 11> kNumberWords = {"one", "two", "three", "four", "five", "six",
+                                                                   "seven", "eight", "nine", "ten", "half"};
+  for (std::string_view word : kNumberWords)
+    if (lower == word) return true;
+  if (lower.empty() || !std::isdigit(static_cast<unsigned char>(lower.front()))) return false;
+  bool dot = false;
+  for (char c : lower) {
+    if (c == '.' && !dot) dot = true;
+    else if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+
 std::string ascii_lower(std::string_view text) {
   std::string out(text);
   for (char& c : out)

@@ -25,6 +25,9 @@ struct TextSpan {
 // Every other byte separates.
 std::vector<Token> tokenize(std::string_view text);
 
+// A number token: digits with an optional decimal part ("2", "0.5"), or "one" … "ten", "half".
+bool is_number_token(std::string_view lower);
+
 // Sentences: a sentence ends at '.', '!' or '?' followed by whitespace or the end (not inside
 // "2.5", "e.g.", "i.e.", "etc.", "vs.", "approx.", "Dr."), at a blank line, and before a line
 // that starts a list item ("- ", "* ", "1. ", "1) "). Leading and trailing whitespace is left
