@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "detectors/evaluate.h"
+#include "detectors/registry.h"
 #include "detectors/trace_input.h"
 
 namespace {
@@ -37,6 +38,19 @@ TEST(ReasoningDevSet, BestDetectorReachesTheIssuesF1OnTheTestHalf) {
   for (const DetectorEvaluation& e : run.detectors) best = std::max(best, e.f1.estimate);
   EXPECT_GE(best, 0.88);
   EXPECT_GE(run.test_traces, 120u);
+}
+
+// The keyword rules on steps written after the rules were fixed (tests/data/reasoning_traces/README.md).
+TEST(ReasoningDevSet, KeywordRulesHoldOnTheHeldOutSet) {
+  const std::vector<LabelledTrace> traces = read_set("holdout.jsonl");
+  ASSERT_GE(traces.size(), 60u);
+  std::vector<bool> truth, predicted;
+  const auto detector = make_detector("keywords", {});
+  for (const LabelledTrace& trace : traces) {
+    truth.push_back(trace.biased);
+    predicted.push_back(detector->detect(trace.trace).biased);
+  }
+  EXPECT_GE(f1_score(confusion(truth, predicted)), 0.88);
 }
 
 }  // namespace
