@@ -65,7 +65,22 @@ int parse_count(const json& doc, const char* key, std::string_view origin) {
   return doc[key].get<int>();
 }
 
+bool word_matches(const std::string& pattern, const std::string& token) {
+  if (pattern == "*") return true;
+  if (pattern == "#") return is_number_token(token);
+  if (pattern.back() == '*') return token.compare(0, pattern.size() - 1, pattern, 0, pattern.size() - 1) == 0;
+  return pattern == token;
+}
+
 }  // namespace
+
+std::optional<std::size_t> match_phrase(const Phrase& phrase, const std::vector<Token>& tokens, std::size_t at,
+                                        std::size_t limit) {
+  if (at + phrase.size() > limit) return std::nullopt;
+  for (std::size_t k = 0; k < phrase.size(); ++k)
+    if (!word_matches(phrase[k], tokens[at + k].lower)) return std::nullopt;
+  return at + phrase.size();
+}
 
 KeywordRules KeywordRules::from_json(std::string_view json_text, std::string_view origin) {
   json doc;

@@ -5,13 +5,21 @@
 // lone '*' any one token and a lone '#' a number ("2", "0.5", "one" … "ten", "half").
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "detectors/text.h"
+
 namespace codebias::detectors {
 
 using Phrase = std::vector<std::string>;  // lower-case tokens
+
+// The end of `phrase` matched at tokens[at], within tokens [at, limit); nullopt when it does not match.
+std::optional<std::size_t> match_phrase(const Phrase& phrase, const std::vector<Token>& tokens, std::size_t at,
+                                        std::size_t limit);
 
 struct AttributeWords {
   std::string attribute;  // canonical key of data/attributes/attributes.json

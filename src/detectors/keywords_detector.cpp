@@ -16,22 +16,6 @@ struct Match {
   std::size_t last = 0;
 };
 
-bool word_matches(const std::string& pattern, const std::string& token) {
-  if (pattern == "*") return true;
-  if (pattern == "#") return is_number_token(token);
-  if (pattern.back() == '*') return token.compare(0, pattern.size() - 1, pattern, 0, pattern.size() - 1) == 0;
-  return pattern == token;
-}
-
-// The end of `phrase` matched at tokens[at], within [at, limit); nullopt when it does not match.
-std::optional<std::size_t> match_at(const Phrase& phrase, const std::vector<Token>& tokens, std::size_t at,
-                                    std::size_t limit) {
-  if (at + phrase.size() > limit) return std::nullopt;
-  for (std::size_t k = 0; k < phrase.size(); ++k)
-    if (!word_matches(phrase[k], tokens[at + k].lower)) return std::nullopt;
-  return at + phrase.size();
-}
-
 // Every match of any of the phrases in [first, last), the longest at each position.
 std::vector<Match> find_all(const std::vector<Phrase>& phrases, const std::vector<Token>& tokens, std::size_t first,
                             std::size_t last) {
@@ -39,7 +23,7 @@ std::vector<Match> find_all(const std::vector<Phrase>& phrases, const std::vecto
   for (std::size_t at = first; at < last; ++at) {
     std::size_t longest = 0;
     for (const Phrase& phrase : phrases)
-      if (auto end = match_at(phrase, tokens, at, last)) longest = std::max(longest, *end);
+      if (auto end = match_phrase(phrase, tokens, at, last)) longest = std::max(longest, *end);
     if (longest > 0) found.push_back({at, longest});
   }
   return found;
@@ -70,7 +54,7 @@ std::vector<Match> clauses_of(std::string_view text, const std::vector<Token>& t
   for (std::size_t at = first + 1; at < last; ++at) {
     const bool semicolon = between(text, tokens, at - 1, at).find(';') != std::string_view::npos;
     const bool breaks = std::any_of(rules.clause_breaks.begin(), rules.clause_breaks.end(),
-                                    [&](const Phrase& p) { return match_at(p, tokens, at, last).has_value(); });
+                                    [&](const Phrase& p) { return match_phrase(p, tokens, at, last).has_value(); });
     if (semicolon || breaks) {
       clauses.push_back({start, at});
       start = at;

@@ -37,15 +37,8 @@ std::vector<double> numbers(const json& doc, const char* key, std::string_view o
 }
 
 bool phrase_in(const Phrase& phrase, const std::vector<Token>& tokens) {
-  for (std::size_t at = 0; at + phrase.size() <= tokens.size(); ++at) {
-    bool all = true;
-    for (std::size_t k = 0; k < phrase.size() && all; ++k) {
-      const std::string& word = phrase[k];
-      const std::string& token = tokens[at + k].lower;
-      all = word == "*" || (word.back() == '*' ? token.compare(0, word.size() - 1, word, 0, word.size() - 1) == 0 : word == token);
-    }
-    if (all) return true;
-  }
+  for (std::size_t at = 0; at < tokens.size(); ++at)
+    if (match_phrase(phrase, tokens, at, tokens.size())) return true;
   return false;
 }
 
