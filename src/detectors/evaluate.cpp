@@ -23,9 +23,14 @@ EvaluationRun evaluate_detectors(std::span<const LabelledTrace> labels, const Ev
     require_detector(name);
   EvaluationRun run;
   std::vector<std::size_t> train, test;
-  if (!plan.model_path.empty()) {
-    if (plan.detectors.size() != 1) throw std::invalid_argument("--model evaluates one detector; give one --detector");
-    run.split = "given model";
+  if (!plan.model_path.empty() || plan.no_split) {
+    if (!plan.model_path.empty() && plan.detectors.size() != 1)
+      throw std::invalid_argument("--model evaluates one detector; give one --detector");
+    if (plan.model_path.empty())
+      for (const std::string& name : plan.detectors)
+        if (require_detector(name).train != nullptr)
+          throw std::invalid_argument("detector " + name + " is trained: without a split it needs --model");
+    run.split = plan.model_path.empty() ? "none" : "given model";
     for (std::size_t i = 0; i < labels.size(); ++i) test.push_back(i);
   } else {
     std::vector<bool> truth;

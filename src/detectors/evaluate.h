@@ -19,6 +19,7 @@ namespace codebias::detectors {
 struct EvaluationPlan {
   std::vector<std::string> detectors;    // --detector names, in order
   std::string model_path;                // set: one trainable detector, this model, every trace tested
+  bool no_split = false;                 // every trace tested; only for detectors that need no training
   double train_fraction = 0.5;           // the stratified split
   std::uint64_t seed = 1;                // the split's shuffle and the training seed
   std::vector<std::string> test_models;  // non-empty: the cross-model split instead
@@ -26,7 +27,7 @@ struct EvaluationPlan {
 };
 
 struct EvaluationRun {
-  std::string split;  // "stratified", "models" or "given model"
+  std::string split;  // "stratified", "models", "given model" or "none"
   std::size_t train_traces = 0;
   std::size_t test_traces = 0;
   std::vector<std::string> test_models;

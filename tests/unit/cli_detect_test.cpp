@@ -120,6 +120,16 @@ TEST_F(CliDetect, EvalPrintsEveryMetricPerDetectorAndWritesJson) {
   EXPECT_TRUE(evaluation["detectors"][0]["f1"]["lower"].is_number());
 }
 
+TEST_F(CliDetect, EvalWithoutSplitTestsEveryTrace) {
+  const std::string holdout = CODEBIAS_SOURCE_DIR "/tests/data/reasoning_traces/holdout.jsonl";
+  const CliRun result = run({"detect", "eval", "--detector", "keywords", "--no-split", "--labels", holdout, "--bootstrap-resamples", "50"});
+  ASSERT_EQ(result.code, 0) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("split: none; train 0 traces, test 60 traces"));
+  const CliRun trained = run({"detect", "eval", "--detector", "tfidf-lr", "--no-split", "--labels", holdout});
+  EXPECT_EQ(trained.code, 2);
+  EXPECT_THAT(trained.err, HasSubstr("needs --model"));
+}
+
 TEST_F(CliDetect, EvalSplitsByModelWhenAsked) {
   std::string labels;
   for (int i = 0; i < 12; ++i) {

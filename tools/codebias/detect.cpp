@@ -44,6 +44,7 @@ struct TrainArgs {
 struct EvalArgs {
   std::vector<std::string> detectors;
   std::string model;
+  bool no_split = false;
   std::string labels;
   double train_fraction = 0.5;
   std::uint64_t seed = 1;
@@ -155,6 +156,7 @@ int run_eval(const EvalArgs& args) {
       for (const detectors::DetectorInfo& info : detectors::detector_table())
         if (info.make != nullptr) plan.detectors.emplace_back(info.name);
     plan.model_path = args.model;
+    plan.no_split = args.no_split;
     plan.train_fraction = args.train_fraction;
     plan.seed = args.seed;
     plan.test_models = args.test_models;
@@ -217,6 +219,7 @@ Command add_detect_command(CLI::App& parent) {
               "trainable ones trained on one side of a split and every one tested on the other.");
   eval_app->add_option("--detector", eval->detectors, "a detector to evaluate (repeatable; default: every one this build runs)");
   eval_app->add_option("--model", eval->model, "evaluate this model file of the one --detector on every trace (no split)");
+  eval_app->add_flag("--no-split", eval->no_split, "test every trace (detectors that need no training, e.g. keywords)");
   eval_app->add_option("--labels", eval->labels, "JSONL labelled traces (optional field model for --test-models)")->required();
   eval_app->add_option("--train-fraction", eval->train_fraction, "stratified split: share of each label trained on (default 0.5)");
   eval_app->add_option("--seed", eval->seed, "split, training and bootstrap seed (default 1)");
