@@ -41,5 +41,7 @@ std::string_view builtin_bad_published_figures_json();
 // data/screening/resume_reading.json: placeholders, refusal phrases, languages and title words for
 // reading résumé and CAT answers (analysis/screening/resume_extraction.h, cat_answer.h).
 std::string_view builtin_resume_reading_json();
+// data/detectors/keyword_rules.json: the keywords reasoning-bias detector's rules (detectors/keyword_rules.h).
+std::string_view builtin_keyword_rules_json();
 
 }  // namespace codebias::data

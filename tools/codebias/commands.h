@@ -24,5 +24,6 @@ Command add_compare_command(CLI::App& parent);
 Command add_gate_command(CLI::App& parent);
 Command add_report_command(CLI::App& parent);
 Command add_screening_command(CLI::App& parent);
+Command add_detect_command(CLI::App& parent);
 
 }  // namespace codebias::cli

@@ -1,0 +1,43 @@
+// `codebias detect eval`: train the trainable detectors on one side of a split of labelled traces
+// and score every detector on the other (ProbeDebias §4.4.3), or score one given model file on
+// every trace.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "detectors/detector.h"
+#include "detectors/evaluation.h"
+#include "stats/bootstrap.h"
+
+namespace codebias::detectors {
+
+struct EvaluationPlan {
+  std::vector<std::string> detectors;    // --detector names, in order
+  std::string model_path;                // set: one trainable detector, this model, every trace tested
+  bool no_split = false;                 // every trace tested; only for detectors that need no training
+  double train_fraction = 0.5;           // the stratified split
+  std::uint64_t seed = 1;                // the split's shuffle and the training seed
+  std::vector<std::string> test_models;  // non-empty: the cross-model split instead
+  stats::BootstrapOptions bootstrap;
+};
+
+struct EvaluationRun {
+  std::string split;  // "stratified", "models", "given model" or "none"
+  std::size_t train_traces = 0;
+  std::size_t test_traces = 0;
+  std::vector<std::string> test_models;
+  std::vector<DetectorEvaluation> detectors;
+
+  nlohmann::json to_json() const;
+};
+
+// Throws as make_detector / train_detector and the splits do (std::invalid_argument for a plan
+// that does not fit the labels: a model split without model fields, --model with several detectors).
+EvaluationRun evaluate_detectors(std::span<const LabelledTrace> labels, const EvaluationPlan& plan);
+
+}  // namespace codebias::detectors
