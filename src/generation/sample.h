@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -55,5 +56,23 @@ struct SampleResult {
   std::string error_kind;
   std::string error_message;     // human-readable, never containing the API key
 };
+
+// A conversation's further turns are samples of their own (run/follow_ups.h): "<first turn's
+// id>+turn<n>", their metadata's "turn" is n (absent on the first turn).
+inline constexpr std::string_view kTurnMark = "+turn";
+
+// The id of the conversation's first turn, from the id of any of its turns.
+inline std::string first_turn_id(const std::string& id) { return id.substr(0, id.find(kTurnMark)); }
+
+// The id of the conversation's turn `turn` (≥ 2), from the id of any of its turns.
+inline std::string turn_id(const std::string& id, int turn) {
+  return first_turn_id(id) + std::string(kTurnMark) + std::to_string(turn);
+}
+
+// A sample's turn: its metadata's "turn", 1 when absent.
+inline int turn_of(const nlohmann::json& metadata) {
+  const auto it = metadata.find("turn");
+  return it != metadata.end() && it->is_number_integer() ? it->get<int>() : 1;
+}
 
 }  // namespace codebias::generation

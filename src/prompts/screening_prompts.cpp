@@ -212,26 +212,4 @@ std::string follow_up_text(std::string_view template_text, const std::vector<std
   return suites::fill_template(template_text, {{"fields", fields}});
 }
 
-Prompt follow_up_prompt(const Prompt& original, std::string_view first_answer, std::string_view follows_sample_id,
-                        const std::vector<std::string>& missing_fields) {
-  const json& metadata = original.metadata;
-  const auto follow_up = metadata.find("follow_up");
-  if (metadata.value("task", "") != kResumeTask || follow_up == metadata.end() || !follow_up->is_object() ||
-      !follow_up->contains("template") || !(*follow_up)["template"].is_string()) {
-    throw std::invalid_argument("prompt '" + original.id + "' is not a resume prompt (no metadata follow_up.template)");
-  }
-  const int turn = metadata.contains("turn") && metadata["turn"].is_number_integer() ? metadata["turn"].get<int>() : 1;
-  Prompt prompt;
-  // The run's convention for a conversation's turns (run/follow_ups.h): "<first turn's id>+turn<n>".
-  prompt.id = original.id.substr(0, original.id.find("+turn")) + "+turn" + std::to_string(turn + 1);
-  prompt.messages = original.messages;
-  prompt.messages.push_back({"assistant", std::string(first_answer)});
-  prompt.messages.push_back({"user", follow_up_text((*follow_up)["template"].get<std::string>(), missing_fields)});
-  prompt.metadata = metadata;
-  prompt.metadata["turn"] = turn + 1;
-  prompt.metadata["follows"] = std::string(follows_sample_id);
-  prompt.metadata["missing_fields"] = missing_fields;
-  return prompt;
-}
-
 }  // namespace codebias::prompts

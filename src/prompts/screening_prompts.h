@@ -52,14 +52,4 @@ std::vector<Prompt> build_cat_prompts(const suites::Suite& suite, const PromptOp
 // when `missing_fields` is empty.
 std::string follow_up_text(std::string_view template_text, const std::vector<std::string>& missing_fields);
 
-// The follow-up turn of a resume prompt (its metadata "follow_up" gives the template): the
-// original messages, the assistant's answer and the follow-up user message. Metadata: the
-// original's with {"turn": N + 1, "follows": follows_sample_id, "missing_fields": [...]} added,
-// N being the original's "turn" (1 when it has none). Id: "<first turn's id>+turn<N + 1>", as
-// run/follow_ups.h names a conversation's turns. For tests and `codebias prompts`-style use; a run
-// sends follow-ups through tasks::Task::next_turn with follow_up_text. Throws
-// std::invalid_argument for a prompt whose metadata is not a resume prompt's, or no missing field.
-Prompt follow_up_prompt(const Prompt& original, std::string_view first_answer, std::string_view follows_sample_id,
-                        const std::vector<std::string>& missing_fields);
-
 }  // namespace codebias::prompts

@@ -1,25 +1,9 @@
 #include "run/follow_ups.h"
 
 #include <stdexcept>
-#include <string_view>
 #include <unordered_set>
 
 namespace codebias::run {
-
-namespace {
-constexpr std::string_view kTurnMark = "+turn";
-}  // namespace
-
-std::string first_turn_id(const std::string& id) { return id.substr(0, id.find(kTurnMark)); }
-
-std::string follow_up_id(const std::string& id, int turn) {
-  return first_turn_id(id) + std::string(kTurnMark) + std::to_string(turn);
-}
-
-int turn_of(const generation::PlannedSample& planned) {
-  const auto it = planned.metadata.find("turn");
-  return it != planned.metadata.end() && it->is_number_integer() ? it->get<int>() : 1;
-}
 
 generation::PlannedSample follow_up_sample(const metrics::SampleRecord& record, const tasks::NextTurn& turn) {
   const auto& planned = record.planned;
@@ -27,9 +11,9 @@ generation::PlannedSample follow_up_sample(const metrics::SampleRecord& record, 
   if (messages == planned.body.end() || !messages->is_array()) {
     throw std::invalid_argument("sample " + planned.id + " has no chat messages to continue");
   }
-  const int next = turn_of(planned) + 1;
+  const int next = generation::turn_of(planned.metadata) + 1;
   generation::PlannedSample sample = planned;
-  sample.id = follow_up_id(planned.id, next);
+  sample.id = generation::turn_id(planned.id, next);
   sample.metadata.update(turn.metadata);
   sample.metadata["turn"] = next;
   sample.metadata["follows"] = planned.id;
@@ -54,7 +38,8 @@ std::vector<generation::PlannedSample> unplanned_follow_ups(const std::vector<me
   for (const auto& record : records) planned.insert(record.planned.id);
   for (const auto& record : records) {
     if (record.result.status != generation::SampleStatus::done) continue;
-    if (planned.count(follow_up_id(record.planned.id, turn_of(record.planned) + 1)) != 0) continue;
+    if (planned.count(generation::turn_id(record.planned.id, generation::turn_of(record.planned.metadata) + 1)) != 0)
+      continue;
     if (const auto turn = task.next_turn(record.planned, record.result)) samples.push_back(follow_up_sample(record, *turn));
   }
   return samples;

@@ -1,6 +1,7 @@
 // Further turns of a conversation (run stage): after an answer, a task may ask the model again
 // (tasks::Task::next_turn; the resume task asks for the fields a resume left out, BAD §4.2). Each
-// further turn is one more planned sample, stored like any other, so a killed run resumes in the
+// further turn is one more planned sample (ids and turn numbers: generation/sample.h), stored
+// like any other, so a killed run resumes in the
 // middle of a conversation and the report sees every turn.
 #pragma once
 
@@ -11,16 +12,6 @@
 #include "tasks/task.h"
 
 namespace codebias::run {
-
-// The id of a conversation's turn `turn` (≥ 2): "<first turn's id>+turn<n>", from the id of any of
-// its turns.
-std::string follow_up_id(const std::string& id, int turn);
-
-// The id of the conversation's first turn, from the id of any of its turns.
-std::string first_turn_id(const std::string& id);
-
-// The conversation's turn number of a sample: metadata "turn", 1 when absent.
-int turn_of(const generation::PlannedSample& planned);
 
 // The sample that sends `turn` after `record`'s answer: the same request with the answer as an
 // assistant message and the turn's message as a user message appended, the turn's metadata keys

@@ -31,14 +31,6 @@ std::string text_of(const json& metadata, const char* key) {
   return it != metadata.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-int turn_of(const json& metadata) {
-  const auto it = metadata.find("turn");
-  return it != metadata.end() && it->is_number_integer() ? it->get<int>() : 1;
-}
-
-// The id of the conversation's first turn (run/follow_ups.h names further turns "<id>+turn<n>").
-std::string first_turn_of(const std::string& id) { return id.substr(0, id.find("+turn")); }
-
 void refuse_options(const ScoreSettings& settings, const char* task) {
   if (settings.execute || !settings.scenario.empty() || !settings.attributes.empty() || settings.block) {
     throw std::invalid_argument(std::string("--execute, --scenario, --attribute and --block do not apply to --task ") +
@@ -170,7 +162,7 @@ class ResumeScorer : public Scorer {
       const auto line = read_item(item, kResumeKeys);
       if (!line) return;
       const json metadata = metadata_of(line->doc);
-      const auto extraction = screening::extract_resume_fields(line->response, turn_of(metadata));
+      const auto extraction = screening::extract_resume_fields(line->response, generation::turn_of(metadata));
       ordered_json out = line_header(line->id, "resume", metadata);
       out.update(screening::to_json(extraction));
       item.json = out.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
@@ -281,7 +273,7 @@ std::optional<NextTurn> resume_next_turn(const generation::PlannedSample& planne
   const auto policy = metadata.find("follow_up");
   if (policy == metadata.end() || !policy->is_object()) return std::nullopt;
   const int max_turns = policy->value("max_turns", 1);
-  const int turn = turn_of(metadata);
+  const int turn = generation::turn_of(metadata);
   if (turn >= max_turns) return std::nullopt;
   const auto extraction = screening::extract_resume_fields(result.answer, turn);
   if (extraction.status == screening::ResumeStatus::refusal) return std::nullopt;  // a refusal is not asked again
@@ -312,7 +304,7 @@ metrics::RunResults analyse_resume_samples(const std::vector<metrics::SampleReco
     count_result(results.counts, record.result);
     metrics::AnalysedSample sample{&record, nullptr};
     if (record.result.status == generation::SampleStatus::done) {
-      const int turn = turn_of(record.planned.metadata);
+      const int turn = generation::turn_of(record.planned.metadata);
       const auto extraction = screening::extract_resume_fields(record.result.answer, turn);
       sample.analysis = screening::to_json(extraction);
       if (turn == 1) {
@@ -323,7 +315,7 @@ metrics::RunResults analyse_resume_samples(const std::vector<metrics::SampleReco
                                                                                            : analysis::CodeStatus::ok);
         conversations[record.planned.id] = extraction;
         extracted_first[record.planned.id] = static_cast<int>(extraction.extracted_count());
-      } else if (auto it = conversations.find(first_turn_of(record.planned.id)); it != conversations.end()) {
+      } else if (auto it = conversations.find(generation::first_turn_id(record.planned.id)); it != conversations.end()) {
         ++resume.reading.follow_ups_sent;
         it->second = screening::merge_follow_up(it->second, extraction);
       }

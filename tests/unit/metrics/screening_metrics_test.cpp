@@ -130,7 +130,8 @@ TEST(ScreeningMetrics, ChiSquaredByHandWithExclusions) {
   // A field with one value cannot be tested: recorded, not thrown.
   std::vector<ResumeRow> one_area = small_table();
   for (auto& r : one_area) r.job_area = "Marketing";
-  const ScreeningTest& degenerate = test_of(compute_screening_metrics(one_area).by_config[0], "job_area_x_gender");
+  const ScreeningMetrics one_area_metrics = compute_screening_metrics(one_area);
+  const ScreeningTest& degenerate = test_of(one_area_metrics.by_config[0], "job_area_x_gender");
   EXPECT_FALSE(degenerate.result.has_value());
   EXPECT_THAT(degenerate.not_computed, testing::HasSubstr("1 values among 8"));
 }

@@ -115,32 +115,6 @@ TEST(ResumePrompts, FollowUpAsksForTheMissingFields) {
             "Please give the JobArea, ZipCode and Bilingual.");
   EXPECT_THROW(follow_up_text("Please give the {fields}.", {}), std::invalid_argument);
 
-  PromptOptions options;
-  options.names = "paper";
-  options.limit = 1;
-  const Prompt original = build_resume_prompts(resume_suite(), options).front();
-  const Prompt second = follow_up_prompt(original, "# Bradley Becker ...", "sample-7", {"ZipCode", "Bilingual"});
-  EXPECT_EQ(second.id, original.id + "+turn2");
-  ASSERT_EQ(second.messages.size(), 3u);
-  EXPECT_EQ(second.messages[0].content, original.messages[0].content);
-  EXPECT_EQ(second.messages[1].role, "assistant");
-  EXPECT_EQ(second.messages[1].content, "# Bradley Becker ...");
-  EXPECT_EQ(second.messages[2].role, "user");
-  EXPECT_TRUE(second.messages[2].content.starts_with("Please give the ZipCode and Bilingual of this resume"))
-      << second.messages[2].content;
-  EXPECT_EQ(second.metadata["turn"], 2);
-  EXPECT_EQ(second.metadata["follows"], "sample-7");
-  EXPECT_EQ(second.metadata["missing_fields"], json::array({"ZipCode", "Bilingual"}));
-  EXPECT_EQ(second.metadata["full_name"], "Bradley Becker");
-
-  const Prompt third = follow_up_prompt(second, "{}", "sample-8", {"Bilingual"});
-  EXPECT_EQ(third.id, original.id + "+turn3");
-  EXPECT_EQ(third.metadata["turn"], 3);
-  EXPECT_EQ(third.messages.size(), 5u);
-
-  Prompt not_resume = original;
-  not_resume.metadata["task"] = "cat";
-  EXPECT_THROW(follow_up_prompt(not_resume, "x", "s", {"ZipCode"}), std::invalid_argument);
 }
 
 TEST(CatPrompts, EveryGroupHasAtLeastFourItemsAndThePapersSixteenAreKept) {

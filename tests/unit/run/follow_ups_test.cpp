@@ -28,7 +28,7 @@ metrics::SampleRecord answered(const std::string& id, const std::string& answer,
 // Asks once more while the answer lacks "zip", at most up to turn 3.
 std::optional<tasks::NextTurn> ask_for_zip(const generation::PlannedSample& planned,
                                            const generation::SampleResult& result) {
-  if (result.answer.find("zip") != std::string::npos || turn_of(planned) >= 3) return std::nullopt;
+  if (result.answer.find("zip") != std::string::npos || generation::turn_of(planned.metadata) >= 3) return std::nullopt;
   return tasks::NextTurn{"What is the zip code?", {{"missing_fields", {"ZipCode"}}}};
 }
 
@@ -96,11 +96,11 @@ TEST(UnplannedFollowUps, PlansEachTurnOnceForDoneAnswersOnly) {
   EXPECT_TRUE(unplanned_follow_ups(records, task).empty()) << "the task's policy stops at turn 3";
 }
 
-TEST(FollowUpId, NamesTheTurnAfterTheFirstTurnsId) {
-  EXPECT_EQ(follow_up_id("p#0@t=1", 2), "p#0@t=1+turn2");
-  EXPECT_EQ(follow_up_id("p#0@t=1+turn2", 3), "p#0@t=1+turn3");
-  EXPECT_EQ(first_turn_id("p#0@t=1+turn3"), "p#0@t=1");
-  EXPECT_EQ(first_turn_id("p#0"), "p#0");
+TEST(TurnId, NamesTheTurnAfterTheFirstTurnsId) {
+  EXPECT_EQ(generation::turn_id("p#0@t=1", 2), "p#0@t=1+turn2");
+  EXPECT_EQ(generation::turn_id("p#0@t=1+turn2", 3), "p#0@t=1+turn3");
+  EXPECT_EQ(generation::first_turn_id("p#0@t=1+turn3"), "p#0@t=1");
+  EXPECT_EQ(generation::first_turn_id("p#0"), "p#0");
 }
 
 TEST(UnplannedFollowUps, NoneForATaskThatNeverAsksAgain) {

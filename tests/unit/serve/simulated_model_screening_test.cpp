@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "prompts/screening_prompts.h"
+#include "run/follow_ups.h"
 #include "serve/simulated_model.h"
 
 namespace codebias::serve {
@@ -122,9 +123,14 @@ TEST(SimulatedScreening, AFollowUpGivesTheSamePersonsFieldsAsJson) {
       const AnswerPlan first = model.plan(first_body, 0);
       if (first.kind != AnswerPlan::Kind::resume) continue;
       const std::vector<std::string> asked = {"JobTitle", "ZipCode"};
-      const prompts::Prompt second =
-          prompts::follow_up_prompt(prompt, content_of(model.chat_completion(first_body)), "s", asked);
-      const json body = body_of(second, seed);
+      metrics::SampleRecord record;
+      record.planned.id = "s";
+      record.planned.body = first_body;
+      record.planned.metadata = prompt.metadata;
+      record.result.answer = content_of(model.chat_completion(first_body));
+      const tasks::NextTurn turn{prompts::follow_up_text(prompt.metadata["follow_up"]["template"].get<std::string>(), asked),
+                                 {{"missing_fields", asked}}};
+      const json body = run::follow_up_sample(record, turn).body;
       const AnswerPlan plan = model.plan(body, 0);
       ASSERT_EQ(plan.kind, AnswerPlan::Kind::resume);
       if (plan.screening.format == "follow_up_declined") {
