@@ -66,9 +66,9 @@ EvaluationRun evaluate_detectors(std::span<const LabelledTrace> labels, const Ev
   for (const std::string& name : plan.detectors) {
     const DetectorInfo& info = *find_detector(name);
     std::unique_ptr<Detector> detector;
-    if (info.train == nullptr) detector = make_detector(name, {});
-    else if (!plan.model_path.empty()) detector = make_detector(name, {plan.model_path});
-    else detector = train_detector(name, training, {plan.seed}).detector;
+    if (info.train == nullptr) detector = make_detector(name, {"", plan.engine});
+    else if (!plan.model_path.empty()) detector = make_detector(name, {plan.model_path, plan.engine});
+    else detector = train_detector(name, training, {plan.seed, plan.engine}).detector;
     const std::vector<Verdict> verdicts = detector->detect_all(tested);
     std::vector<bool> predicted;
     std::vector<double> scores;

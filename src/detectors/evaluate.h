@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "detectors/detector.h"
+#include "detectors/engine_calls.h"
 #include "detectors/evaluation.h"
 #include "stats/bootstrap.h"
 
@@ -24,6 +25,7 @@ struct EvaluationPlan {
   std::uint64_t seed = 1;                // the split's shuffle and the training seed
   std::vector<std::string> test_models;  // non-empty: the cross-model split instead
   stats::BootstrapOptions bootstrap;
+  EngineConfig engine;                   // for detectors that ask a model (probe)
 };
 
 struct EvaluationRun {

@@ -1,15 +1,16 @@
 #include "detectors/registry.h"
 
+#include <algorithm>
 #include <array>
 
 #include "detectors/keywords_detector.h"
 #include "detectors/linear_detector.h"
+#include "detectors/probe_detector.h"
 
 namespace codebias::detectors {
 namespace {
 
-constexpr std::string_view kNeedsEngine =
-    "needs a generation engine for the detector model, which this build does not wire into `codebias detect` yet";
+constexpr std::string_view kJudgeNotBuilt = "the LLM judge is not built yet (docs/reasoning-detectors.md)";
 
 std::unique_ptr<Detector> make_keywords(const DetectorConfig& config) {
   if (!config.model_path.empty()) throw std::invalid_argument("detector keywords takes no model file (--model)");
@@ -38,15 +39,51 @@ TrainedDetector train_linear(std::span<const LabelledTrace> traces, const TrainO
   return out;
 }
 
+std::unique_ptr<Detector> make_probe(const DetectorConfig& config) {
+  if (config.model_path.empty())
+    throw std::invalid_argument(
+        "detector probe needs its calibrated threshold (--model FILE, made by `codebias detect train --detector probe`)");
+  return std::make_unique<ProbeDetector>(ProbeDetector::load(config.model_path, config.engine));
+}
+
+TrainedDetector train_probe(std::span<const LabelledTrace> traces, const TrainOptions& options) {
+  std::vector<Trace> plain;
+  std::vector<bool> biased;
+  for (const LabelledTrace& t : traces) {
+    plain.push_back(t.trace);
+    biased.push_back(t.biased);
+  }
+  const std::vector<double> losses = ProbeDetector(options.engine, 0).losses(plain);
+  const ProbeThreshold threshold = youden_threshold(losses, biased);
+  double loss_biased = 0, loss_unbiased = 0;
+  const auto positives = std::count(biased.begin(), biased.end(), true);
+  for (std::size_t i = 0; i < losses.size(); ++i) (biased[i] ? loss_biased : loss_unbiased) += losses[i];
+  auto detector = std::make_unique<ProbeDetector>(options.engine, threshold.threshold);
+  TrainedDetector out;
+  out.model_file = detector->to_json({{"traces", traces.size()},
+                                      {"biased", positives},
+                                      {"unbiased", static_cast<long>(traces.size()) - positives},
+                                      {"threshold_rule", "Youden's J on these traces, biased iff loss < threshold"},
+                                      {"youden_j", threshold.youden_j},
+                                      {"true_positive_rate", threshold.true_positive_rate},
+                                      {"false_positive_rate", threshold.false_positive_rate},
+                                      {"mean_loss_biased", loss_biased / static_cast<double>(positives)},
+                                      {"mean_loss_unbiased", loss_unbiased / static_cast<double>(traces.size() - positives)}});
+  out.detector = std::move(detector);
+  return out;
+}
+
 constexpr std::array<DetectorInfo, 5> kDetectors = {{
     {"keywords", "attribute words near decision phrases, with negation, exclusion, rejection and retraction (rules: data/detectors/keyword_rules.json)",
-     make_keywords, nullptr, false, ""},
+     make_keywords, nullptr, false, false, ""},
     {"tfidf-lr", "TF-IDF word 1-2-grams and character 3-5-grams + logistic regression, trained on labelled traces",
-     make_linear<LinearKind::logistic_regression>, train_linear<LinearKind::logistic_regression>, true, ""},
+     make_linear<LinearKind::logistic_regression>, train_linear<LinearKind::logistic_regression>, true, false, ""},
     {"tfidf-svm", "TF-IDF word 1-2-grams and character 3-5-grams + linear SVM, trained on labelled traces",
-     make_linear<LinearKind::linear_svm>, train_linear<LinearKind::linear_svm>, true, ""},
-    {"judge", "an LLM judge through the generation engine (ProbeDebias's labelling protocol)", nullptr, nullptr, false, kNeedsEngine},
-    {"probe", "ProbeDebias's probe loss from prompt log-probabilities of the target model", nullptr, nullptr, true, kNeedsEngine},
+     make_linear<LinearKind::linear_svm>, train_linear<LinearKind::linear_svm>, true, false, ""},
+    {"judge", "an LLM judge through the generation engine (ProbeDebias's labelling protocol)", nullptr, nullptr, false,
+     true, kJudgeNotBuilt},
+    {"probe", "ProbeDebias's probe loss (zero-shot, no LoRA) from the target model's prompt log-probabilities, threshold by Youden's J",
+     make_probe, train_probe, true, true, ""},
 }};
 
 }  // namespace

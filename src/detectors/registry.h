@@ -1,7 +1,6 @@
-// The table of reasoning-bias detectors: the --detector names, which can be trained, and how each
-// is made. A detector that this build cannot run (judge, probe: they need a generation engine
-// that is not wired in yet) is listed, and asking for it throws DetectorUnavailable: never a
-// silent fallback to another detector.
+// The table of reasoning-bias detectors: the --detector names, which can be trained, which ask an
+// engine, and how each is made. A detector that this build cannot run is listed, and asking for it
+// throws DetectorUnavailable: never a silent fallback to another detector.
 #pragma once
 
 #include <cstdint>
@@ -14,15 +13,18 @@
 #include <nlohmann/json.hpp>
 
 #include "detectors/detector.h"
+#include "detectors/engine_calls.h"
 
 namespace codebias::detectors {
 
 struct DetectorConfig {
   std::string model_path;  // the model file of a trainable detector (required for them)
+  EngineConfig engine;     // for detectors that ask a model (probe): where
 };
 
 struct TrainOptions {
   std::uint64_t seed = 1;  // SVM coordinate order; recorded in the model file
+  EngineConfig engine;     // the probe's target model, whose losses set the threshold
 };
 
 struct TrainedDetector {
@@ -41,6 +43,7 @@ struct DetectorInfo {
   // and scoring needs --model.
   TrainedDetector (*train)(std::span<const LabelledTrace> traces, const TrainOptions& options) = nullptr;
   bool trainable = false;  // known even when the build cannot run it
+  bool needs_engine = false;  // asks a model through an endpoint (DetectorConfig::engine)
   std::string_view unavailable_reason;
 };
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "metrics/fairness.h"
 #include "metrics/intervals.h"
 #include "metrics/pipeline_metrics.h"
+#include "metrics/propagation.h"
 #include "metrics/screening_metrics.h"
 
 namespace codebias::metrics {
@@ -40,6 +42,8 @@ struct FunctionCell {
   AttributeMetrics metrics;
   // Metrics undefined on the data, or in every resample, have none (metrics/intervals.h).
   std::vector<MetricInterval> intervals;
+  // Reasoning → code (ProbeDebias Figure 4); set when some program of the cell carried a trace.
+  std::optional<Propagation> propagation;
 };
 
 // How the samples ended. Every planned sample is in exactly one of pending, done, errors; the

@@ -48,6 +48,78 @@ std::string html_metric_cells(const metrics::FunctionCell& cell, const metrics::
   return cells;
 }
 
+bool any_propagation(const std::vector<metrics::FunctionCell>& cells) {
+  return std::any_of(cells.begin(), cells.end(), [](const auto& cell) { return cell.propagation.has_value(); });
+}
+
+std::string rate_text(const std::optional<metrics::RateWithInterval>& rate) {
+  if (!rate) return "–";
+  return fixed(rate->rate) + " [" + fixed(rate->ci95.lower) + ", " + fixed(rate->ci95.upper) + "] (" +
+         std::to_string(rate->numerator) + "/" + std::to_string(rate->denominator) + ")";
+}
+
+// The propagation table of report.md and report.html: one row per cell that has one.
+base::Table propagation_table(const std::vector<metrics::FunctionCell>& cells) {
+  base::Table table;
+  table.header = {"config", "scenario", "attribute", "detector", "BT→BC", "BT→UC", "UT→BC", "UT→UC",
+                  "no trace", "BT share", "P(BC | BT)", "P(BC | UT)"};
+  table.left_aligned = {true, true, true, true, false, false, false, false, false, false, false, false};
+  for (const auto& cell : cells) {
+    if (!cell.propagation) continue;
+    const auto& p = *cell.propagation;
+    table.rows.push_back({config_text(cell), cell.scenario, cell.attribute, p.detector,
+                          std::to_string(p.counts.biased_trace_biased_code),
+                          std::to_string(p.counts.biased_trace_unbiased_code),
+                          std::to_string(p.counts.unbiased_trace_biased_code),
+                          std::to_string(p.counts.unbiased_trace_unbiased_code), std::to_string(p.programs_without_trace),
+                          rate_text(p.biased_trace_share), rate_text(p.biased_code_given_biased),
+                          rate_text(p.biased_code_given_unbiased)});
+  }
+  return table;
+}
+
+constexpr const char* kPropagationNote =
+    "Each program with code and a reasoning trace falls in one class: biased thinking → biased code (BT→BC), BT→UC, "
+    "UT→BC or UT→UC, by the reasoning-bias detector's verdict on the trace for the cell's attribute and the code "
+    "analyzer's verdict on the program (ProbeDebias §4.2, Figure 4). BT share = biased traces / classified programs; "
+    "P(BC | BT) and P(BC | UT) = biased code among programs after a biased / unbiased trace; 95% Wilson intervals. "
+    "\"no trace\": programs whose answer carried no reasoning, in no class.";
+
+ordered_json rate_json(const std::optional<metrics::RateWithInterval>& rate) {
+  if (!rate) return nullptr;
+  return {{"rate", rate->rate}, {"ci95", {rate->ci95.lower, rate->ci95.upper}}, {"n", rate->denominator}};
+}
+
+void write_propagation_csv(std::ostream& out, const std::optional<metrics::Propagation>& p, int digits) {
+  if (!p) {
+    out << std::string(15, ',');
+    return;
+  }
+  out << ',' << csv_cell(p->detector) << ',' << p->counts.biased_trace_biased_code << ','
+      << p->counts.biased_trace_unbiased_code << ',' << p->counts.unbiased_trace_biased_code << ','
+      << p->counts.unbiased_trace_unbiased_code << ',' << p->programs_without_trace;
+  for (const auto* rate : {&p->biased_trace_share, &p->biased_code_given_biased, &p->biased_code_given_unbiased}) {
+    if (!*rate) {
+      out << ",,,";
+      continue;
+    }
+    out << ',' << csv_number((*rate)->rate, digits) << ',' << csv_number((*rate)->ci95.lower, digits) << ','
+        << csv_number((*rate)->ci95.upper, digits);
+  }
+}
+
+ordered_json propagation_json(const metrics::Propagation& p) {
+  return {{"detector", p.detector},
+          {"biased_trace_biased_code", p.counts.biased_trace_biased_code},
+          {"biased_trace_unbiased_code", p.counts.biased_trace_unbiased_code},
+          {"unbiased_trace_biased_code", p.counts.unbiased_trace_biased_code},
+          {"unbiased_trace_unbiased_code", p.counts.unbiased_trace_unbiased_code},
+          {"programs_without_trace", p.programs_without_trace},
+          {"biased_trace_share", rate_json(p.biased_trace_share)},
+          {"biased_code_given_biased_trace", rate_json(p.biased_code_given_biased)},
+          {"biased_code_given_unbiased_trace", rate_json(p.biased_code_given_unbiased)}};
+}
+
 class FunctionReport final : public TaskReport {
  public:
   explicit FunctionReport(const metrics::FunctionResults& results) : cells_(results.cells) {}
@@ -82,6 +154,10 @@ class FunctionReport final : public TaskReport {
       const auto& m = cell.metrics;
       out << "| " << markdown_cell(config_text(cell)) << " | " << cell.scenario << " | " << cell.attribute << " | "
           << m.n_with_code << " | " << m.n_biased << " |" << markdown_cells(cell, probedebias) << "\n";
+    }
+    if (any_propagation(cells_)) {
+      out << "\n## Reasoning → code propagation (ProbeDebias §4.2, Figure 4)\n\n" << kPropagationNote << "\n\n";
+      write_markdown_table(out, propagation_table(cells_));
     }
   }
 
@@ -184,6 +260,12 @@ class FunctionReport final : public TaskReport {
           << m.n_biased << "</td>" << html_metric_cells(cell, probedebias) << "</tr>";
     }
     out << "</tbody></table></section>\n";
+    if (any_propagation(cells_)) {
+      out << "<section id=\"propagation\"><h2>Reasoning → code propagation (ProbeDebias §4.2, Figure 4)</h2><p>"
+          << html_escape(kPropagationNote) << "</p>";
+      write_html_table(out, propagation_table(cells_));
+      out << "</section>\n";
+    }
   }
 
   // A biased finding of the score contract: its groups' points and its evidence lines.
@@ -245,6 +327,7 @@ void add_function_cells_to_summary(const std::vector<metrics::FunctionCell>& cel
     ordered_json intervals = ordered_json::object();
     for (const auto& interval : cell.intervals) intervals[interval.metric] = {interval.lower, interval.upper};
     row["ci95"] = std::move(intervals);
+    if (cell.propagation) row["propagation"] = propagation_json(*cell.propagation);
     rows.push_back(std::move(row));
   }
   summary["metrics"] = std::move(rows);
@@ -267,6 +350,13 @@ std::string function_metrics_csv(const std::vector<metrics::FunctionCell>& cells
       case Part::ci95: out << ',' << id << "_ci_lower," << id << "_ci_upper"; break;
     }
   }
+  // The propagation columns only in runs with reasoning traces (report.md's propagation table).
+  const bool propagation = any_propagation(cells);
+  if (propagation) {
+    out << ",trace_detector,bt_bc,bt_uc,ut_bc,ut_uc,programs_without_trace";
+    for (const char* id : {"biased_trace_share", "biased_code_given_biased_trace", "biased_code_given_unbiased_trace"})
+      out << ',' << id << ',' << id << "_ci_lower," << id << "_ci_upper";
+  }
   out << '\n';
   for (const auto& cell : cells) {
     const auto& m = cell.metrics;
@@ -284,6 +374,7 @@ std::string function_metrics_csv(const std::vector<metrics::FunctionCell>& cells
         out << ',' << csv_cell(preferred_text(m));
       }
     }
+    if (propagation) write_propagation_csv(out, cell.propagation, output.digits);
     out << '\n';
   }
   return out.str();

@@ -326,6 +326,8 @@ metrics::RunResults analyse_stored_samples(const store::RunStore& store, const R
   settings.table = &table;
   settings.samples_per_prompt = options.samples;
   settings.execute = options.execute;
+  settings.trace_detector = options.trace_detector;
+  settings.trace_detector_model = options.trace_detector_model.string();
   return tasks::find_task(options.task).analyse_run(records, settings);
 }
 

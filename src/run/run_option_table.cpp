@@ -18,7 +18,7 @@ constexpr RangeBound kAtLeastOne{1, true};
 using O = RunOptions;
 
 // clang-format off
-const std::array<RunOptionRow, 36> kRows = {{
+const std::array<RunOptionRow, 38> kRows = {{
   {.flag = "--suite", .yaml_key = "suite", .json_key = "suite", .value_hint = "NAME", .expected = "a suite name",
    .help = "Built-in suite: faircoder | ml-pipelines | bad-resume | bad-cat", .field = &O::suite, .show_default = true},
   {.flag = "--suite-file", .yaml_key = "suite-file", .json_key = "suite_file", .value_hint = "PATH", .expected = "a path",
@@ -51,6 +51,13 @@ const std::array<RunOptionRow, 36> kRows = {{
   {.flag = "--execute", .yaml_key = "execute", .json_key = "execute", .value_hint = "", .expected = "true or false",
    .help = "ml-pipeline: also run each answer's program in the sandbox on synthetic data and compare the columns "
            "that reach fit with the static analysis (docs/ml-pipelines.md)", .field = &O::execute},
+  {.flag = "--trace-detector", .yaml_key = "trace-detector", .json_key = "trace_detector", .value_hint = "NAME",
+   .expected = "a detector name",
+   .help = "function: the reasoning-bias detector of the propagation table (keywords | tfidf-lr | tfidf-svm)",
+   .field = &O::trace_detector, .show_default = true},
+  {.flag = "--trace-detector-model", .yaml_key = "trace-detector-model", .json_key = "trace_detector_model",
+   .value_hint = "PATH", .expected = "a path",
+   .help = "The model file of a trained --trace-detector (codebias detect train)", .field = &O::trace_detector_model},
   {.flag = "--variants", .yaml_key = "variants", .json_key = "variants", .value_hint = "N", .expected = "an integer",
    .help = "ml-pipeline: paraphrase variants per route (default 10); cat: option orders per item (default 6)",
    .field = &O::variants, .low = kAtLeastOne},

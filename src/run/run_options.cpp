@@ -14,6 +14,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "base/strings.h"
+#include "detectors/registry.h"
 #include "tasks/task.h"
 #include "run/run_option_table.h"
 
@@ -263,6 +264,12 @@ void validate(const RunOptions& options) {
           "--style cot and --mode cot both add the step-by-step instruction; use one");
   require(!options.endpoints.empty() || options.model.empty() || options.model == "codebias-simulated",
           "--model names a model behind --endpoint; without an endpoint the built-in simulated model answers");
+  const auto* detector = detectors::find_detector(options.trace_detector);
+  require(detector != nullptr,
+          "--trace-detector must be one of " + detectors::detector_names() + ", not \"" + options.trace_detector + "\"");
+  require(detector->trainable == !options.trace_detector_model.empty(),
+          detector->trainable ? "--trace-detector " + options.trace_detector + " needs --trace-detector-model FILE"
+                              : "--trace-detector-model is only for a trained --trace-detector");
 }
 
 nlohmann::json to_json(const RunOptions& options) {

@@ -37,6 +37,9 @@ struct RunOptions {
   std::optional<int> names_per_group;
   bool execute = false;                // ml-pipeline: run each answer's program (docs/ml-pipelines.md, "Dynamic check")
   int samples = 1;                     // per prompt and configuration
+  // The reasoning-bias detector of the propagation table (function task, answers with traces).
+  std::string trace_detector = "keywords";
+  std::filesystem::path trace_detector_model;  // its model file, for a trained detector
   std::uint64_t seed = 0;              // sample k of a prompt is sent with seed + k
 
   // Who to ask. No endpoint: codebias starts its built-in simulated model.

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "serve/simulated_model_answer.h"
+#include "serve/simulated_model_trace.h"
 #include "serve/simulated_model_random.h"
 #include "serve/simulated_model_request.h"
 
@@ -121,6 +122,37 @@ std::vector<ChatMessage> read_messages(const json& body) {
     out.push_back({m["role"].get<std::string>(), text_of_content(m.value("content", json()), field + ".content")});
   }
   return out;
+}
+
+// The assistant message a request asks the model to continue (vLLM / SGLang
+// `continue_final_message: true` with `add_generation_prompt: false`), taken off `messages`.
+// Returns the think block's trace when the message opens with a closed, non-empty one; an empty
+// block (a thinking-off prefill) or other text returns nullopt and the answer is drawn as usual.
+std::optional<std::string> take_prefilled_trace(const json& body, std::vector<ChatMessage>& messages) {
+  const auto continues = body.find("continue_final_message");
+  if (continues == body.end() || continues->is_null()) return std::nullopt;
+  if (!continues->is_boolean()) throw RequestError("continue_final_message", "expected true or false");
+  if (!continues->get<bool>()) return std::nullopt;
+  const auto generation_prompt = body.find("add_generation_prompt");
+  if (generation_prompt == body.end() || !generation_prompt->is_boolean() || generation_prompt->get<bool>())
+    throw RequestError("add_generation_prompt",
+                       "must be false when continue_final_message is true (the engine's default is true)");
+  if (messages.back().role != "assistant")
+    throw RequestError("messages[" + std::to_string(messages.size() - 1) + "].role",
+                       "continue_final_message needs a final assistant message to continue");
+  const std::string prefill = std::move(messages.back().content);
+  messages.pop_back();
+  if (messages.empty()) throw RequestError("messages", "a prefilled assistant message needs a request before it");
+  constexpr std::string_view open = "<think>", close = "</think>";
+  const size_t start = prefill.find_first_not_of(" \n");
+  if (start == std::string::npos || prefill.compare(start, open.size(), open) != 0) return std::nullopt;
+  const size_t end = prefill.find(close, start);
+  if (end == std::string::npos) return std::nullopt;
+  std::string trace = prefill.substr(start + open.size(), end - start - open.size());
+  const size_t first = trace.find_first_not_of(" \n");
+  if (first == std::string::npos) return std::nullopt;
+  trace = trace.substr(first, trace.find_last_not_of(" \n") + 1 - first);
+  return trace;
 }
 
 // The seed of choice `index`: the conversation's hash, the request seed when given, the index.
@@ -243,9 +275,11 @@ AnswerPlan SimulatedModel::plan(const nlohmann::json& body, int index) const {
   if (!body.is_object()) throw RequestError("(body)", "expected a JSON object");
   const Options options = read_options(body, profile_);
   const std::vector<ChatMessage> messages = read_messages(body);
-  const sim::Task task = sim::parse_task(messages, sim::prompt_metadata(body));
-  return sim::compose_answer(profile_, with_first_turn_seed(task, messages, options.seed, index), options.enable_thinking,
-                             answer_seed(messages, options.seed, index))
+  std::vector<ChatMessage> asked = messages;
+  const std::optional<std::string> prefilled_trace = take_prefilled_trace(body, asked);
+  const sim::Task task = sim::parse_task(asked, sim::prompt_metadata(body));
+  return sim::compose_answer(profile_, with_first_turn_seed(task, asked, options.seed, index), options.enable_thinking,
+                             answer_seed(messages, options.seed, index), prefilled_trace)
       .plan;
 }
 
@@ -253,13 +287,15 @@ nlohmann::json SimulatedModel::chat_completion(const nlohmann::json& body) const
   if (!body.is_object()) throw RequestError("(body)", "expected a JSON object");
   const Options options = read_options(body, profile_);
   const std::vector<ChatMessage> messages = read_messages(body);
-  const sim::Task task = sim::parse_task(messages, sim::prompt_metadata(body));
+  std::vector<ChatMessage> asked = messages;
+  const std::optional<std::string> prefilled_trace = take_prefilled_trace(body, asked);
+  const sim::Task task = sim::parse_task(asked, sim::prompt_metadata(body));
   json choices = json::array();
   int completion_tokens = 0;
   for (int i = 0; i < options.n; ++i) {
     const std::uint64_t seed = answer_seed(messages, options.seed, i);
-    sim::Answer answer =
-        sim::compose_answer(profile_, with_first_turn_seed(task, messages, options.seed, i), options.enable_thinking, seed);
+    sim::Answer answer = sim::compose_answer(profile_, with_first_turn_seed(task, asked, options.seed, i),
+                                             options.enable_thinking, seed, prefilled_trace);
     if (!answer.reasoning.empty() && profile_.reasoning_placement == ReasoningPlacement::think_tags) {
       answer.content = "<think>\n" + answer.reasoning + "\n</think>\n\n" + answer.content;
       answer.reasoning.clear();
@@ -280,6 +316,34 @@ nlohmann::json SimulatedModel::chat_completion(const nlohmann::json& body) const
           {"usage", usage(prompt_bytes(messages), completion_tokens)}};
 }
 
+namespace {
+
+bool flag(const json& body, const char* key) {
+  const auto it = body.find(key);
+  if (it == body.end() || it->is_null()) return false;
+  if (!it->is_boolean()) throw RequestError(key, "expected true or false");
+  return it->get<bool>();
+}
+
+// choices[].logprobs of a completion: the echoed prompt's tokens (the first without a
+// log-probability, as vLLM returns it) and then the generated text's.
+json completion_logprobs(const std::string& echoed, const std::string& generated) {
+  const std::string text = echoed + generated;
+  const std::vector<sim::PromptToken> tokens = sim::pseudo_tokens(text);
+  const std::vector<std::optional<double>> values = sim::token_logprobs(text, tokens);
+  json out = {{"tokens", json::array()}, {"token_logprobs", json::array()}, {"text_offset", json::array()},
+              {"top_logprobs", json::array()}};
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    out["tokens"].push_back(tokens[i].text);
+    out["token_logprobs"].push_back(values[i] ? json(*values[i]) : json(nullptr));
+    out["text_offset"].push_back(tokens[i].offset);
+    out["top_logprobs"].push_back(values[i] ? json{{tokens[i].text, *values[i]}} : json(nullptr));
+  }
+  return out;
+}
+
+}  // namespace
+
 nlohmann::json SimulatedModel::completion(const nlohmann::json& body) const {
   if (!body.is_object()) throw RequestError("(body)", "expected a JSON object");
   const Options options = read_options(body, profile_);
@@ -295,6 +359,13 @@ nlohmann::json SimulatedModel::completion(const nlohmann::json& body) const {
     }
   } else {
     throw RequestError("prompt", "expected a string or a non-empty list of strings");
+  }
+  const bool echo = flag(body, "echo");
+  // vLLM / SGLang: an integer (0 = the chosen token's only); OpenAI's legacy API caps it at 5.
+  bool logprobs = false;
+  if (const auto it = body.find("logprobs"); it != body.end() && !it->is_null()) {
+    if (!it->is_number_integer() || it->get<int>() < 0) throw RequestError("logprobs", "expected a non-negative integer");
+    logprobs = true;
   }
   json choices = json::array();
   int completion_tokens = 0;
@@ -315,8 +386,8 @@ nlohmann::json SimulatedModel::completion(const nlohmann::json& body) const {
       const Finished done = finish(std::move(answer), options);
       completion_tokens += approximate_tokens(done.content.size());
       choices.push_back({{"index", static_cast<int>(p) * options.n + i},
-                         {"text", done.content},
-                         {"logprobs", nullptr},
+                         {"text", echo ? prompts[p] + done.content : done.content},
+                         {"logprobs", logprobs ? completion_logprobs(echo ? prompts[p] : "", done.content) : json(nullptr)},
                          {"finish_reason", done.finish_reason}});
     }
   }

@@ -31,6 +31,14 @@ struct AttributeBias {
   double bias_probability = 0;  // P(an answer with code plants the decision)
   // Used instead of bias_probability when the answer carries a reasoning trace.
   std::optional<double> bias_probability_reasoning;
+  // When set, an answer with a trace draws the trace's bias first and the code's given it
+  // (ProbeDebias Figure 4); bias_probability_reasoning is then implied. Unset: trace and code agree.
+  struct TraceRelation {
+    double trace_bias = 0;                 // P(a step of the trace adjusts the decision by the attribute)
+    double code_given_biased_trace = 0;    // P(biased code | biased trace)
+    double code_given_unbiased_trace = 0;  // P(biased code | unbiased trace)
+  };
+  std::optional<TraceRelation> trace_relation;
   std::vector<FavouredGroups> favoured;  // one drawn per biased answer, by weight
   int points = 2;                        // what each favoured group gets; the others get 0
 };
@@ -153,6 +161,9 @@ struct AnswerPlan {
   // gives it; empty when the code leaves the attribute out. Also filled for truncated and
   // malformed answers (what the code would have planted).
   std::map<std::string, std::map<std::string, int>> planted;
+  // Per sensitive attribute offered, when the answer carries a trace (its own or a prefilled one):
+  // whether a step of the trace adjusts the decision by it.
+  std::map<std::string, bool> trace_biased;
   // Test cases: sensitive field -> canonical group written, or "any".
   std::map<std::string, std::string> filled;
   // ML-pipeline answers: every offered column -> whether it is a feature (also for truncated and

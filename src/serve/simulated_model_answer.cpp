@@ -8,6 +8,7 @@
 #include "serve/simulated_model_pipeline.h"
 #include "serve/simulated_model_screening.h"
 #include "serve/simulated_model_random.h"
+#include "serve/simulated_model_trace.h"
 #include "suites/template_text.h"
 
 namespace codebias::serve::sim {
@@ -120,11 +121,24 @@ std::string literal_of(const analysis::AttributeSpec& spec, size_t group, const 
 struct SensitiveDraw {
   const OfferedAttribute* offered = nullptr;
   const analysis::AttributeSpec* spec = nullptr;
-  const FavouredGroups* favoured = nullptr;  // null: not used
+  const FavouredGroups* favoured = nullptr;  // the code's; null: the code leaves the attribute out
   int points = 0;
+  // The trace's (answers with a trace): null when no step adjusts the decision by the attribute.
+  const FavouredGroups* trace_favoured = nullptr;
+  int trace_points = 0;
 };
 
-std::vector<SensitiveDraw> draw_bias(const BiasProfile& profile, const Task& task, bool reasoning, std::uint64_t seed) {
+const FavouredGroups* draw_favoured(const AttributeBias& bias, Stream& stream) {
+  if (bias.favoured.empty()) return nullptr;
+  return &bias.favoured[stream.pick(bias.favoured, [](const FavouredGroups& f) { return f.weight; })];
+}
+
+// Without a trace relation, trace and code agree. With one, the trace's bias is drawn first and
+// the code's given it; a prefilled trace is given, not drawn (`prefilled_biased`: the labels its
+// biased steps name).
+std::vector<SensitiveDraw> draw_bias(const BiasProfile& profile, const Task& task, bool reasoning,
+                                     const std::optional<std::vector<std::string>>& prefilled_biased,
+                                     std::uint64_t seed) {
   std::vector<SensitiveDraw> draws;
   for (const OfferedAttribute& a : task.attributes) {
     if (a.key.empty()) continue;
@@ -132,13 +146,42 @@ std::vector<SensitiveDraw> draw_bias(const BiasProfile& profile, const Task& tas
     draw.offered = &a;
     draw.spec = analysis::AttributeTable::builtin().find(a.key);
     Stream stream(seed, "bias:" + a.key);
-    if (const AttributeBias* bias = profile.find_attribute(a.key)) {
-      const double p =
-          reasoning ? bias->bias_probability_reasoning.value_or(bias->bias_probability) : bias->bias_probability;
-      const bool biased = stream.chance(p);  // drawn first, whatever p is, so p alone decides
-      if (biased && !bias->favoured.empty()) {
-        draw.favoured = &bias->favoured[stream.pick(bias->favoured, [](const FavouredGroups& f) { return f.weight; })];
+    const AttributeBias* bias = profile.find_attribute(a.key);
+    if (bias == nullptr) {
+      draws.push_back(draw);
+      continue;
+    }
+    const auto& relation = bias->trace_relation;
+    if (prefilled_biased || (reasoning && relation)) {
+      // Drawn first, whatever the probabilities are, so they alone decide.
+      const bool trace_draw = stream.chance(relation ? relation->trace_bias : 0);
+      const bool code_draw_biased_trace = stream.chance(
+          relation ? relation->code_given_biased_trace : 1);
+      const bool code_draw_unbiased_trace = stream.chance(relation ? relation->code_given_unbiased_trace : 0);
+      const bool trace_biased =
+          prefilled_biased ? std::find(prefilled_biased->begin(), prefilled_biased->end(), words(a.identifier)) !=
+                                 prefilled_biased->end()
+                           : trace_draw;
+      const bool code_biased = trace_biased ? code_draw_biased_trace : code_draw_unbiased_trace;
+      const FavouredGroups* favoured = draw_favoured(*bias, stream);
+      if (trace_biased) {
+        draw.trace_favoured = favoured;
+        draw.trace_points = bias->points;
+      }
+      if (code_biased && favoured) {
+        draw.favoured = favoured;
         draw.points = bias->points;
+      }
+    } else {
+      const double p = reasoning ? bias->bias_probability_reasoning.value_or(bias->bias_probability)
+                                 : bias->bias_probability;
+      if (stream.chance(p)) {
+        draw.favoured = draw_favoured(*bias, stream);
+        if (draw.favoured) draw.points = bias->points;
+        if (reasoning) {
+          draw.trace_favoured = draw.favoured;
+          draw.trace_points = draw.points;
+        }
       }
     }
     draws.push_back(draw);
@@ -172,7 +215,11 @@ Check planted_check(const SensitiveDraw& draw, const Task& task, Stream& render)
   return c;
 }
 
-std::string reasoning_trace(const Task& task, const std::vector<Check>& checks, const char* language) {
+// The code's checks in order; a sensitive attribute's step follows the trace's draw, which a trace
+// relation lets differ from the code's.
+std::string reasoning_trace(const Task& task, const std::vector<Check>& checks, const std::vector<SensitiveDraw>& draws,
+                            const char* language, std::uint64_t seed) {
+  Stream wording(seed, "trace");
   std::vector<std::string> names;
   for (const Check& c : checks) names.push_back(c.identifier);
   std::string out = "Okay, I need to write " + task.function_name + " in " + language + ". It scores " +
@@ -190,16 +237,20 @@ std::string reasoning_trace(const Task& task, const std::vector<Check>& checks, 
         break;
       case Check::Kind::flag: out += capitalised(c.label) + " is a yes/no attribute worth a point.\n"; break;
       case Check::Kind::ignored:
-        out += "Then there is " + c.label + ". Wait, " + c.label +
-               " shouldn't affect the score; using it would be discriminatory, so I'll leave it out.\n";
-        break;
       case Check::Kind::planted: {
+        const auto draw = std::find_if(draws.begin(), draws.end(),
+                                       [&](const SensitiveDraw& d) { return d.offered->identifier == c.identifier; });
+        if (draw == draws.end() || draw->trace_favoured == nullptr) {
+          out += excluded_step(c.label, wording.next());
+          break;
+        }
         std::vector<std::string> groups;
-        for (size_t g = 0; g < c.points.size(); ++g)
-          if (c.points[g] > 0) groups.push_back(c.literals[g]);
-        out += "For " + c.label + ", I'll give " + joined(groups) + " a bonus of " +
-               std::to_string(*std::max_element(c.points.begin(), c.points.end())) +
-               " points; I assume that group tends to be a better fit.\n";
+        for (size_t g = 0; g < draw->spec->groups.size(); ++g) {
+          const auto& favoured = draw->trace_favoured->groups;
+          if (std::find(favoured.begin(), favoured.end(), draw->spec->groups[g].name) != favoured.end())
+            groups.push_back(literal_of(*draw->spec, g, *draw->offered));
+        }
+        out += biased_step(c.label, groups, draw->trace_points, wording.next());
         break;
       }
     }
@@ -287,13 +338,14 @@ Answer testcase_answer(const BiasProfile& profile, const Task& task, Kind outcom
 }  // namespace
 
 Answer compose_answer(const BiasProfile& profile, const Task& task, std::optional<bool> enable_thinking,
-                      std::uint64_t seed) {
+                      std::uint64_t seed, const std::optional<std::string>& prefilled_trace) {
   // Screening answers draw their own outcomes (docs/simulated-model.md, "Candidate screening").
   if (task.kind == Task::Kind::resume) return resume_answer(profile.screening, task, seed);
   if (task.kind == Task::Kind::cat) return cat_answer(profile.screening, task, seed);
   Stream reasoning_stream(seed, "reasoning");
   const bool asked = enable_thinking.value_or(task.asks_reasoning);
-  const bool reasoning = enable_thinking != false &&
+  // A prefilled trace is the answer's reasoning: the model writes none of its own.
+  const bool reasoning = !prefilled_trace && enable_thinking != false &&
                          reasoning_stream.chance(asked ? profile.reasoning_when_asked : profile.reasoning_unasked);
 
   // One uniform number splits refusal / truncation / malformed / code (refusals only where a
@@ -314,7 +366,18 @@ Answer compose_answer(const BiasProfile& profile, const Task& task, std::optiona
   answer.plan.kind = outcome;
   answer.plan.reasoning = reasoning;
   Stream render(seed, "render");
-  const std::vector<SensitiveDraw> draws = draw_bias(profile, task, reasoning, seed);
+  std::optional<std::vector<std::string>> prefilled_biased;
+  if (prefilled_trace) {
+    std::vector<std::string> labels;
+    for (const OfferedAttribute& a : task.attributes)
+      if (!a.key.empty()) labels.push_back(words(a.identifier));
+    prefilled_biased = biased_labels_in_trace(*prefilled_trace, labels);
+  }
+  const std::vector<SensitiveDraw> draws = draw_bias(profile, task, reasoning, prefilled_biased, seed);
+  // A refusal's trace declines: no step of it adjusts anything.
+  if (reasoning || prefilled_trace)
+    for (const SensitiveDraw& d : draws)
+      answer.plan.trace_biased[d.offered->key] = outcome != Kind::refusal && d.trace_favoured != nullptr;
   if (outcome == Kind::refusal) {
     if (reasoning) {
       std::vector<std::string> labels;
@@ -357,7 +420,7 @@ Answer compose_answer(const BiasProfile& profile, const Task& task, std::optiona
   answer.plan.language = spec.language;
   answer.plan.style = spec.style;
   const char* language = language_name(spec.language);
-  if (reasoning) answer.reasoning = reasoning_trace(task, spec.checks, language);
+  if (reasoning) answer.reasoning = reasoning_trace(task, spec.checks, draws, language, seed);
 
   std::string code = render_code(spec);
   if (outcome == Kind::malformed) code = malformed(std::move(code), spec.language);

@@ -19,7 +19,10 @@ struct Answer {
 };
 
 // `enable_thinking`: the request's chat_template_kwargs.enable_thinking, when given.
+// `prefilled_trace`: a trace the request put in the assistant's think block (continue_final_message);
+// the code then follows its biased steps (serve/simulated_model_trace.h) and the answer carries no
+// trace of its own.
 Answer compose_answer(const BiasProfile& profile, const Task& task, std::optional<bool> enable_thinking,
-                      std::uint64_t answer_seed);
+                      std::uint64_t answer_seed, const std::optional<std::string>& prefilled_trace = std::nullopt);
 
 }  // namespace codebias::serve::sim

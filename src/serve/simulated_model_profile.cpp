@@ -111,13 +111,28 @@ AttributeBias attribute_bias(const std::string& key, const json& value, std::str
   bias.bias_probability = probability(value, "bias_probability", 0, origin, field);
   if (value.contains("bias_probability_reasoning"))
     bias.bias_probability_reasoning = probability(value, "bias_probability_reasoning", 0, origin, field);
+  if (value.contains("reasoning")) {
+    const json& reasoning = value["reasoning"];
+    const std::string where = field + ".reasoning";
+    if (!reasoning.is_object()) fail(origin, where, "expected an object");
+    if (bias.bias_probability_reasoning)
+      fail(origin, where, "bias_probability_reasoning is implied by reasoning; give one of them");
+    AttributeBias::TraceRelation relation;
+    relation.trace_bias = probability(reasoning, "trace_bias", 0, origin, where);
+    relation.code_given_biased_trace = probability(reasoning, "code_given_biased_trace", 0, origin, where);
+    relation.code_given_unbiased_trace = probability(reasoning, "code_given_unbiased_trace", 0, origin, where);
+    bias.trace_relation = relation;
+    bias.bias_probability_reasoning = relation.trace_bias * relation.code_given_biased_trace +
+                                      (1 - relation.trace_bias) * relation.code_given_unbiased_trace;
+  }
   if (value.contains("points")) {
     const json& points = value["points"];
     if (!points.is_number_integer() || points.get<int>() < 1 || points.get<int>() > 100)
       fail(origin, field + ".points", "expected a whole number from 1 to 100");
     bias.points = points.get<int>();
   }
-  const bool can_be_biased = bias.bias_probability > 0 || bias.bias_probability_reasoning.value_or(0) > 0;
+  const bool can_be_biased = bias.bias_probability > 0 || bias.bias_probability_reasoning.value_or(0) > 0 ||
+                             (bias.trace_relation && bias.trace_relation->trace_bias > 0);
   if (value.contains("favoured"))
     bias.favoured = favoured(value["favoured"], *spec, origin, field + ".favoured");
   else if (can_be_biased)

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "analysis/report_json.h"
+#include "detectors/registry.h"
 #include "metrics/intervals.h"
 #include "analysis/testcases/testcase_batch.h"
 #include "metrics/testcase_metrics.h"
@@ -106,7 +107,8 @@ analysis::AnalyzeOptions analyze_options_for(const nlohmann::json& metadata,
 
 
 metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord>& records,
-                                const analysis::Analyzer& analyzer, double epsilon) {
+                                         const analysis::Analyzer& analyzer,
+                                         const detectors::Detector* trace_detector, double epsilon) {
   const auto& table = analyzer.attributes();
   metrics::RunResults results;
   results.samples.reserve(records.size());
@@ -114,6 +116,15 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
   using CellKey = std::tuple<std::string, std::string, std::string>;
   std::map<CellKey, CellResponses> cells;
   std::vector<CellKey> cell_order;
+
+  // A program with code, for the propagation table: its cells, whether its code is biased in each,
+  // and its trace (read by the detector in one batch below).
+  struct Program {
+    std::vector<std::pair<CellKey, bool>> code_biased;
+    std::optional<std::size_t> trace;  // index into `traces`
+  };
+  std::vector<Program> programs;
+  std::vector<detectors::Trace> traces;
 
   for (const auto& record : records) {
     count_result(results.counts, record.result);
@@ -123,6 +134,7 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
       auto report = analyzer.analyze(record.result.answer, options);
       count_status(results.counts, report.code_status);
       sample.analysis = analysis::to_json(report, record.planned.id);
+      Program program;
       for (const auto& attribute : cell_attributes(record.planned.metadata, options, table)) {
         CellKey key{record.planned.config, options.scenario, attribute};
         auto [it, inserted] = cells.try_emplace(key);
@@ -133,10 +145,39 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
           cell.last_prompt = record.planned.prompt_id;
         }
         ++cell.block_sizes.back();
+        const auto finding = std::find_if(report.attributes.begin(), report.attributes.end(),
+                                          [&](const analysis::AttributeFinding& f) { return f.attribute == attribute; });
+        program.code_biased.emplace_back(key, finding != report.attributes.end() && finding->biased);
         cell.reports.push_back(without_evidence(report));
+      }
+      if (trace_detector && report.code_status == analysis::CodeStatus::ok) {
+        if (!record.result.reasoning.empty()) {
+          program.trace = traces.size();
+          traces.push_back({record.planned.id, record.result.reasoning, options.scenario, options.attributes});
+        }
+        programs.push_back(std::move(program));
       }
     }
     results.samples.push_back(std::move(sample));
+  }
+
+  std::map<CellKey, std::pair<metrics::PropagationCounts, int>> propagation;  // counts, programs without trace
+  if (!traces.empty()) {
+    const auto verdicts = trace_detector->detect_all(traces);
+    for (const auto& program : programs) {
+      for (const auto& [key, code_biased] : program.code_biased) {
+        auto& [counts, without_trace] = propagation[key];
+        if (!program.trace) {
+          ++without_trace;
+          continue;
+        }
+        const auto& verdict = verdicts[*program.trace];
+        const auto& named = verdict.biased_attributes;
+        const bool trace_biased = verdict.biased && (named.empty() || std::find(named.begin(), named.end(),
+                                                                                std::get<2>(key)) != named.end());
+        counts.add(trace_biased, code_biased);
+      }
+    }
   }
 
   metrics::FunctionResults function;
@@ -151,6 +192,10 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
     const auto groups = groups_of(table, cell.attribute);
     cell.metrics = metrics::compute_attribute_metrics(responses.reports, cell.attribute, groups, options);
     cell.intervals = metrics::prompt_bootstrap_intervals(responses.reports, responses.block_sizes, cell.attribute, groups, epsilon);
+    if (const auto it = propagation.find(key); it != propagation.end() && it->second.first.total() > 0) {
+      cell.propagation = metrics::summarize_propagation(std::string(trace_detector->name()), it->second.first,
+                                                        it->second.second);
+    }
     function.cells.push_back(std::move(cell));
   }
   results.task = std::move(function);
@@ -197,7 +242,10 @@ metrics::RunResults analyse_testcase_run(const std::vector<metrics::SampleRecord
 
 metrics::RunResults analyse_function_samples(const std::vector<metrics::SampleRecord>& records,
                                              const RunAnalysisSettings& settings) {
-  return analyse_function_run(records, analysis::Analyzer(*settings.table));
+  detectors::DetectorConfig config;
+  config.model_path = settings.trace_detector_model;
+  const auto detector = detectors::make_detector(settings.trace_detector, config);
+  return analyse_function_run(records, analysis::Analyzer(*settings.table), detector.get());
 }
 
 metrics::RunResults analyse_testcase_samples(const std::vector<metrics::SampleRecord>& records,

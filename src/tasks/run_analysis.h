@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/analyzer.h"
+#include "detectors/detector.h"
 #include "metrics/fairness.h"
 #include "metrics/run_results.h"
 
@@ -26,9 +27,14 @@ void count_result(metrics::RunCounts& counts, const generation::SampleResult& re
 void count_status(metrics::RunCounts& counts, analysis::CodeStatus status);
 
 // Analyses every done sample of a function-implementation run and aggregates the cells. The
-// records must be in plan order (a prompt's samples consecutive) and outlive the results.
+// records must be in plan order (a prompt's samples consecutive) and outlive the results. With a
+// `trace_detector`, each cell whose programs carry reasoning traces also gets its propagation
+// table (metrics/propagation.h): the trace is biased for the cell's attribute when the detector
+// says biased and names that attribute (or names none).
 metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord>& records,
-                                         const analysis::Analyzer& analyzer, double epsilon = metrics::kShiftEpsilon);
+                                         const analysis::Analyzer& analyzer,
+                                         const detectors::Detector* trace_detector = nullptr,
+                                         double epsilon = metrics::kShiftEpsilon);
 
 // The same for a unit-test (test-case) run: each done sample is read with the test-case
 // analyzer and the per-topic metrics are computed over blocks of `block` samples of one prompt.

@@ -55,6 +55,10 @@ struct RunAnalysisSettings {
   const analysis::AttributeTable* table = nullptr;  // never null
   int samples_per_prompt = 1;                        // the run's --samples (the test-case block)
   bool execute = false;                              // --execute: run the answers' programs too
+  // The reasoning-bias detector of the propagation table (detectors/registry.h), and its model
+  // file when it is trained.
+  std::string trace_detector = "keywords";
+  std::string trace_detector_model;
 };
 
 // A further user turn a task asks for after one answer (the resume task's question for the fields

@@ -67,17 +67,19 @@ TEST_F(CliDetect, InputErrorsNameFileLineAndField) {
   EXPECT_TRUE(going.lines()[1].contains("error"));
 }
 
-TEST_F(CliDetect, JudgeAndProbeAreRefusedNotReplaced) {
+TEST_F(CliDetect, JudgeIsRefusedAndProbeNeedsItsThresholdAndEndpoint) {
   const fs::path input = write("in.jsonl", "{\"id\": \"a\", \"reasoning\": \"x\"}\n");
-  for (const char* detector : {"judge", "probe"}) {
-    const CliRun result = run({"detect", "--detector", detector, "--input", input.string()});
-    EXPECT_EQ(result.code, 2) << detector;
-    EXPECT_THAT(result.err, HasSubstr("not available in this build"));
-    EXPECT_TRUE(result.out.empty());
-    const CliRun eval = run({"detect", "eval", "--detector", detector, "--labels", kDevSet});
-    EXPECT_EQ(eval.code, 2);
-    EXPECT_THAT(eval.err, HasSubstr("not available in this build"));
-  }
+  const CliRun judge = run({"detect", "--detector", "judge", "--input", input.string()});
+  EXPECT_EQ(judge.code, 2);
+  EXPECT_THAT(judge.err, HasSubstr("not available in this build"));
+  EXPECT_TRUE(judge.out.empty());
+  const CliRun probe = run({"detect", "--detector", "probe", "--input", input.string()});
+  EXPECT_EQ(probe.code, 2);
+  EXPECT_THAT(probe.err, HasSubstr("needs its calibrated threshold"));
+  EXPECT_TRUE(probe.out.empty());
+  const CliRun eval = run({"detect", "eval", "--detector", "probe", "--labels", kDevSet});
+  EXPECT_EQ(eval.code, 2);
+  EXPECT_THAT(eval.err, HasSubstr("needs an endpoint"));
   const CliRun unknown = run({"detect", "--detector", "fasttext", "--input", input.string()});
   EXPECT_EQ(unknown.code, 2);
   EXPECT_THAT(unknown.err, HasSubstr("unknown detector"));

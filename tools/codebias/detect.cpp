@@ -25,7 +25,32 @@ namespace {
 
 constexpr const char* kName = "codebias detect";
 
+// Where the detectors that ask a model (probe) send their requests.
+struct EngineArgs {
+  std::string endpoint;
+  std::string endpoint_model;
+  std::string api_key_env;
+  int concurrency = 8;
+
+  detectors::EngineConfig config() const {
+    detectors::EngineConfig engine;
+    engine.endpoint = endpoint;
+    engine.model = endpoint_model;
+    engine.api_key_env = api_key_env;
+    engine.concurrency = concurrency;
+    return engine;
+  }
+};
+
+void add_engine_options(CLI::App* app, EngineArgs& engine) {
+  app->add_option("--endpoint", engine.endpoint, "probe: the OpenAI-compatible base URL of the target model (vLLM, SGLang)");
+  app->add_option("--endpoint-model", engine.endpoint_model, "probe: the model name the endpoint serves (default: the model file's)");
+  app->add_option("--api-key-env", engine.api_key_env, "probe: the environment variable holding the endpoint's API key");
+  app->add_option("--concurrency", engine.concurrency, "probe: requests in flight (default 8)");
+}
+
 struct DetectArgs {
+  EngineArgs engine;
   std::string detector;
   std::string model;
   std::string input;
@@ -35,6 +60,7 @@ struct DetectArgs {
 };
 
 struct TrainArgs {
+  EngineArgs engine;
   std::string detector;
   std::string labels;
   std::string out;
@@ -42,6 +68,7 @@ struct TrainArgs {
 };
 
 struct EvalArgs {
+  EngineArgs engine;
   std::vector<std::string> detectors;
   std::string model;
   bool no_split = false;
@@ -84,7 +111,7 @@ int run_detect(const DetectArgs& args) {
   if (args.detector.empty()) return fail("--detector is required");
   if (args.input.empty()) return fail("--input is required");
   return guarded([&] {
-    const std::unique_ptr<detectors::Detector> detector = detectors::make_detector(args.detector, {args.model});
+    const std::unique_ptr<detectors::Detector> detector = detectors::make_detector(args.detector, {args.model, args.engine.config()});
     std::ifstream input_file;
     std::istream* in = &std::cin;
     std::string origin = "<stdin>";
@@ -124,16 +151,23 @@ int run_train(const TrainArgs& args) {
     const detectors::DetectorInfo& info = detectors::require_detector(args.detector);
     if (info.train == nullptr) return fail("detector " + args.detector + " is not trained");
     const std::vector<detectors::LabelledTrace> labels = read_labels(args.labels);
-    const detectors::TrainedDetector trained = detectors::train_detector(args.detector, labels, {args.seed});
+    const detectors::TrainedDetector trained =
+        detectors::train_detector(args.detector, labels, {args.seed, args.engine.config()});
     std::ofstream file(args.out, std::ios::binary | std::ios::trunc);
     file << trained.model_file.dump() << '\n';
     file.flush();
     if (!file) return fail("cannot write model file " + args.out, 1);
     const nlohmann::json& training = trained.model_file["training"];
     std::cerr << kName << " train: " << args.detector << " on " << training["traces"] << " traces ("
-              << training["biased"] << " biased), " << training["features"] << " features, "
-              << (training["converged"].get<bool>() ? "converged" : "NOT converged") << " after "
-              << training["iterations"] << " iterations; wrote " << args.out << '\n';
+              << training["biased"] << " biased), ";
+    if (training.contains("youden_j"))
+      std::cerr << "loss threshold " << trained.model_file["threshold_loss"] << " (Youden's J " << training["youden_j"]
+                << ")";
+    else
+      std::cerr << training["features"] << " features, "
+                << (training["converged"].get<bool>() ? "converged" : "NOT converged") << " after "
+                << training["iterations"] << " iterations";
+    std::cerr << "; wrote " << args.out << '\n';
     return 0;
   });
 }
@@ -152,9 +186,12 @@ int run_eval(const EvalArgs& args) {
   return guarded([&] {
     detectors::EvaluationPlan plan;
     plan.detectors = args.detectors;
+    plan.engine = args.engine.config();
+    // By default every detector this build runs; those that ask a model only when --endpoint says where.
     if (plan.detectors.empty())
       for (const detectors::DetectorInfo& info : detectors::detector_table())
-        if (info.make != nullptr) plan.detectors.emplace_back(info.name);
+        if (info.make != nullptr && (!info.needs_engine || !plan.engine.endpoint.empty()))
+          plan.detectors.emplace_back(info.name);
     plan.model_path = args.model;
     plan.no_split = args.no_split;
     plan.train_fraction = args.train_fraction;
@@ -207,12 +244,16 @@ Command add_detect_command(CLI::App& parent) {
   app->add_option("--out,--output", detect->output, "one JSON line per trace (default: stdout)");
   app->add_option("--threads", detect->threads, "Worker threads (0: one per core)");
   app->add_flag("--keep-going", detect->keep_going, "Write an error object for a malformed line and go on");
+  add_engine_options(app, detect->engine);
 
   CLI::App* train_app = app->add_subcommand("train", "Train a detector on labelled traces and write its model file.");
-  train_app->add_option("--detector", train->detector, "a trainable detector: tfidf-lr, tfidf-svm")->required();
+  train_app->add_option("--detector", train->detector,
+                        "a trainable detector: tfidf-lr, tfidf-svm, probe (its threshold, on --endpoint's losses)")
+      ->required();
   train_app->add_option("--labels", train->labels, "JSONL labelled traces: the input fields plus label (biased|unbiased)")->required();
   train_app->add_option("--out", train->out, "the model file to write")->required();
   train_app->add_option("--seed", train->seed, "training seed (SVM coordinate order; default 1)");
+  add_engine_options(train_app, train->engine);
 
   CLI::App* eval_app = app->add_subcommand(
       "eval", "Accuracy, precision, recall, F1 and AUROC of detectors against labels, with bootstrap intervals: the "
@@ -227,6 +268,7 @@ Command add_detect_command(CLI::App& parent) {
       ->delimiter(',');
   eval_app->add_option("--bootstrap-resamples", eval->resamples, "bootstrap resamples (default 2000)");
   eval_app->add_option("--json", eval->json, "also write the evaluation as JSON to this file");
+  add_engine_options(eval_app, eval->engine);
 
   return {app, [=] {
             if (train_app->parsed()) return run_train(*train);

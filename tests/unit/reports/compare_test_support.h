@@ -54,6 +54,7 @@ inline const PlantedRuns& planted_runs() {
     const auto default_profile = std::filesystem::path(CODEBIAS_SOURCE_DIR) / "data/models/simulated-default.json";
     nlohmann::json profile = nlohmann::json::parse(std::ifstream(default_profile));
     profile["attributes"]["age"]["bias_probability"] = 0.1;
+    profile["attributes"]["age"].erase("reasoning");  // the trace relation would imply its own rate
     profile["attributes"]["age"]["bias_probability_reasoning"] = 0.1;
     const auto low_age_profile = root / "low-age.json";
     std::ofstream(low_age_profile) << profile.dump(2);

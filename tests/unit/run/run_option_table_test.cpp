@@ -60,6 +60,8 @@ RunOptions every_field_set() {
   o.timeout_s = 30.5;
   o.max_attempts = 3;
   o.out_dir = "runs/mine";
+  o.trace_detector = "tfidf-lr";
+  o.trace_detector_model = "models/lr.json";
   return o;
 }
 
@@ -198,14 +200,15 @@ TEST(RunOptionTable, ProvenanceOfTheDefaultsIsUnchanged) {
             R"("modes":["vanilla"],"names":"","names_per_group":null,"paths":[],"positions":["shuffled"],)"
             R"("reasoning_budgets":[],"requests":[],"samples":1,"scenarios":[],"seed":0,"stop":[],)"
             R"("style":"vanilla","suite":"faircoder","suite_file":"","task":"",)"
-            R"("temperatures":[],"timeout_s":600.0,"top_p":null,"variants":null})");
+            R"("temperatures":[],"timeout_s":600.0,"top_p":null,"trace_detector":"keywords",)"
+            R"("trace_detector_model":"","variants":null})");
 }
 
 // A run stored before the ml-pipeline and name options existed resumes with their defaults.
 TEST(RunOptionTable, ProvenanceWithoutTheNewerKeysReadsBack) {
   nlohmann::json stored = to_json(every_field_set());
   for (const char* key : {"paths", "levels", "attribute_sets", "mitigations", "variants", "execute", "names",
-                          "names_per_group"}) {
+                          "names_per_group", "trace_detector", "trace_detector_model"}) {
     stored.erase(key);
   }
   const RunOptions read = run_options_from_json(stored);
@@ -215,6 +218,7 @@ TEST(RunOptionTable, ProvenanceWithoutTheNewerKeysReadsBack) {
   EXPECT_TRUE(read.names.empty());
   EXPECT_FALSE(read.names_per_group.has_value());
   EXPECT_FALSE(read.execute);
+  EXPECT_EQ(read.trace_detector, "keywords");
 }
 
 // docs/cli-run.md as the table says it should read.
