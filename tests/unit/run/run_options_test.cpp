@@ -102,3 +102,31 @@ TEST(RunOptions, JsonRoundTripKeepsEveryField) {
 
 }  // namespace
 }  // namespace codebias::run
+
+namespace codebias::run {
+namespace {
+
+std::string validation_error(const RunOptions& options) {
+  try {
+    validate(options);
+  } catch (const std::invalid_argument& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(RunOptions, TheTraceDetectorMustBeKnownAndHaveItsModelFileWhenTrained) {
+  RunOptions options;
+  EXPECT_EQ(validation_error(options), "");  // keywords, no model file
+  options.trace_detector = "fasttext";
+  EXPECT_NE(validation_error(options).find("--trace-detector must be one of keywords"), std::string::npos);
+  options.trace_detector = "tfidf-lr";
+  EXPECT_NE(validation_error(options).find("needs --trace-detector-model FILE"), std::string::npos);
+  options.trace_detector_model = "lr.json";
+  EXPECT_EQ(validation_error(options), "");
+  options.trace_detector = "keywords";
+  EXPECT_NE(validation_error(options).find("only for a trained --trace-detector"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace codebias::run
