@@ -28,6 +28,8 @@ std::string_view builtin_pass_at_1_driver_py();
 std::string_view builtin_pipeline_probe_driver_py();
 // src/quality/sandbox_guard.py: what every sandbox driver starts with (quality/driver_output.h).
 std::string_view builtin_sandbox_guard_py();
+// data/mitigations/strategies.json: the function task's mitigation strategies (prompts/mitigation_prompts.h).
+std::string_view builtin_mitigation_strategies_json();
 // data/metrics/metrics.json: the metrics registry (metrics/metric_registry.h).
 std::string_view builtin_metrics_json();
 // data/screening/cps_table11.json: BLS CPS table 11, 2022 (metrics/labour_force.h).

@@ -20,6 +20,7 @@
 #include "metrics/cat_metrics.h"
 #include "metrics/fairness.h"
 #include "metrics/intervals.h"
+#include "metrics/mitigation.h"
 #include "metrics/pipeline_metrics.h"
 #include "metrics/propagation.h"
 #include "metrics/screening_metrics.h"
@@ -72,6 +73,9 @@ struct AnalysedSample {
 // in plan order of first appearance.
 struct FunctionResults {
   std::vector<FunctionCell> cells;
+  // With a --mitigation sweep: each strategy against its baseline, and what each configuration cost.
+  std::vector<MitigationComparison> mitigations;
+  std::vector<StrategyCost> costs;
 };
 
 // The unit-test-generation task's results: the per-topic metrics of metrics/testcase_metrics.h in

@@ -120,11 +120,90 @@ ordered_json propagation_json(const metrics::Propagation& p) {
           {"biased_code_given_unbiased_trace", rate_json(p.biased_code_given_unbiased)}};
 }
 
+// The strategies side by side (ProbeDebias Table 6): one row per strategy and cell against its baseline.
+base::Table mitigation_table(const std::vector<metrics::MitigationComparison>& comparisons) {
+  base::Table table;
+  table.header = {"config", "strategy", "scenario", "attribute", "pairs", "BR none", "BR strategy", "BR reduction",
+                  "McNemar b/c", "McNemar p (Holm)", "prompts", "Wilcoxon p", "Cliff's δ"};
+  table.left_aligned = {true, true, true, true, false, false, false, false, false, false, false, false, false};
+  for (const auto& c : comparisons) {
+    table.rows.push_back({c.base.empty() ? "default" : c.base, c.strategy, c.scenario, c.attribute, std::to_string(c.pairs),
+                          fixed(c.baseline_bias_rate), fixed(c.strategy_bias_rate),
+                          c.relative_reduction ? fixed(*c.relative_reduction * 100, 1) + "%" : "–",
+                          std::to_string(c.only_baseline_biased) + "/" + std::to_string(c.only_strategy_biased),
+                          p_value_text(c.mcnemar_p) + " (" + p_value_text(c.mcnemar_p_holm) + ")",
+                          std::to_string(c.prompts), p_value_text(c.wilcoxon_p), fixed(c.cliffs_delta)});
+  }
+  return table;
+}
+
+base::Table cost_table(const std::vector<metrics::StrategyCost>& costs) {
+  base::Table table;
+  table.header = {"config", "strategy", "conversations", "requests", "rewrites", "prompt tokens", "completion tokens",
+                  "requests per conversation"};
+  table.left_aligned = {true, true, false, false, false, false, false, false};
+  for (const auto& c : costs) {
+    table.rows.push_back({c.config.empty() ? "default" : c.config, c.strategy, std::to_string(c.conversations),
+                          std::to_string(c.requests), std::to_string(c.rewrites), std::to_string(c.prompt_tokens),
+                          std::to_string(c.completion_tokens),
+                          c.conversations ? fixed(static_cast<double>(c.requests) / c.conversations, 2) : "–"});
+  }
+  return table;
+}
+
+constexpr const char* kMitigationNote =
+    "Each strategy's configuration against the one that differs only in having no mitigation, sample by sample (same "
+    "prompt and sample index, both with code): Bias Rates on those pairs and the relative reduction (ProbeDebias "
+    "§5.2, Table 6); McNemar's test on the discordant pairs (b: biased only without the strategy, c: only with it), "
+    "Holm-adjusted over every comparison of the run; per prompt, the Wilcoxon signed-rank test and Cliff's δ of the "
+    "strategy's Bias Rates against the baseline's (δ < 0: lower with the strategy). Rewrite strategies send a rewrite "
+    "and a regeneration for each first answer whose trace the run's --trace-detector flags; the cost table counts every "
+    "request. Code quality (pylint, pass@1): `codebias quality` on this run.";
+
+ordered_json mitigation_json(const metrics::FunctionResults& results) {
+  ordered_json comparisons = ordered_json::array();
+  for (const auto& c : results.mitigations) {
+    comparisons.push_back({{"config", c.base},
+                           {"strategy", c.strategy},
+                           {"scenario", c.scenario},
+                           {"attribute", c.attribute},
+                           {"pairs", c.pairs},
+                           {"baseline_biased", c.baseline_biased},
+                           {"strategy_biased", c.strategy_biased},
+                           {"baseline_bias_rate", c.baseline_bias_rate},
+                           {"strategy_bias_rate", c.strategy_bias_rate},
+                           {"relative_reduction", c.relative_reduction ? ordered_json(*c.relative_reduction) : nullptr},
+                           {"mcnemar", {{"b_biased_without_only", c.only_baseline_biased},
+                                        {"c_biased_with_only", c.only_strategy_biased},
+                                        {"p_value", c.mcnemar_p},
+                                        {"p_holm", c.mcnemar_p_holm},
+                                        {"method", c.mcnemar_method}}},
+                           {"prompts", c.prompts},
+                           {"wilcoxon_p", c.wilcoxon_p},
+                           {"cliffs_delta", c.cliffs_delta ? ordered_json(*c.cliffs_delta) : nullptr}});
+  }
+  ordered_json costs = ordered_json::array();
+  for (const auto& c : results.costs) {
+    costs.push_back({{"config", c.config},
+                     {"strategy", c.strategy},
+                     {"conversations", c.conversations},
+                     {"requests", c.requests},
+                     {"rewrites", c.rewrites},
+                     {"prompt_tokens", c.prompt_tokens},
+                     {"completion_tokens", c.completion_tokens},
+                     {"reasoning_tokens", c.reasoning_tokens}});
+  }
+  return {{"comparisons", comparisons}, {"costs", costs}};
+}
+
 class FunctionReport final : public TaskReport {
  public:
-  explicit FunctionReport(const metrics::FunctionResults& results) : cells_(results.cells) {}
+  explicit FunctionReport(const metrics::FunctionResults& results) : results_(results), cells_(results.cells) {}
 
-  void add_to_summary(ordered_json& summary) const override { add_function_cells_to_summary(cells_, summary); }
+  void add_to_summary(ordered_json& summary) const override {
+    add_function_cells_to_summary(cells_, summary);
+    if (!results_.costs.empty()) summary["mitigation"] = mitigation_json(results_);
+  }
 
   std::string metrics_csv() const override { return function_metrics_csv(cells_); }
 
@@ -158,6 +237,12 @@ class FunctionReport final : public TaskReport {
     if (any_propagation(cells_)) {
       out << "\n## Reasoning → code propagation (ProbeDebias §4.2, Figure 4)\n\n" << kPropagationNote << "\n\n";
       write_markdown_table(out, propagation_table(cells_));
+    }
+    if (!results_.mitigations.empty()) {
+      out << "\n## Mitigation strategies (ProbeDebias §5.2, Table 6)\n\n" << kMitigationNote << "\n\n";
+      write_markdown_table(out, mitigation_table(results_.mitigations));
+      out << "\n";
+      write_markdown_table(out, cost_table(results_.costs));
     }
   }
 
@@ -266,6 +351,13 @@ class FunctionReport final : public TaskReport {
       write_html_table(out, propagation_table(cells_));
       out << "</section>\n";
     }
+    if (!results_.mitigations.empty()) {
+      out << "<section id=\"mitigation\"><h2>Mitigation strategies (ProbeDebias §5.2, Table 6)</h2><p>"
+          << html_escape(kMitigationNote) << "</p>";
+      write_html_table(out, mitigation_table(results_.mitigations));
+      write_html_table(out, cost_table(results_.costs));
+      out << "</section>\n";
+    }
   }
 
   // A biased finding of the score contract: its groups' points and its evidence lines.
@@ -301,6 +393,7 @@ class FunctionReport final : public TaskReport {
   const char* biased_samples_text() const override { return " samples hold code that treats a group differently."; }
 
  private:
+  const metrics::FunctionResults& results_;
   const std::vector<metrics::FunctionCell>& cells_;
 };
 

@@ -102,6 +102,8 @@ std::string fixed(std::optional<double> value, int digits) {
   return text;
 }
 
+std::string p_value_text(double p) { return p < 0.001 ? "<0.001" : fixed(p); }
+
 std::string mean_sd(std::optional<double> mean, std::optional<double> sd, int digits) {
   if (!mean) return "–";
   return sd ? fixed(mean, digits) + " ± " + fixed(sd, digits) : fixed(mean, digits);

@@ -17,6 +17,8 @@
 namespace codebias::reports {
 
 std::string fixed(std::optional<double> value, int digits = 3);
+// A p-value with 3 decimals, "<0.001" below that.
+std::string p_value_text(double p);
 std::string mean_sd(std::optional<double> mean, std::optional<double> sd, int digits = 3);
 // The preferred group, "tie: a b" when groups share the top vote, "none" without votes.
 std::string preferred_text(const metrics::AttributeMetrics& m);

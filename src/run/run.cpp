@@ -20,6 +20,9 @@
 #include "prompts/prompt_builder.h"
 #include "reports/run_report.h"
 #include "run/follow_ups.h"
+#include "run/mitigation_steps.h"
+#include "detectors/registry.h"
+#include "prompts/mitigation_prompts.h"
 #include "run/progress.h"
 #include "serve/simulated_model_server.h"
 #include "store/run_store.h"
@@ -84,6 +87,7 @@ nlohmann::json configuration_json(const RunConfiguration& c) {
                       {"mode", c.mode},
                       {"position", c.position}};
   j["reasoning_budget"] = c.reasoning_budget ? nlohmann::json(*c.reasoning_budget) : nlohmann::json(nullptr);
+  j["mitigation"] = c.mitigation;
   return j;
 }
 
@@ -220,7 +224,11 @@ bool generate_conversations(store::RunStore& store, const RunOptions& options, c
     std::vector<metrics::SampleRecord> records;
     store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
                               const nlohmann::json*) { records.push_back({planned, result}); });
-    const auto next = unplanned_follow_ups(records, task);
+    auto next = unplanned_follow_ups(records, task);
+    if (task.runs_mitigation_strategies) {
+      auto steps = unplanned_mitigation_steps(records, options);
+      next.insert(next.end(), std::make_move_iterator(steps.begin()), std::make_move_iterator(steps.end()));
+    }
     if (next.empty()) return true;
     store.plan(next);
     if (io.log) *io.log << "codebias: planned " << next.size() << " follow-up turns\n";
@@ -265,6 +273,23 @@ RunOptions with_suite_defaults(RunOptions options, const suites::Suite& suite) {
     throw std::invalid_argument("--execute does not apply to --task " + options.task + " (it applies to: " + runnable +
                                 ")");
   }
+  if (task.runs_mitigation_strategies) {
+    for (const auto& name : options.mitigations) {
+      const prompts::MitigationStrategy* strategy = prompts::find_mitigation_strategy(name);
+      if (strategy == nullptr)
+        throw std::invalid_argument("--mitigation for --task " + options.task + " must be one of " +
+                                    prompts::mitigation_strategy_names() + ", not \"" + name + "\"");
+      const bool reasons = std::any_of(options.modes.begin(), options.modes.end(),
+                                       [](const std::string& m) { return m != "vanilla"; }) || options.style == "cot";
+      if (strategy->kind == prompts::MitigationStrategy::Kind::rewrite && !reasons)
+        throw std::invalid_argument("--mitigation " + name +
+                                    " rewrites the reasoning trace: it needs --mode cot or native (or --style cot)");
+    }
+    if (detectors::require_detector(options.trace_detector).needs_engine)
+      throw std::invalid_argument("--trace-detector " + options.trace_detector +
+                                  " asks a model; a run checks traces with keywords, tfidf-lr or tfidf-svm "
+                                  "(use `codebias detect` for the probe)");
+  }
   if (options.temperatures.empty()) options.temperatures = {suite.defaults.temperature.value_or(kDefaultTemperature)};
   return options;
 }
@@ -284,18 +309,22 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
     prompt_options.paths = options.paths;
     prompt_options.levels = options.levels;
     prompt_options.attribute_sets = options.attribute_sets;
-    prompt_options.mitigations = options.mitigations;
+    const tasks::Task& task = tasks::find_task(options.task);
+    // Run strategies are applied below; the ml-pipeline prompts build their mitigations themselves.
+    if (!task.runs_mitigation_strategies) prompt_options.mitigations = options.mitigations;
+    const prompts::MitigationStrategy* strategy = prompts::find_mitigation_strategy(configuration.mitigation);
     prompt_options.variants = options.variants;
     prompt_options.names = options.names;
     prompt_options.names_per_group = options.names_per_group;
-    auto prompts = tasks::find_task(options.task).build_prompts(suite, prompt_options);
+    auto prompts = task.build_prompts(suite, prompt_options);
     if (options.entities_per_group) prompts = first_entities_per_group(std::move(prompts), *options.entities_per_group);
     if (options.limit && prompts.size() > *options.limit) prompts.resize(*options.limit);
 
     const auto request = request_config(options, configuration);
     for (const auto& prompt : prompts) {
       std::vector<generation::ChatMessage> messages;
-      for (const auto& message : prompt.messages) messages.push_back({message.role, message.content});
+      for (const auto& message : prompts::apply_mitigation(*strategy, prompt.messages))
+        messages.push_back({message.role, message.content});
       for (int k = 0; k < options.samples; ++k) {
         generation::PlannedSample sample;
         sample.id = prompt.id + "#" + std::to_string(k) + (configuration.label.empty() ? "" : "@" + configuration.label);

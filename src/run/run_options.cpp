@@ -194,23 +194,32 @@ std::vector<RunConfiguration> expand_configurations(const RunOptions& options) {
   // No temperature yet (with_suite_defaults fills it in for a run): the run's own default.
   const std::vector<double> temperatures =
       options.temperatures.empty() ? std::vector<double>{kDefaultTemperature} : options.temperatures;
+  // --mitigation is a sweep axis where the task runs the strategies (the function task); the
+  // ml-pipeline prompts read it themselves.
+  const bool strategies = !options.task.empty() && tasks::find_task(options.task).runs_mitigation_strategies;
+  const std::vector<std::string> mitigations =
+      strategies && !options.mitigations.empty() ? options.mitigations : std::vector<std::string>{"none"};
   std::vector<RunConfiguration> configurations;
   for (double temperature : temperatures) {
     for (const auto& mode : options.modes) {
       for (const auto& position : options.positions) {
         for (const auto& budget : budgets) {
-          RunConfiguration c;
-          c.temperature = temperature;
-          c.mode = mode;
-          c.position = position;
-          c.reasoning_budget = budget;
-          std::vector<std::string> parts;
-          if (options.temperatures.size() > 1) parts.push_back("t=" + format_number(temperature));
-          if (options.modes.size() > 1) parts.push_back("mode=" + mode);
-          if (options.positions.size() > 1) parts.push_back("position=" + position);
-          if (budgets.size() > 1) parts.push_back("budget=" + std::to_string(*budget));
-          for (std::size_t i = 0; i < parts.size(); ++i) c.label += (i ? "," : "") + parts[i];
-          configurations.push_back(std::move(c));
+          for (const auto& mitigation : mitigations) {
+            RunConfiguration c;
+            c.temperature = temperature;
+            c.mode = mode;
+            c.position = position;
+            c.reasoning_budget = budget;
+            c.mitigation = mitigation;
+            std::vector<std::string> parts;
+            if (options.temperatures.size() > 1) parts.push_back("t=" + format_number(temperature));
+            if (options.modes.size() > 1) parts.push_back("mode=" + mode);
+            if (options.positions.size() > 1) parts.push_back("position=" + position);
+            if (budgets.size() > 1) parts.push_back("budget=" + std::to_string(*budget));
+            if (mitigations.size() > 1) parts.push_back("mitigation=" + mitigation);
+            for (std::size_t i = 0; i < parts.size(); ++i) c.label += (i ? "," : "") + parts[i];
+            configurations.push_back(std::move(c));
+          }
         }
       }
     }

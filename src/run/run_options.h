@@ -73,6 +73,8 @@ struct RunConfiguration {
   std::string mode = "vanilla";
   std::string position = "shuffled";
   std::optional<int> reasoning_budget;
+  // The function task's run strategy (prompts/mitigation_prompts.h); "none" elsewhere.
+  std::string mitigation = "none";
 };
 
 // Every point of the sweep, in a stable order. Labels name only the axes that vary, e.g.

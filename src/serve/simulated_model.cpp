@@ -283,10 +283,29 @@ AnswerPlan SimulatedModel::plan(const nlohmann::json& body, int index) const {
       .plan;
 }
 
+namespace {
+
+// A mitigation strategy's rewrite request (its metadata's "step" is "rewrite", run/mitigation_steps.h):
+// the trace between the <reasoning> tags of the last user message, rewritten as the strategy asks.
+std::optional<std::string> rewrite_answer(const json& body, const std::vector<ChatMessage>& messages) {
+  const json* metadata = sim::prompt_metadata(body);
+  if (metadata == nullptr || metadata->value("step", "") != "rewrite") return std::nullopt;
+  const std::string& request = messages.back().content;
+  const size_t open = request.rfind("<reasoning>\n"), close = request.rfind("\n</reasoning>");
+  if (open == std::string::npos || close == std::string::npos || close < open)
+    throw RequestError("messages", "a rewrite request needs the trace between <reasoning> tags");
+  const std::string trace = request.substr(open + 12, close - open - 12);
+  const std::string strategy = metadata->value("mitigation", "");
+  return sim::rewritten_trace(trace, strategy != "summary-only", strategy != "debias-only");
+}
+
+}  // namespace
+
 nlohmann::json SimulatedModel::chat_completion(const nlohmann::json& body) const {
   if (!body.is_object()) throw RequestError("(body)", "expected a JSON object");
   const Options options = read_options(body, profile_);
   const std::vector<ChatMessage> messages = read_messages(body);
+  const std::optional<std::string> rewritten = rewrite_answer(body, messages);
   std::vector<ChatMessage> asked = messages;
   const std::optional<std::string> prefilled_trace = take_prefilled_trace(body, asked);
   const sim::Task task = sim::parse_task(asked, sim::prompt_metadata(body));
@@ -294,8 +313,12 @@ nlohmann::json SimulatedModel::chat_completion(const nlohmann::json& body) const
   int completion_tokens = 0;
   for (int i = 0; i < options.n; ++i) {
     const std::uint64_t seed = answer_seed(messages, options.seed, i);
-    sim::Answer answer = sim::compose_answer(profile_, with_first_turn_seed(task, asked, options.seed, i),
-                                             options.enable_thinking, seed, prefilled_trace);
+    sim::Answer answer;
+    if (rewritten)
+      answer.content = *rewritten;
+    else
+      answer = sim::compose_answer(profile_, with_first_turn_seed(task, asked, options.seed, i), options.enable_thinking,
+                                   seed, prefilled_trace);
     if (!answer.reasoning.empty() && profile_.reasoning_placement == ReasoningPlacement::think_tags) {
       answer.content = "<think>\n" + answer.reasoning + "\n</think>\n\n" + answer.content;
       answer.reasoning.clear();

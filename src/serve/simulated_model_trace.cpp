@@ -84,6 +84,28 @@ std::vector<std::string> biased_labels_in_trace(std::string_view trace, const st
   return out;
 }
 
+std::string rewritten_trace(std::string_view trace, bool debias, bool condense) {
+  std::string out;
+  std::size_t begin = 0, line_number = 0;
+  while (begin < trace.size()) {
+    std::size_t end = trace.find('\n', begin);
+    if (end == std::string_view::npos) end = trace.size();
+    const std::string line(trace.substr(begin, end - begin));
+    begin = end + 1;
+    ++line_number;
+    // The opening ("Okay, I need to write ...") and closing sentences are no step.
+    const bool step = line_number > 1 && begin < trace.size();
+    if (condense && !step) continue;
+    if (debias && has_biased_step(line)) {
+      out += "A sensitive attribute came up here; it is not used: every group is scored alike.\n";
+      continue;
+    }
+    out += line + "\n";
+  }
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
 namespace {
 
 bool is_word_byte(unsigned char c) { return std::isalnum(c) || c >= 0x80 || c == '_' || c == '\''; }

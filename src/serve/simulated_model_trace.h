@@ -26,6 +26,11 @@ bool has_biased_step(std::string_view text);
 // The labels among `labels` that a biased step of `trace` names, in the order of `labels`.
 std::vector<std::string> biased_labels_in_trace(std::string_view trace, const std::vector<std::string>& labels);
 
+// A trace as the model rewrites it for a mitigation strategy (docs/simulated-model.md): `debias`
+// turns each biased step into one that leaves its attribute out, `condense` drops the lines that
+// are no step (the opening and closing sentences). The steps' labels stay readable.
+std::string rewritten_trace(std::string_view trace, bool debias, bool condense);
+
 // Prompt log-probabilities (`/v1/completions` with `echo` and `logprobs`, as vLLM and SGLang
 // return them). Tokens are whitespace-led words and single punctuation marks; offsets count code
 // points, like the engines' text_offset.

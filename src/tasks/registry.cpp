@@ -11,7 +11,7 @@ namespace codebias::tasks {
 const std::vector<Task>& all_tasks() {
   static const std::vector<Task> tasks = {
       {"function", "scoring functions (FairCoder function implementation)", &make_function_scorer,
-       &prompts::build_function_prompts, &analyse_function_samples, true},
+       &prompts::build_function_prompts, &analyse_function_samples, true, false, nullptr, true},
       {"testcase", "FairCoder's unit-test generation (lines carry topic/request/fields metadata; docs/testcases.md)",
        &make_testcase_scorer, &prompts::build_testcase_prompts, &analyse_testcase_samples, false},
       {"ml-pipeline", "which dataset columns a conditional function or an ML pipeline uses (docs/ml-pipelines.md)",

@@ -6,6 +6,8 @@
 #include <optional>
 #include <stdexcept>
 #include <map>
+#include <set>
+#include <unordered_map>
 #include <tuple>
 
 #include "analysis/report_json.h"
@@ -56,6 +58,66 @@ struct CellResponses {
   std::vector<std::size_t> block_sizes;
   std::string last_prompt;
 };
+
+// The configuration's strategy ("" when its metadata names none) and its label without the
+// mitigation part, which the configurations compared share.
+std::pair<std::string, std::string> strategy_and_base(const metrics::SampleRecord& record) {
+  const auto configuration = record.planned.metadata.find("configuration");
+  if (configuration == record.planned.metadata.end() || !configuration->is_object()) return {};
+  const std::string strategy = string_field(*configuration, "mitigation");
+  std::string base;
+  const std::string& label = record.planned.config;
+  std::size_t begin = 0;
+  while (begin <= label.size()) {
+    std::size_t end = label.find(',', begin);
+    if (end == std::string::npos) end = label.size();
+    const std::string part = label.substr(begin, end - begin);
+    if (!part.empty() && part.rfind("mitigation=", 0) != 0) base += (base.empty() ? "" : ",") + part;
+    begin = end + 1;
+  }
+  return {strategy, base};
+}
+
+// With a --mitigation sweep (more than one strategy): the comparisons and each configuration's cost.
+template <class CellKey>
+void add_mitigation_results(const std::vector<metrics::SampleRecord>& records, const std::vector<CellKey>& cell_order,
+                            std::map<CellKey, metrics::StrategySamples>& strategy_samples,
+                            metrics::FunctionResults& function) {
+  std::map<std::string, metrics::StrategyCost> costs;
+  std::vector<std::string> config_order;
+  std::map<std::string, std::pair<std::string, std::string>> strategy_of_config;
+  for (const auto& record : records) {
+    const auto [strategy, base] = strategy_and_base(record);
+    if (strategy.empty()) continue;
+    auto [it, inserted] = costs.try_emplace(record.planned.config);
+    if (inserted) config_order.push_back(record.planned.config);
+    strategy_of_config[record.planned.config] = {strategy, base};
+    auto& cost = it->second;
+    cost.config = record.planned.config;
+    cost.strategy = strategy;
+    const std::string step = string_field(record.planned.metadata, "step");
+    cost.conversations += step.empty();
+    cost.rewrites += step == "rewrite";
+    ++cost.requests;
+    cost.prompt_tokens += record.result.usage.prompt_tokens;
+    cost.completion_tokens += record.result.usage.completion_tokens;
+    cost.reasoning_tokens += record.result.usage.reasoning_tokens;
+  }
+  std::set<std::string> strategies;
+  for (const auto& [config, cost] : costs) strategies.insert(cost.strategy);
+  if (strategies.size() < 2) return;
+  std::vector<metrics::StrategySamples> cells;
+  for (const auto& key : cell_order) {
+    auto it = strategy_samples.find(key);
+    if (it == strategy_samples.end()) continue;
+    auto& samples = it->second;
+    std::tie(samples.config, samples.scenario, samples.attribute) = key;
+    std::tie(samples.strategy, samples.base) = strategy_of_config[samples.config];
+    cells.push_back(std::move(samples));
+  }
+  function.mitigations = metrics::compare_mitigations(cells);
+  for (const auto& config : config_order) function.costs.push_back(costs[config]);
+}
 
 }  // namespace
 
@@ -113,9 +175,25 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
   metrics::RunResults results;
   results.samples.reserve(records.size());
 
+  // A conversation's answer is its last code answer: the first answer, or the regenerated one of
+  // a rewrite strategy (run/mitigation_steps.h), whose trace is the rewrite's answer.
+  std::unordered_map<std::string, const metrics::SampleRecord*> regenerated, rewrites;
+  for (const auto& record : records) {
+    const std::string step = string_field(record.planned.metadata, "step");
+    if (step == "regenerate") regenerated[generation::first_turn_id(record.planned.id)] = &record;
+    if (step == "rewrite") rewrites[generation::first_turn_id(record.planned.id)] = &record;
+  }
+  std::vector<const metrics::SampleRecord*> answers;  // in the order of the first answers
+  for (const auto& record : records) {
+    if (!string_field(record.planned.metadata, "step").empty()) continue;
+    const auto it = regenerated.find(record.planned.id);
+    answers.push_back(it == regenerated.end() ? &record : it->second);
+  }
+
   using CellKey = std::tuple<std::string, std::string, std::string>;
   std::map<CellKey, CellResponses> cells;
   std::vector<CellKey> cell_order;
+  std::map<CellKey, metrics::StrategySamples> strategy_samples;
 
   // A program with code, for the propagation table: its cells, whether its code is biased in each,
   // and its trace (read by the detector in one batch below).
@@ -126,38 +204,57 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
   std::vector<Program> programs;
   std::vector<detectors::Trace> traces;
 
-  for (const auto& record : records) {
-    count_result(results.counts, record.result);
-    metrics::AnalysedSample sample{&record, nullptr};
-    if (record.result.status == generation::SampleStatus::done) {
-      const auto options = analyze_options_for(record.planned.metadata, table);
-      auto report = analyzer.analyze(record.result.answer, options);
-      count_status(results.counts, report.code_status);
-      sample.analysis = analysis::to_json(report, record.planned.id);
-      Program program;
-      for (const auto& attribute : cell_attributes(record.planned.metadata, options, table)) {
-        CellKey key{record.planned.config, options.scenario, attribute};
-        auto [it, inserted] = cells.try_emplace(key);
-        if (inserted) cell_order.push_back(key);
-        auto& cell = it->second;
-        if (cell.block_sizes.empty() || cell.last_prompt != record.planned.prompt_id) {
-          cell.block_sizes.push_back(0);
-          cell.last_prompt = record.planned.prompt_id;
-        }
-        ++cell.block_sizes.back();
-        const auto finding = std::find_if(report.attributes.begin(), report.attributes.end(),
-                                          [&](const analysis::AttributeFinding& f) { return f.attribute == attribute; });
-        program.code_biased.emplace_back(key, finding != report.attributes.end() && finding->biased);
-        cell.reports.push_back(without_evidence(report));
+  std::unordered_map<const metrics::SampleRecord*, nlohmann::ordered_json> analyses;
+  for (const auto& record : records) count_result(results.counts, record.result);
+  for (const metrics::SampleRecord* answer : answers) {
+    const auto& record = *answer;
+    if (record.result.status != generation::SampleStatus::done) continue;
+    const auto options = analyze_options_for(record.planned.metadata, table);
+    auto report = analyzer.analyze(record.result.answer, options);
+    count_status(results.counts, report.code_status);
+    analyses[answer] = analysis::to_json(report, record.planned.id);
+    const auto configuration = record.planned.metadata.find("configuration");
+    const std::string strategy = configuration != record.planned.metadata.end() && configuration->is_object()
+                                     ? string_field(*configuration, "mitigation")
+                                     : std::string();
+    Program program;
+    for (const auto& attribute : cell_attributes(record.planned.metadata, options, table)) {
+      CellKey key{record.planned.config, options.scenario, attribute};
+      auto [it, inserted] = cells.try_emplace(key);
+      if (inserted) cell_order.push_back(key);
+      auto& cell = it->second;
+      if (cell.block_sizes.empty() || cell.last_prompt != record.planned.prompt_id) {
+        cell.block_sizes.push_back(0);
+        cell.last_prompt = record.planned.prompt_id;
       }
-      if (trace_detector && report.code_status == analysis::CodeStatus::ok) {
-        if (!record.result.reasoning.empty()) {
-          program.trace = traces.size();
-          traces.push_back({record.planned.id, record.result.reasoning, options.scenario, options.attributes});
-        }
-        programs.push_back(std::move(program));
+      ++cell.block_sizes.back();
+      const auto finding = std::find_if(report.attributes.begin(), report.attributes.end(),
+                                        [&](const analysis::AttributeFinding& f) { return f.attribute == attribute; });
+      const bool biased = finding != report.attributes.end() && finding->biased;
+      program.code_biased.emplace_back(key, biased);
+      cell.reports.push_back(without_evidence(report));
+      if (!strategy.empty() && report.code_status == analysis::CodeStatus::ok) {
+        auto& samples = strategy_samples[key];
+        samples.code_biased[{record.planned.prompt_id, record.planned.sample_index}] = biased;
       }
     }
+    if (trace_detector && report.code_status == analysis::CodeStatus::ok) {
+      // A regenerated answer's trace is the rewritten one it was given.
+      const std::string first_id = generation::first_turn_id(record.planned.id);
+      const auto rewrite = rewrites.find(first_id);
+      const std::string& trace = regenerated.count(first_id) && rewrite != rewrites.end()
+                                     ? rewrite->second->result.answer
+                                     : record.result.reasoning;
+      if (!trace.empty()) {
+        program.trace = traces.size();
+        traces.push_back({record.planned.id, trace, options.scenario, options.attributes});
+      }
+      programs.push_back(std::move(program));
+    }
+  }
+  for (const auto& record : records) {
+    metrics::AnalysedSample sample{&record, nullptr};
+    if (const auto it = analyses.find(&record); it != analyses.end()) sample.analysis = std::move(it->second);
     results.samples.push_back(std::move(sample));
   }
 
@@ -198,6 +295,7 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
     }
     function.cells.push_back(std::move(cell));
   }
+  add_mitigation_results(records, cell_order, strategy_samples, function);
   results.task = std::move(function);
   return results;
 }

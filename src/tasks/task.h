@@ -88,6 +88,9 @@ struct Task {
   // the most turns, comes from the prompt's metadata); nullptr for tasks that never ask again.
   std::optional<NextTurn> (*next_turn)(const generation::PlannedSample& planned,
                                        const generation::SampleResult& result) = nullptr;
+  // Whether the run applies --mitigation as run strategies (prompts/mitigation_prompts.h, run/mitigation_steps.h)
+  // and a sweep axis, and analyses each conversation's final answer.
+  bool runs_mitigation_strategies = false;
 };
 
 // Every task, in the order --help lists them.

@@ -51,7 +51,9 @@ TEST(TaskReport, FunctionResultsWriteTheCellTablesAndTheirHeadline) {
   cell.metrics.n_with_code = 4;
   cell.metrics.n_biased = 1;
   cell.metrics.fairscore = 0.5;
-  results.task = metrics::FunctionResults{{cell}};
+  metrics::FunctionResults function;
+  function.cells = {cell};
+  results.task = std::move(function);
 
   const auto report = task_report(results);
   const auto cards = report->headline_cards();

@@ -1,0 +1,111 @@
+#include "run/mitigation_steps.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+#include "detectors/registry.h"
+#include "prompts/mitigation_prompts.h"
+
+namespace codebias::run {
+namespace {
+
+using nlohmann::json;
+
+std::string string_at(const json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+const prompts::MitigationStrategy* rewrite_strategy(const generation::PlannedSample& planned) {
+  const auto configuration = planned.metadata.find("configuration");
+  if (configuration == planned.metadata.end() || !configuration->is_object()) return nullptr;
+  const auto* strategy = prompts::find_mitigation_strategy(string_at(*configuration, "mitigation"));
+  return strategy && strategy->kind == prompts::MitigationStrategy::Kind::rewrite ? strategy : nullptr;
+}
+
+// The next step of `first`'s conversation: its id, metadata and (the built-in model reads it)
+// the body's metadata; the caller sets the body's messages.
+generation::PlannedSample next_step(const generation::PlannedSample& first, const std::string& follows, int turn,
+                                    const char* step) {
+  generation::PlannedSample sample = first;
+  sample.id = generation::turn_id(first.id, turn);
+  sample.metadata["turn"] = turn;
+  sample.metadata["follows"] = follows;
+  sample.metadata["step"] = step;
+  return sample;
+}
+
+void sync_body_metadata(generation::PlannedSample& sample) {
+  if (!sample.body.contains("metadata")) return;
+  json metadata = sample.metadata;
+  metadata.erase("configuration");
+  sample.body["metadata"] = std::move(metadata);
+}
+
+std::string trimmed(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t\r\n") + 1 - first);
+}
+
+}  // namespace
+
+std::string prefilled_think_block(const std::string& trace) { return "<think>\n" + trace + "\n</think>\n\n"; }
+
+std::vector<generation::PlannedSample> unplanned_mitigation_steps(const std::vector<metrics::SampleRecord>& records,
+                                                                  const RunOptions& options) {
+  std::unordered_set<std::string> planned;
+  std::unordered_map<std::string, const metrics::SampleRecord*> first_turns;
+  for (const auto& record : records) {
+    planned.insert(record.planned.id);
+    if (string_at(record.planned.metadata, "step").empty()) first_turns[record.planned.id] = &record;
+  }
+  std::vector<generation::PlannedSample> steps;
+  std::vector<const metrics::SampleRecord*> to_check;  // first answers whose trace decides
+  std::vector<detectors::Trace> traces;
+  for (const auto& record : records) {
+    if (record.result.status != generation::SampleStatus::done) continue;
+    const auto* strategy = rewrite_strategy(record.planned);
+    if (strategy == nullptr) continue;
+    const std::string step = string_at(record.planned.metadata, "step");
+    if (step.empty()) {
+      if (planned.count(generation::turn_id(record.planned.id, 2)) || record.result.reasoning.empty()) continue;
+      to_check.push_back(&record);
+      traces.push_back({record.planned.id, record.result.reasoning, string_at(record.planned.metadata, "scenario"), {}});
+      if (const auto attribute = string_at(record.planned.metadata, "attribute"); !attribute.empty())
+        traces.back().attributes = {attribute};
+    } else if (step == "rewrite") {
+      if (planned.count(generation::turn_id(record.planned.id, 3))) continue;
+      const std::string rewritten = trimmed(record.result.answer);
+      const auto first = first_turns.find(generation::first_turn_id(record.planned.id));
+      if (rewritten.empty() || first == first_turns.end()) continue;  // the first answer stands
+      generation::PlannedSample sample = next_step(first->second->planned, record.planned.id, 3, "regenerate");
+      sample.body["messages"].push_back({{"role", "assistant"}, {"content", prefilled_think_block(rewritten)}});
+      sample.body["continue_final_message"] = true;
+      sample.body["add_generation_prompt"] = false;  // both engines' default is true; with it the prefill is ignored
+      sync_body_metadata(sample);
+      steps.push_back(std::move(sample));
+    }
+  }
+  if (traces.empty()) return steps;
+  detectors::DetectorConfig config;
+  config.model_path = options.trace_detector_model.string();
+  const auto detector = detectors::make_detector(options.trace_detector, config);
+  const std::vector<detectors::Verdict> verdicts = detector->detect_all(traces);
+  for (std::size_t i = 0; i < to_check.size(); ++i) {
+    if (!verdicts[i].biased) continue;
+    const auto& first = to_check[i]->planned;
+    generation::PlannedSample sample = next_step(first, first.id, 2, "rewrite");
+    sample.metadata["mitigation"] = rewrite_strategy(first)->name;
+    sample.metadata["detector"] = std::string(detector->name());
+    sample.metadata["detector_score"] = verdicts[i].score;
+    sample.metadata["detector_biased_attributes"] = verdicts[i].biased_attributes;
+    sample.body["messages"] = json::array(
+        {{{"role", "user"}, {"content", prompts::rewrite_request(*rewrite_strategy(first), to_check[i]->result.reasoning)}}});
+    sync_body_metadata(sample);
+    steps.push_back(std::move(sample));
+  }
+  return steps;
+}
+
+}  // namespace codebias::run
