@@ -46,7 +46,10 @@ const std::array<RunOptionRow, 38> kRows = {{
    .help = "ml-pipeline: all | normal=<3|6|all>,sensitive=<1|all> (repeatable, not comma-separated; default: all)",
    .field = &O::attribute_sets},
   {.flag = "--mitigation", .yaml_key = "mitigation", .json_key = "mitigations", .value_hint = "NAME",
-   .expected = "a mitigation", .help = "ml-pipeline: none | explicit | generic | role (repeatable; default: none)",
+   .expected = "a mitigation",
+   .help = "function: a run strategy, none | fair-system-prompt | few-shot | cot-debias | reasoning-rewrite | "
+           "summary-only | debias-only (repeatable: a sweep axis; docs/mitigation.md); ml-pipeline: none | explicit | "
+           "generic | role (repeatable; default: none)",
    .field = &O::mitigations, .comma_separated = true},
   {.flag = "--execute", .yaml_key = "execute", .json_key = "execute", .value_hint = "", .expected = "true or false",
    .help = "ml-pipeline: also run each answer's program in the sandbox on synthetic data and compare the columns "
