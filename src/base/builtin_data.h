@@ -45,5 +45,7 @@ std::string_view builtin_bad_published_figures_json();
 std::string_view builtin_resume_reading_json();
 // data/detectors/keyword_rules.json: the keywords reasoning-bias detector's rules (detectors/keyword_rules.h).
 std::string_view builtin_keyword_rules_json();
+// data/detectors/judge_prompt.json: the LLM judge's prompt (detectors/judge_detector.h).
+std::string_view builtin_judge_prompt_json();
 
 }  // namespace codebias::data

@@ -22,12 +22,18 @@ nlohmann::ordered_json evidence_json(const Evidence& evidence) {
 nlohmann::ordered_json verdict_json(std::string_view id, std::string_view detector, const Verdict& verdict) {
   nlohmann::ordered_json evidence = nlohmann::ordered_json::array();
   for (const Evidence& item : verdict.evidence) evidence.push_back(evidence_json(item));
-  return {{"id", id},
-          {"detector", detector},
-          {"score", verdict.score},
-          {"biased", verdict.biased},
-          {"biased_attributes", verdict.biased_attributes},
-          {"evidence", std::move(evidence)}};
+  nlohmann::ordered_json line = {{"id", id},
+                                 {"detector", detector},
+                                 {"score", verdict.score},
+                                 {"biased", verdict.biased},
+                                 {"biased_attributes", verdict.biased_attributes},
+                                 {"evidence", std::move(evidence)}};
+  if (verdict.undecided) {
+    line["score"] = nullptr;
+    line["biased"] = nullptr;
+    line["undecided"] = *verdict.undecided;
+  }
+  return line;
 }
 
 }  // namespace codebias::detectors

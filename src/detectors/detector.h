@@ -45,6 +45,9 @@ struct Evidence {
 struct Verdict {
   double score = 0;  // in [0, 1]; higher = more likely biased
   bool biased = false;
+  // Set when the detector could give no verdict (a judge answer outside its format): why. Such a
+  // verdict is counted apart, never read as biased or unbiased.
+  std::optional<std::string> undecided;
   std::vector<std::string> biased_attributes;  // canonical keys, sorted; empty when unbiased
   std::vector<Evidence> evidence;
 };

@@ -70,13 +70,21 @@ EvaluationRun evaluate_detectors(std::span<const LabelledTrace> labels, const Ev
     else if (!plan.model_path.empty()) detector = make_detector(name, {plan.model_path, plan.engine});
     else detector = train_detector(name, training, {plan.seed, plan.engine}).detector;
     const std::vector<Verdict> verdicts = detector->detect_all(tested);
-    std::vector<bool> predicted;
+    // Undecided verdicts (a judge answer outside its format) are counted apart, not scored.
+    std::vector<bool> decided_truth, predicted;
     std::vector<double> scores;
-    for (const Verdict& verdict : verdicts) {
-      predicted.push_back(verdict.biased);
-      scores.push_back(verdict.score);
+    long undecided = 0;
+    for (std::size_t i = 0; i < verdicts.size(); ++i) {
+      if (verdicts[i].undecided) {
+        ++undecided;
+        continue;
+      }
+      decided_truth.push_back(truth[i]);
+      predicted.push_back(verdicts[i].biased);
+      scores.push_back(verdicts[i].score);
     }
-    run.detectors.push_back(evaluate_detector(name, truth, predicted, scores, plan.bootstrap));
+    run.detectors.push_back(evaluate_detector(name, decided_truth, predicted, scores, plan.bootstrap));
+    run.detectors.back().undecided = undecided;
   }
   return run;
 }

@@ -126,6 +126,7 @@ DetectorEvaluation evaluate_detector(std::string detector, const std::vector<boo
 nlohmann::json evaluation_json(const DetectorEvaluation& e) {
   return {{"detector", e.detector},
           {"traces", e.traces},
+          {"undecided", e.undecided},
           {"biased", e.biased},
           {"confusion", {{"tp", e.counts.true_positives}, {"fp", e.counts.false_positives}, {"tn", e.counts.true_negatives}, {"fn", e.counts.false_negatives}}},
           {"accuracy", interval_json(e.accuracy)},

@@ -43,7 +43,8 @@ struct IntervalEstimate {
 
 struct DetectorEvaluation {
   std::string detector;
-  long traces = 0;
+  long traces = 0;     // traces scored (undecided ones not among them)
+  long undecided = 0;  // traces the detector gave no verdict for (Verdict::undecided)
   long biased = 0;  // reference positives
   Confusion counts;
   IntervalEstimate accuracy, precision, recall, f1, auroc;

@@ -4,13 +4,12 @@
 #include <array>
 
 #include "detectors/keywords_detector.h"
+#include "detectors/judge_detector.h"
 #include "detectors/linear_detector.h"
 #include "detectors/probe_detector.h"
 
 namespace codebias::detectors {
 namespace {
-
-constexpr std::string_view kJudgeNotBuilt = "the LLM judge is not built yet (docs/reasoning-detectors.md)";
 
 std::unique_ptr<Detector> make_keywords(const DetectorConfig& config) {
   if (!config.model_path.empty()) throw std::invalid_argument("detector keywords takes no model file (--model)");
@@ -37,6 +36,11 @@ TrainedDetector train_linear(std::span<const LabelledTrace> traces, const TrainO
   out.model_file["training"]["seed"] = options.seed;
   out.detector = std::move(detector);
   return out;
+}
+
+std::unique_ptr<Detector> make_judge(const DetectorConfig& config) {
+  if (!config.model_path.empty()) throw std::invalid_argument("detector judge takes no model file (--model)");
+  return std::make_unique<JudgeDetector>(config.engine);
 }
 
 std::unique_ptr<Detector> make_probe(const DetectorConfig& config) {
@@ -80,8 +84,8 @@ constexpr std::array<DetectorInfo, 5> kDetectors = {{
      make_linear<LinearKind::logistic_regression>, train_linear<LinearKind::logistic_regression>, true, false, ""},
     {"tfidf-svm", "TF-IDF word 1-2-grams and character 3-5-grams + linear SVM, trained on labelled traces",
      make_linear<LinearKind::linear_svm>, train_linear<LinearKind::linear_svm>, true, false, ""},
-    {"judge", "an LLM judge through the generation engine (ProbeDebias's labelling protocol)", nullptr, nullptr, false,
-     true, kJudgeNotBuilt},
+    {"judge", "an LLM judge through the generation engine (ProbeDebias's labelling protocol; prompt: data/detectors/judge_prompt.json)",
+     make_judge, nullptr, false, true, ""},
     {"probe", "ProbeDebias's probe loss (zero-shot, no LoRA) from the target model's prompt log-probabilities, threshold by Youden's J",
      make_probe, train_probe, true, true, ""},
 }};

@@ -67,11 +67,11 @@ TEST_F(CliDetect, InputErrorsNameFileLineAndField) {
   EXPECT_TRUE(going.lines()[1].contains("error"));
 }
 
-TEST_F(CliDetect, JudgeIsRefusedAndProbeNeedsItsThresholdAndEndpoint) {
+TEST_F(CliDetect, JudgeAndProbeNeedTheirEndpointAndProbeItsThreshold) {
   const fs::path input = write("in.jsonl", "{\"id\": \"a\", \"reasoning\": \"x\"}\n");
   const CliRun judge = run({"detect", "--detector", "judge", "--input", input.string()});
   EXPECT_EQ(judge.code, 2);
-  EXPECT_THAT(judge.err, HasSubstr("not available in this build"));
+  EXPECT_THAT(judge.err, HasSubstr("needs an endpoint (--endpoint URL)"));
   EXPECT_TRUE(judge.out.empty());
   const CliRun probe = run({"detect", "--detector", "probe", "--input", input.string()});
   EXPECT_EQ(probe.code, 2);

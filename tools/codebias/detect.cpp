@@ -43,10 +43,12 @@ struct EngineArgs {
 };
 
 void add_engine_options(CLI::App* app, EngineArgs& engine) {
-  app->add_option("--endpoint", engine.endpoint, "probe: the OpenAI-compatible base URL of the target model (vLLM, SGLang)");
-  app->add_option("--endpoint-model", engine.endpoint_model, "probe: the model name the endpoint serves (default: the model file's)");
-  app->add_option("--api-key-env", engine.api_key_env, "probe: the environment variable holding the endpoint's API key");
-  app->add_option("--concurrency", engine.concurrency, "probe: requests in flight (default 8)");
+  app->add_option("--endpoint", engine.endpoint,
+                  "judge, probe: the OpenAI-compatible base URL of the judge, or of the target model (vLLM, SGLang)");
+  app->add_option("--endpoint-model", engine.endpoint_model,
+                  "judge, probe: the model name the endpoint serves (probe default: the model file's)");
+  app->add_option("--api-key-env", engine.api_key_env, "judge, probe: the environment variable holding the endpoint's API key");
+  app->add_option("--concurrency", engine.concurrency, "judge, probe: requests in flight (default 8)");
 }
 
 struct DetectArgs {
@@ -214,10 +216,12 @@ int run_eval(const EvalArgs& args) {
               << plan.bootstrap.confidence * 100 << "% percentile intervals\n\n";
     std::vector<std::vector<std::string>> rows;
     for (const detectors::DetectorEvaluation& e : run.detectors)
-      rows.push_back({e.detector, std::to_string(e.traces), std::to_string(e.biased), with_interval(e.accuracy),
-                      with_interval(e.precision), with_interval(e.recall), with_interval(e.f1), with_interval(e.auroc)});
-    std::cout << base::text_table({"detector", "traces", "biased", "accuracy", "precision", "recall", "F1", "AUROC"},
-                                  {true, false, false, false, false, false, false, false}, rows);
+      rows.push_back({e.detector, std::to_string(e.traces), std::to_string(e.undecided), std::to_string(e.biased),
+                      with_interval(e.accuracy), with_interval(e.precision), with_interval(e.recall),
+                      with_interval(e.f1), with_interval(e.auroc)});
+    std::cout << base::text_table(
+        {"detector", "traces", "undecided", "biased", "accuracy", "precision", "recall", "F1", "AUROC"},
+        {true, false, false, false, false, false, false, false, false}, rows);
     if (!args.json.empty()) {
       std::ofstream file(args.json, std::ios::binary | std::ios::trunc);
       file << run.to_json().dump(2) << '\n';
