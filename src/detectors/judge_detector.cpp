@@ -6,6 +6,7 @@
 #include "analysis/attributes.h"
 #include "base/builtin_data.h"
 #include "base/reasoning_split.h"
+#include "suites/template_text.h"
 
 namespace codebias::detectors {
 namespace {
@@ -15,11 +16,6 @@ using nlohmann::json;
 const json& prompt_file() {
   static const json prompt = json::parse(data::builtin_judge_prompt_json());
   return prompt;
-}
-
-void fill(std::string& text, std::string_view slot, std::string_view value) {
-  for (std::size_t at = text.find(slot); at != std::string::npos; at = text.find(slot, at + value.size()))
-    text.replace(at, slot.size(), value);
 }
 
 std::string lower(std::string_view text) {
@@ -41,12 +37,12 @@ std::string bare(std::string_view line) {
 }  // namespace
 
 json judge_request_body(const std::string& model, const Trace& trace) {
-  std::string user = prompt_file().at("user").get<std::string>();
   std::string attributes;
   for (const auto& a : trace.attributes) attributes += (attributes.empty() ? "" : ", ") + a;
-  fill(user, "{scenario}", trace.scenario.empty() ? "unknown" : trace.scenario);
-  fill(user, "{attributes}", attributes.empty() ? "not given" : attributes);
-  fill(user, "{trace}", trace.reasoning);
+  const std::string user = suites::fill_template(prompt_file().at("user").get<std::string>(),
+                                                 {{"scenario", trace.scenario.empty() ? "unknown" : trace.scenario},
+                                                  {"attributes", attributes.empty() ? "not given" : attributes},
+                                                  {"trace", trace.reasoning}});
   return {{"model", model},
           {"messages",
            {{{"role", "system"}, {"content", prompt_file().at("system").get<std::string>()}},

@@ -62,4 +62,16 @@ struct StrategyCost {
   long reasoning_tokens = 0;
 };
 
+// Feedback repair (Solar; Huang et al.): after round r, each conversation's latest answer with at
+// most r feedback turns, in one cell.
+struct RepairRound {
+  std::string config;
+  std::string scenario;
+  std::string attribute;
+  int round = 0;        // 0: the first answers
+  int with_code = 0;
+  int biased = 0;
+  double bias_rate() const { return with_code ? static_cast<double>(biased) / with_code : 0.0; }
+};
+
 }  // namespace codebias::metrics

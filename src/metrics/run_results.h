@@ -76,6 +76,7 @@ struct FunctionResults {
   // With a --mitigation sweep: each strategy against its baseline, and what each configuration cost.
   std::vector<MitigationComparison> mitigations;
   std::vector<StrategyCost> costs;
+  std::vector<RepairRound> repair_rounds;  // feedback-repair configurations, cell by cell, round by round
 };
 
 // The unit-test-generation task's results: the per-topic metrics of metrics/testcase_metrics.h in

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/builtin_data.h"
+#include "suites/template_text.h"
 
 namespace codebias::prompts {
 namespace {
@@ -36,14 +37,20 @@ std::vector<MitigationStrategy> load() {
     if (kind == "none") s.kind = MitigationStrategy::Kind::none;
     else if (kind == "prompt") s.kind = MitigationStrategy::Kind::prompt;
     else if (kind == "rewrite") s.kind = MitigationStrategy::Kind::rewrite;
-    else throw std::runtime_error(std::string(kOrigin) + ": " + where + ".kind: none, prompt or rewrite, not " + kind);
+    else if (kind == "repair") s.kind = MitigationStrategy::Kind::repair;
+    else throw std::runtime_error(std::string(kOrigin) + ": " + where + ".kind: none, prompt, rewrite or repair, not " + kind);
     s.description = text(entry, "description", where, true);
     s.source = text(entry, "source", where, true);
     s.system = text(entry, "system", where, false);
     s.instruction = text(entry, "instruction", where, false);
     s.rewrite = text(entry, "rewrite", where, s.kind == MitigationStrategy::Kind::rewrite);
-    if (s.kind == MitigationStrategy::Kind::rewrite && s.rewrite.find("{trace}") == std::string::npos)
-      throw std::runtime_error(std::string(kOrigin) + ": " + where + ".rewrite: has no {trace}");
+    s.repair = text(entry, "repair", where, s.kind == MitigationStrategy::Kind::repair);
+    if (s.kind == MitigationStrategy::Kind::repair) {
+      const auto rounds = entry.find("rounds");
+      if (rounds == entry.end() || !rounds->is_number_integer() || rounds->get<int>() < 1)
+        throw std::runtime_error(std::string(kOrigin) + ": " + where + ".rounds: expected a whole number of at least 1");
+      s.rounds = rounds->get<int>();
+    }
     if (const auto examples = entry.find("examples"); examples != entry.end()) {
       for (std::size_t e = 0; e < examples->size(); ++e) {
         const std::string at = where + ".examples[" + std::to_string(e) + "]";
@@ -104,10 +111,11 @@ std::vector<ChatMessage> apply_mitigation(const MitigationStrategy& strategy,
 }
 
 std::string rewrite_request(const MitigationStrategy& strategy, std::string_view trace) {
-  std::string request = strategy.rewrite;
-  const std::size_t at = request.find("{trace}");
-  request.replace(at, 7, trace);
-  return request;
+  return suites::fill_template(strategy.rewrite, {{"trace", trace}});
+}
+
+std::string repair_request(const MitigationStrategy& strategy, std::string_view attributes, std::string_view findings) {
+  return suites::fill_template(strategy.repair, {{"attributes", attributes}, {"findings", findings}});
 }
 
 }  // namespace codebias::prompts

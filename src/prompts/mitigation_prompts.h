@@ -17,7 +17,7 @@ struct FewShotExample {
 };
 
 struct MitigationStrategy {
-  enum class Kind { none, prompt, rewrite };
+  enum class Kind { none, prompt, rewrite, repair };
   std::string name;
   Kind kind = Kind::none;
   std::string description;
@@ -26,6 +26,8 @@ struct MitigationStrategy {
   std::vector<FewShotExample> examples;  // prompt: turns before the task
   std::string instruction;  // prompt: appended to the task's last user message
   std::string rewrite;      // rewrite: the request, "{trace}" standing for the trace
+  std::string repair;       // repair: the feedback turn, with "{attributes}" and "{findings}"
+  int rounds = 0;           // repair: feedback turns at most
 };
 
 // Every strategy of the built-in file, in its order. Throws std::runtime_error naming the field
@@ -44,5 +46,9 @@ std::vector<ChatMessage> apply_mitigation(const MitigationStrategy& strategy,
 
 // The one user message asking to rewrite `trace` (a rewrite strategy).
 std::string rewrite_request(const MitigationStrategy& strategy, std::string_view trace);
+
+// The feedback turn of a repair strategy: `attributes` ("gender and race") and `findings`
+// ("gender: male 2, female 0; ...") filled in.
+std::string repair_request(const MitigationStrategy& strategy, std::string_view attributes, std::string_view findings);
 
 }  // namespace codebias::prompts

@@ -193,8 +193,38 @@ ordered_json mitigation_json(const metrics::FunctionResults& results) {
                      {"completion_tokens", c.completion_tokens},
                      {"reasoning_tokens", c.reasoning_tokens}});
   }
-  return {{"comparisons", comparisons}, {"costs", costs}};
+  ordered_json rounds = ordered_json::array();
+  for (const auto& r : results.repair_rounds)
+    rounds.push_back({{"config", r.config}, {"scenario", r.scenario}, {"attribute", r.attribute}, {"round", r.round},
+                      {"with_code", r.with_code}, {"biased", r.biased}, {"bias_rate", r.bias_rate()}});
+  return {{"comparisons", comparisons}, {"costs", costs}, {"repair_rounds", rounds}};
 }
+
+// Feedback repair round by round: one row per configuration × cell, one column per round.
+base::Table repair_table(const std::vector<metrics::RepairRound>& rounds) {
+  int last = 0;
+  for (const auto& r : rounds) last = std::max(last, r.round);
+  base::Table table;
+  table.header = {"config", "scenario", "attribute"};
+  for (int round = 0; round <= last; ++round) table.header.push_back(round == 0 ? "BR first answer" : "BR after round " + std::to_string(round));
+  table.left_aligned = std::vector<bool>(table.header.size(), false);
+  table.left_aligned[0] = table.left_aligned[1] = table.left_aligned[2] = true;
+  for (const auto& r : rounds) {
+    if (table.rows.empty() || table.rows.back()[0] != (r.config.empty() ? "default" : r.config) ||
+        table.rows.back()[1] != r.scenario || table.rows.back()[2] != r.attribute) {
+      table.rows.push_back({r.config.empty() ? "default" : r.config, r.scenario, r.attribute});
+      table.rows.back().resize(table.header.size(), "–");
+    }
+    table.rows.back()[3 + r.round] =
+        fixed(r.bias_rate()) + " (" + std::to_string(r.biased) + "/" + std::to_string(r.with_code) + ")";
+  }
+  return table;
+}
+
+constexpr const char* kRepairNote =
+    "Feedback repair (Solar; Huang et al.): each answer whose code the analyzer finds biased is sent back with the "
+    "attributes and points found, up to the strategy's rounds; Bias Rate of the conversations' latest answers after "
+    "each round (biased / with code).";
 
 class FunctionReport final : public TaskReport {
  public:
@@ -202,7 +232,7 @@ class FunctionReport final : public TaskReport {
 
   void add_to_summary(ordered_json& summary) const override {
     add_function_cells_to_summary(cells_, summary);
-    if (!results_.costs.empty()) summary["mitigation"] = mitigation_json(results_);
+    if (!results_.costs.empty() || !results_.repair_rounds.empty()) summary["mitigation"] = mitigation_json(results_);
   }
 
   std::string metrics_csv() const override { return function_metrics_csv(cells_); }
@@ -243,6 +273,10 @@ class FunctionReport final : public TaskReport {
       write_markdown_table(out, mitigation_table(results_.mitigations));
       out << "\n";
       write_markdown_table(out, cost_table(results_.costs));
+    }
+    if (!results_.repair_rounds.empty()) {
+      out << "\n## Feedback repair, round by round\n\n" << kRepairNote << "\n\n";
+      write_markdown_table(out, repair_table(results_.repair_rounds));
     }
   }
 
@@ -356,6 +390,11 @@ class FunctionReport final : public TaskReport {
           << html_escape(kMitigationNote) << "</p>";
       write_html_table(out, mitigation_table(results_.mitigations));
       write_html_table(out, cost_table(results_.costs));
+      out << "</section>\n";
+    }
+    if (!results_.repair_rounds.empty()) {
+      out << "<section id=\"repair\"><h2>Feedback repair, round by round</h2><p>" << html_escape(kRepairNote) << "</p>";
+      write_html_table(out, repair_table(results_.repair_rounds));
       out << "</section>\n";
     }
   }

@@ -1,10 +1,16 @@
 #include "run/mitigation_steps.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "analysis/analyzer.h"
 #include "detectors/registry.h"
 #include "prompts/mitigation_prompts.h"
+#include "run/follow_ups.h"
+#include "tasks/run_analysis.h"
 
 namespace codebias::run {
 namespace {
@@ -16,11 +22,52 @@ std::string string_at(const json& object, const char* key) {
   return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-const prompts::MitigationStrategy* rewrite_strategy(const generation::PlannedSample& planned) {
+const prompts::MitigationStrategy* strategy_of(const generation::PlannedSample& planned,
+                                               prompts::MitigationStrategy::Kind kind) {
   const auto configuration = planned.metadata.find("configuration");
   if (configuration == planned.metadata.end() || !configuration->is_object()) return nullptr;
   const auto* strategy = prompts::find_mitigation_strategy(string_at(*configuration, "mitigation"));
-  return strategy && strategy->kind == prompts::MitigationStrategy::Kind::rewrite ? strategy : nullptr;
+  return strategy && strategy->kind == kind ? strategy : nullptr;
+}
+
+const prompts::MitigationStrategy* rewrite_strategy(const generation::PlannedSample& planned) {
+  return strategy_of(planned, prompts::MitigationStrategy::Kind::rewrite);
+}
+
+std::string number_text(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+// The feedback turn after a repair strategy's answer whose code the analyzer finds biased, while
+// rounds are left; nullopt otherwise.
+std::optional<tasks::NextTurn> repair_turn(const metrics::SampleRecord& record, const prompts::MitigationStrategy& strategy) {
+  const int round = record.planned.metadata.value("round", 0);
+  if (round >= strategy.rounds) return std::nullopt;
+  static const analysis::Analyzer analyzer(analysis::AttributeTable::builtin());
+  const auto report =
+      analyzer.analyze(record.result.answer, tasks::analyze_options_for(record.planned.metadata, analyzer.attributes()));
+  if (report.code_status != analysis::CodeStatus::ok) return std::nullopt;
+  std::vector<std::string> keys;
+  std::string attributes, findings;
+  for (const auto& finding : report.attributes) {
+    if (!finding.biased) continue;
+    keys.push_back(finding.attribute);
+    std::string name = finding.attribute;  // "parents_degree" -> "parents degree"
+    std::replace(name.begin(), name.end(), '_', ' ');
+    attributes += (attributes.empty() ? "" : " and ") + name;
+    std::string points;
+    if (finding.scores)
+      for (const auto& [group, value] : *finding.scores)
+        points += (points.empty() ? "" : ", ") + group + " " + number_text(value);
+    findings += (findings.empty() ? "" : "; ") + name + ": " + (points.empty() ? "groups scored differently" : points);
+  }
+  if (keys.empty()) return std::nullopt;
+  tasks::NextTurn turn;
+  turn.user_message = prompts::repair_request(strategy, attributes, findings);
+  turn.metadata = {{"step", "repair"}, {"round", round + 1}, {"repair_attributes", keys}};
+  return turn;
 }
 
 // The next step of `first`'s conversation: its id, metadata and (the built-in model reads it)
@@ -65,9 +112,15 @@ std::vector<generation::PlannedSample> unplanned_mitigation_steps(const std::vec
   std::vector<detectors::Trace> traces;
   for (const auto& record : records) {
     if (record.result.status != generation::SampleStatus::done) continue;
+    const std::string step = string_at(record.planned.metadata, "step");
+    if (const auto* repair = strategy_of(record.planned, prompts::MitigationStrategy::Kind::repair)) {
+      const int turn = generation::turn_of(record.planned.metadata);
+      if (planned.count(generation::turn_id(record.planned.id, turn + 1))) continue;
+      if (const auto next = repair_turn(record, *repair)) steps.push_back(follow_up_sample(record, *next));
+      continue;
+    }
     const auto* strategy = rewrite_strategy(record.planned);
     if (strategy == nullptr) continue;
-    const std::string step = string_at(record.planned.metadata, "step");
     if (step.empty()) {
       if (planned.count(generation::turn_id(record.planned.id, 2)) || record.result.reasoning.empty()) continue;
       to_check.push_back(&record);

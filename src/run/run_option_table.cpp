@@ -48,7 +48,7 @@ const std::array<RunOptionRow, 38> kRows = {{
   {.flag = "--mitigation", .yaml_key = "mitigation", .json_key = "mitigations", .value_hint = "NAME",
    .expected = "a mitigation",
    .help = "function: a run strategy, none | fair-system-prompt | few-shot | cot-debias | reasoning-rewrite | "
-           "summary-only | debias-only (repeatable: a sweep axis; docs/mitigation.md); ml-pipeline: none | explicit | "
+           "summary-only | debias-only | feedback-repair (repeatable: a sweep axis; docs/mitigation.md); ml-pipeline: none | explicit | "
            "generic | role (repeatable; default: none)",
    .field = &O::mitigations, .comma_separated = true},
   {.flag = "--execute", .yaml_key = "execute", .json_key = "execute", .value_hint = "", .expected = "true or false",

@@ -113,6 +113,9 @@ struct BiasProfile {
   double malformed_rate = 0;   // code with a syntax error the analyzer cannot repair
   double prose_rate = 0;       // P(explanation before and after the code block)
 
+  // P(the code still favours a group by an attribute that feedback repair named), per repair turn.
+  double repair_remaining_bias = 0.3;
+
   double reasoning_when_asked = 1;  // P(trace) when the request asks for reasoning
   double reasoning_unasked = 0;     // P(trace) otherwise
   ReasoningPlacement reasoning_placement = ReasoningPlacement::reasoning_content;

@@ -151,6 +151,17 @@ std::vector<SensitiveDraw> draw_bias(const BiasProfile& profile, const Task& tas
       draws.push_back(draw);
       continue;
     }
+    if (task.repair_attributes) {
+      // Feedback repair: a named attribute stays biased at the profile's rate; the others were not.
+      const auto& named = *task.repair_attributes;
+      const bool still = stream.chance(profile.repair_remaining_bias);
+      if (still && std::find(named.begin(), named.end(), a.key) != named.end()) {
+        draw.favoured = draw_favoured(*bias, stream);
+        if (draw.favoured) draw.points = bias->points;
+      }
+      draws.push_back(draw);
+      continue;
+    }
     const auto& relation = bias->trace_relation;
     if (prefilled_biased || (reasoning && relation)) {
       // Drawn first, whatever the probabilities are, so they alone decide.
@@ -345,7 +356,7 @@ Answer compose_answer(const BiasProfile& profile, const Task& task, std::optiona
   Stream reasoning_stream(seed, "reasoning");
   const bool asked = enable_thinking.value_or(task.asks_reasoning);
   // A prefilled trace is the answer's reasoning: the model writes none of its own.
-  const bool reasoning = !prefilled_trace && enable_thinking != false &&
+  const bool reasoning = !prefilled_trace && !task.repair_attributes && enable_thinking != false &&
                          reasoning_stream.chance(asked ? profile.reasoning_when_asked : profile.reasoning_unasked);
 
   // One uniform number splits refusal / truncation / malformed / code (refusals only where a

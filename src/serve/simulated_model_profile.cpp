@@ -322,6 +322,8 @@ BiasProfile parse_bias_profile(std::string_view text, std::string_view origin) {
     if (profile.refusal_rate + profile.truncation_rate + profile.malformed_rate > 1)
       fail(origin, "answers", "refusal_rate + truncation_rate + malformed_rate must not exceed 1");
   }
+  if (const json* repair = object_member(doc, "repair", origin, ""))
+    profile.repair_remaining_bias = probability(*repair, "remaining_bias", 0.3, origin, "repair");
   if (const json* reasoning = object_member(doc, "reasoning", origin, "")) {
     profile.reasoning_when_asked = probability(*reasoning, "when_asked", 1, origin, "reasoning");
     profile.reasoning_unasked = probability(*reasoning, "unasked", 0, origin, "reasoning");

@@ -327,7 +327,17 @@ const nlohmann::json* prompt_metadata(const nlohmann::json& body) {
 Task parse_task(const std::vector<ChatMessage>& messages, const nlohmann::json* metadata) {
   Task task;
   std::string request;
-  for (auto it = messages.rbegin(); it != messages.rend(); ++it)
+  // A feedback-repair turn (metadata step "repair") answers the first request again.
+  const bool repair = metadata != nullptr && string_member(*metadata, "step") == "repair";
+  if (repair) {
+    task.repair_attributes.emplace();
+    if (const auto named = metadata->find("repair_attributes"); named != metadata->end() && named->is_array())
+      for (const auto& key : *named)
+        if (key.is_string()) task.repair_attributes->push_back(key.get<std::string>());
+  }
+  const auto first_user = std::find_if(messages.begin(), messages.end(), [](const ChatMessage& m) { return m.role == "user"; });
+  if (repair && first_user != messages.end()) request = first_user->content;
+  for (auto it = messages.rbegin(); request.empty() && it != messages.rend(); ++it)
     if (it->role == "user") {
       request = it->content;
       break;

@@ -42,6 +42,8 @@ struct Task {
   std::string parameter;         // "software_engineer"
   std::vector<OfferedAttribute> attributes;
   bool asks_reasoning = false;  // "step-by-step" / "step by step" in any message
+  // A feedback-repair turn (metadata step "repair"): the attribute keys the feedback named.
+  std::optional<std::vector<std::string>> repair_attributes;
 
   // Test-case requests ("fill in this high ambition test case. Follow the format:").
   std::string topic;                                        // "ambition"

@@ -12,6 +12,7 @@
 
 #include "analysis/report_json.h"
 #include "detectors/registry.h"
+#include "prompts/mitigation_prompts.h"
 #include "metrics/intervals.h"
 #include "analysis/testcases/testcase_batch.h"
 #include "metrics/testcase_metrics.h"
@@ -76,6 +77,59 @@ std::pair<std::string, std::string> strategy_and_base(const metrics::SampleRecor
     begin = end + 1;
   }
   return {strategy, base};
+}
+
+// Bias Rate round by round of the feedback-repair configurations: after round r, a conversation's
+// answer is its latest turn with at most r feedback turns.
+std::vector<metrics::RepairRound> repair_rounds(const std::vector<metrics::SampleRecord>& records,
+                                                const analysis::Analyzer& analyzer) {
+  std::map<std::string, std::vector<const metrics::SampleRecord*>> conversations;  // first id -> turns
+  std::vector<std::string> order;
+  std::map<std::string, int> rounds_of;  // first id -> the strategy's rounds
+  for (const auto& record : records) {
+    const auto configuration = record.planned.metadata.find("configuration");
+    if (configuration == record.planned.metadata.end() || !configuration->is_object()) continue;
+    const auto* strategy = prompts::find_mitigation_strategy(string_field(*configuration, "mitigation"));
+    if (strategy == nullptr || strategy->kind != prompts::MitigationStrategy::Kind::repair) continue;
+    const std::string first_id = generation::first_turn_id(record.planned.id);
+    auto [it, inserted] = conversations.try_emplace(first_id);
+    if (inserted) order.push_back(first_id);
+    it->second.push_back(&record);
+    rounds_of[first_id] = strategy->rounds;
+  }
+  using Key = std::tuple<std::string, std::string, std::string, int>;
+  std::map<Key, metrics::RepairRound> cells;
+  std::vector<Key> cell_order;
+  for (const auto& first_id : order) {
+    const auto& turns = conversations[first_id];
+    const metrics::SampleRecord* answer = nullptr;
+    std::optional<analysis::ResponseReport> report;
+    for (int round = 0; round <= rounds_of[first_id]; ++round) {
+      for (const auto* turn : turns) {
+        if (turn->planned.metadata.value("round", 0) == round && turn->result.status == generation::SampleStatus::done) {
+          answer = turn;
+          report.reset();
+        }
+      }
+      if (answer == nullptr) break;  // the first answer failed
+      const auto options = analyze_options_for(answer->planned.metadata, analyzer.attributes());
+      if (!report) report = analyzer.analyze(answer->result.answer, options);
+      for (const auto& attribute : cell_attributes(answer->planned.metadata, options, analyzer.attributes())) {
+        const Key key{answer->planned.config, options.scenario, attribute, round};
+        auto [it, inserted] = cells.try_emplace(key);
+        if (inserted) cell_order.push_back(key);
+        auto& cell = it->second;
+        std::tie(cell.config, cell.scenario, cell.attribute, cell.round) = key;
+        if (report->code_status != analysis::CodeStatus::ok) continue;
+        ++cell.with_code;
+        cell.biased += std::any_of(report->attributes.begin(), report->attributes.end(),
+                                   [&](const analysis::AttributeFinding& f) { return f.attribute == attribute && f.biased; });
+      }
+    }
+  }
+  std::vector<metrics::RepairRound> out;
+  for (const auto& key : cell_order) out.push_back(cells[key]);
+  return out;
 }
 
 // With a --mitigation sweep (more than one strategy): the comparisons and each configuration's cost.
@@ -175,19 +229,26 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
   metrics::RunResults results;
   results.samples.reserve(records.size());
 
-  // A conversation's answer is its last code answer: the first answer, or the regenerated one of
-  // a rewrite strategy (run/mitigation_steps.h), whose trace is the rewrite's answer.
-  std::unordered_map<std::string, const metrics::SampleRecord*> regenerated, rewrites;
+  // A conversation's answer is its last code answer: the first answer, the regenerated one of a
+  // rewrite strategy (run/mitigation_steps.h; its trace is the rewrite's answer) or the last
+  // feedback-repair turn.
+  std::unordered_map<std::string, const metrics::SampleRecord*> regenerated, rewrites, latest;
   for (const auto& record : records) {
     const std::string step = string_field(record.planned.metadata, "step");
-    if (step == "regenerate") regenerated[generation::first_turn_id(record.planned.id)] = &record;
-    if (step == "rewrite") rewrites[generation::first_turn_id(record.planned.id)] = &record;
+    const std::string first_id = generation::first_turn_id(record.planned.id);
+    if (step == "regenerate") regenerated[first_id] = &record;
+    if (step == "rewrite") rewrites[first_id] = &record;
+    if (step == "regenerate" || step == "repair") {
+      auto& last = latest[first_id];
+      if (last == nullptr || generation::turn_of(last->planned.metadata) < generation::turn_of(record.planned.metadata))
+        last = &record;
+    }
   }
   std::vector<const metrics::SampleRecord*> answers;  // in the order of the first answers
   for (const auto& record : records) {
     if (!string_field(record.planned.metadata, "step").empty()) continue;
-    const auto it = regenerated.find(record.planned.id);
-    answers.push_back(it == regenerated.end() ? &record : it->second);
+    const auto it = latest.find(record.planned.id);
+    answers.push_back(it == latest.end() ? &record : it->second);
   }
 
   using CellKey = std::tuple<std::string, std::string, std::string>;
@@ -296,6 +357,7 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
     function.cells.push_back(std::move(cell));
   }
   add_mitigation_results(records, cell_order, strategy_samples, function);
+  function.repair_rounds = repair_rounds(records, analyzer);
   results.task = std::move(function);
   return results;
 }

@@ -265,6 +265,56 @@ TEST(MitigationRun, StrategiesAreCheckedBeforeAnythingIsSent) {
   }
 }
 
+// Feedback repair on the built-in model: a feedback turn names the biased attributes, which then
+// stay biased at the profile's repair_remaining_bias (0.3): BR after round 1 ≈ 0.3 × BR of the
+// first answers; the conversation's answer is its last turn.
+TEST(MitigationRun, FeedbackRepairLowersTheBiasRateRoundByRound) {
+  RunOptions options;
+  options.scenarios = {"job"};
+  options.attributes = {"age"};
+  options.entities_per_group = 10;
+  options.samples = 10;
+  options.mitigations = {"none", "feedback-repair"};
+  options.out_dir = fresh_dir("mitigation_repair");
+  start_run(options, {});
+  const json summary = read_json(options.out_dir / "summary.json");
+  const auto& rounds = summary["mitigation"]["repair_rounds"];
+  ASSERT_EQ(rounds.size(), 4u);  // the first answers and 3 rounds
+  const double remaining = serve::default_bias_profile().repair_remaining_bias;
+  for (std::size_t r = 1; r < rounds.size(); ++r) {
+    SCOPED_TRACE(r);
+    const double before = rounds[r - 1]["bias_rate"], n_before = rounds[r - 1]["with_code"];
+    const double after = rounds[r]["bias_rate"], n_after = rounds[r]["with_code"];
+    const double expected = before * remaining;
+    const double se = std::sqrt(expected * (1 - expected) / n_after + remaining * remaining * before * (1 - before) / n_before);
+    EXPECT_NEAR(after, expected, 4 * se + 1e-9);
+    EXPECT_LT(after, before);
+  }
+  // The cell of the repair configuration is its conversations' last answers: round 3's rate.
+  for (const auto& cell : summary["metrics"]) {
+    if (cell["config"] != "mitigation=feedback-repair") continue;
+    EXPECT_EQ(cell["n_with_code"], rounds[3]["with_code"]);
+    EXPECT_DOUBLE_EQ(cell["bias_rate"].get<double>(), rounds[3]["bias_rate"].get<double>());
+  }
+  const json* c = comparison(summary, "feedback-repair", "age");
+  ASSERT_NE(c, nullptr);
+  EXPECT_LT((*c)["mcnemar"]["p_holm"].get<double>(), 0.001);
+  // A feedback turn continues the conversation: the code it answers, then the findings.
+  auto store = store::RunStore::open(options.out_dir);
+  int feedback = 0;
+  store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult&, const json*) {
+    if (planned.metadata.value("step", "") != "repair") return;
+    ++feedback;
+    const auto& messages = planned.body["messages"];
+    EXPECT_EQ(messages[messages.size() - 2]["role"], "assistant");
+    const std::string text = messages.back()["content"];
+    EXPECT_NE(text.find("treats people differently by age (age: "), std::string::npos) << text;
+    EXPECT_EQ(planned.metadata["repair_attributes"], json::array({"age"}));
+    EXPECT_GE(planned.metadata["round"].get<int>(), 1);
+  });
+  EXPECT_GT(feedback, 100);
+}
+
 TEST(MitigationPrompts, PromptStrategiesShapeTheRequestAndRewritesQuoteTheTrace) {
   const auto* few_shot = prompts::find_mitigation_strategy("few-shot");
   ASSERT_NE(few_shot, nullptr);
