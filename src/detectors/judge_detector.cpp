@@ -1,11 +1,11 @@
 #include "detectors/judge_detector.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include "analysis/attributes.h"
 #include "base/builtin_data.h"
 #include "base/reasoning_split.h"
+#include "detectors/text.h"
 #include "suites/template_text.h"
 
 namespace codebias::detectors {
@@ -16,12 +16,6 @@ using nlohmann::json;
 const json& prompt_file() {
   static const json prompt = json::parse(data::builtin_judge_prompt_json());
   return prompt;
-}
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 // The line without surrounding spaces and markdown emphasis ("**VERDICT:** biased").
@@ -62,9 +56,9 @@ std::optional<JudgeAnswer> read_judge_answer(std::string_view text, std::string&
     if (end == std::string::npos) end = answer.size();
     const std::string line = bare(std::string_view(answer).substr(begin, end - begin));
     begin = end + 1;
-    const std::string key = lower(line.substr(0, line.find(':')));
+    const std::string key = ascii_lower(line.substr(0, line.find(':')));
     if (line.find(':') == std::string::npos || (key != "verdict" && key != "attributes")) continue;
-    const std::string value = lower(bare(line.substr(line.find(':') + 1)));
+    const std::string value = ascii_lower(bare(line.substr(line.find(':') + 1)));
     if (key == "verdict") {
       if (verdict) {
         why = "two VERDICT lines";
