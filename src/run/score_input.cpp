@@ -20,12 +20,15 @@ std::string string_field(const nlohmann::json& metadata, const char* key) {
 
 void write_score_input(const std::filesystem::path& run_dir, const analysis::AttributeTable& table, std::ostream& out) {
   const auto store = store::RunStore::open(run_dir);
+  std::vector<metrics::SampleRecord> records;
   store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
-                            const nlohmann::json*) {
-    if (result.status != generation::SampleStatus::done) return;
+                            const nlohmann::json*) { records.push_back({planned, result}); });
+  for (const metrics::SampleRecord* answer : tasks::conversation_answers(records)) {
+    const auto& [planned, result] = *answer;
+    if (result.status != generation::SampleStatus::done) continue;
     // Only answers that are programs go to `codebias quality` (a prompt without a task is a program).
     const std::string task = string_field(planned.metadata, "task");
-    if (!task.empty() && !tasks::find_task(task).answers_are_programs) return;
+    if (!task.empty() && !tasks::find_task(task).answers_are_programs) continue;
     const auto options = tasks::analyze_options_for(planned.metadata, table);
     nlohmann::ordered_json line;
     line["id"] = planned.id;
@@ -33,8 +36,9 @@ void write_score_input(const std::filesystem::path& run_dir, const analysis::Att
     if (!options.scenario.empty()) line["scenario"] = options.scenario;
     if (!options.function.empty()) line["function"] = options.function;
     line["attributes"] = options.attributes;
+    line["config"] = planned.config;
     out << analysis::dump_json_line(line) << '\n';
-  });
+  }
 }
 
 }  // namespace codebias::run

@@ -175,6 +175,24 @@ void add_mitigation_results(const std::vector<metrics::SampleRecord>& records, c
 
 }  // namespace
 
+std::vector<const metrics::SampleRecord*> conversation_answers(const std::vector<metrics::SampleRecord>& records) {
+  std::unordered_map<std::string, const metrics::SampleRecord*> latest;
+  for (const auto& record : records) {
+    const std::string step = string_field(record.planned.metadata, "step");
+    if (step != "regenerate" && step != "repair") continue;
+    auto& last = latest[generation::first_turn_id(record.planned.id)];
+    if (last == nullptr || generation::turn_of(last->planned.metadata) < generation::turn_of(record.planned.metadata))
+      last = &record;
+  }
+  std::vector<const metrics::SampleRecord*> answers;
+  for (const auto& record : records) {
+    if (!string_field(record.planned.metadata, "step").empty()) continue;
+    const auto it = latest.find(record.planned.id);
+    answers.push_back(it == latest.end() ? &record : it->second);
+  }
+  return answers;
+}
+
 void count_result(metrics::RunCounts& counts, const generation::SampleResult& result) {
   ++counts.planned;
   switch (result.status) {
@@ -229,27 +247,15 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
   metrics::RunResults results;
   results.samples.reserve(records.size());
 
-  // A conversation's answer is its last code answer: the first answer, the regenerated one of a
-  // rewrite strategy (run/mitigation_steps.h; its trace is the rewrite's answer) or the last
-  // feedback-repair turn.
-  std::unordered_map<std::string, const metrics::SampleRecord*> regenerated, rewrites, latest;
+  // A regenerated answer's trace is the rewrite's answer.
+  std::unordered_map<std::string, const metrics::SampleRecord*> regenerated, rewrites;
   for (const auto& record : records) {
     const std::string step = string_field(record.planned.metadata, "step");
     const std::string first_id = generation::first_turn_id(record.planned.id);
     if (step == "regenerate") regenerated[first_id] = &record;
     if (step == "rewrite") rewrites[first_id] = &record;
-    if (step == "regenerate" || step == "repair") {
-      auto& last = latest[first_id];
-      if (last == nullptr || generation::turn_of(last->planned.metadata) < generation::turn_of(record.planned.metadata))
-        last = &record;
-    }
   }
-  std::vector<const metrics::SampleRecord*> answers;  // in the order of the first answers
-  for (const auto& record : records) {
-    if (!string_field(record.planned.metadata, "step").empty()) continue;
-    const auto it = latest.find(record.planned.id);
-    answers.push_back(it == latest.end() ? &record : it->second);
-  }
+  const std::vector<const metrics::SampleRecord*> answers = conversation_answers(records);
 
   using CellKey = std::tuple<std::string, std::string, std::string>;
   std::map<CellKey, CellResponses> cells;

@@ -21,6 +21,11 @@ analysis::AnalyzeOptions analyze_options_for(const nlohmann::json& metadata,
                                              const analysis::AttributeTable& table);
 
 
+// Each conversation's answer, in the order of the first answers: the first answer, or the
+// latest later answer (a rewrite strategy's regeneration, a feedback-repair turn;
+// run/mitigation_steps.h). Rewrite requests, whose answers are traces, are no answer.
+std::vector<const metrics::SampleRecord*> conversation_answers(const std::vector<metrics::SampleRecord>& records);
+
 // A sample's contribution to the run's counts: planned, its status and its tokens; and, for a
 // done sample, its code status (with code, refusal = no code, truncated, unparseable).
 void count_result(metrics::RunCounts& counts, const generation::SampleResult& result);

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -92,12 +93,19 @@ int run_quality(const QualityArgs& args) {
   std::istream* in = &std::cin;
   std::string origin = "<stdin>";
   std::stringstream run_answers;
+  std::map<std::string, std::string> config_of;  // sample id -> configuration label (run directories)
   std::error_code error;
   if (args.input != "-" && std::filesystem::is_directory(args.input, error)) {
     // A run directory: its answered function-task samples, in the score input format.
     run::write_score_input(args.input, analysis::AttributeTable::builtin(), run_answers);
     in = &run_answers;
     origin = args.input;
+    // Each configuration (a sweep point, a mitigation strategy) gets its own summary too.
+    std::istringstream lines(run_answers.str());
+    for (std::string line; std::getline(lines, line);) {
+      const auto parsed = nlohmann::json::parse(line);
+      config_of[parsed["id"].get<std::string>()] = parsed["config"].get<std::string>();
+    }
   } else if (args.input != "-") {
     input_file.open(args.input, std::ios::binary);
     if (!input_file) return fail("cannot open input " + args.input);
@@ -113,9 +121,14 @@ int run_quality(const QualityArgs& args) {
   }
 
   quality::QualitySummary summary;
+  std::map<std::string, quality::QualitySummary> by_config;
   try {
     summary = quality::evaluate_quality_jsonl(*in, origin, analysis::AttributeTable::builtin(), options,
-                                              [&](const quality::QualityLine& line) { *out << line.json << '\n'; });
+                                              [&](const quality::QualityLine& line) {
+                                                *out << line.json << '\n';
+                                                if (line.id && config_of.count(*line.id))
+                                                  by_config[config_of[*line.id]].add(line);
+                                              });
   } catch (const base::InputError& error) {
     out->flush();
     return fail(error.what());
@@ -126,10 +139,19 @@ int run_quality(const QualityArgs& args) {
   out->flush();
   if (!*out) return fail("error writing output", 1);
   if (summary.errors > 0) std::cerr << kName << ": " << summary.errors << " input line(s) were errors\n";
-  if (args.summary) print_summary(summary, args);
+  if (by_config.size() < 2) by_config.clear();  // one configuration: the summary says it all
+  if (args.summary) {
+    print_summary(summary, args);
+    for (const auto& [config, part] : by_config) {
+      std::cerr << "\nconfiguration " << config << ":\n";
+      print_summary(part, args);
+    }
+  }
   if (!args.summary_json.empty()) {
     std::ofstream file(args.summary_json, std::ios::binary | std::ios::trunc);
-    file << summary.to_json(args.pass_at_1, args.pylint).dump(2) << '\n';
+    nlohmann::json json = summary.to_json(args.pass_at_1, args.pylint);
+    for (const auto& [config, part] : by_config) json["by_config"][config] = part.to_json(args.pass_at_1, args.pylint);
+    file << json.dump(2) << '\n';
     if (!file) return fail("cannot write --summary-json " + args.summary_json, 1);
   }
   return 0;

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <map>
+#include <set>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -15,7 +17,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/attributes.h"
+#include "cli.h"
 #include "prompts/mitigation_prompts.h"
+#include "run/score_input.h"
 #include "run/mitigation_steps.h"
 #include "run/run.h"
 #include "serve/http_server.h"
@@ -313,6 +318,42 @@ TEST(MitigationRun, FeedbackRepairLowersTheBiasRateRoundByRound) {
     EXPECT_GE(planned.metadata["round"].get<int>(), 1);
   });
   EXPECT_GT(feedback, 100);
+}
+
+// `codebias quality` on a mitigation run scores each conversation's answer once, per configuration too.
+TEST(MitigationRun, QualityReadsEachConversationsAnswerPerConfiguration) {
+  RunOptions options;
+  options.scenarios = {"job"};
+  options.attributes = {"gender"};
+  options.limit = 4;
+  options.samples = 3;
+  options.modes = {"cot"};
+  options.mitigations = {"none", "reasoning-rewrite"};
+  options.out_dir = fresh_dir("mitigation_quality");
+  start_run(options, {});
+  std::ostringstream input;
+  write_score_input(options.out_dir, analysis::AttributeTable::builtin(), input);
+  std::istringstream lines(input.str());
+  std::map<std::string, int> per_config;
+  std::set<std::string> conversations;
+  for (std::string line; std::getline(lines, line);) {
+    const json parsed = json::parse(line);
+    ++per_config[parsed["config"]];
+    EXPECT_TRUE(conversations.insert(generation::first_turn_id(parsed["id"])).second) << "twice: " << line;
+    EXPECT_EQ(parsed["id"].get<std::string>().find("+turn2"), std::string::npos) << "a rewrite is no answer";
+  }
+  EXPECT_EQ(per_config["mitigation=none"], 12);
+  EXPECT_EQ(per_config["mitigation=reasoning-rewrite"], 12);
+  // pylint comes with scripts/setup.sh.
+  const auto summary_file = options.out_dir / "quality.json";
+  const test_support::CliRun quality = test_support::run_cli(
+      {"quality", "--input", options.out_dir.string(), "--pylint", "--summary-json", summary_file.string()},
+      options.out_dir);
+  ASSERT_EQ(quality.code, 0) << quality.err;
+  const json summary = read_json(summary_file);
+  EXPECT_EQ(summary["samples"], 24);
+  EXPECT_EQ(summary["by_config"]["mitigation=none"]["samples"], 12);
+  EXPECT_EQ(summary["by_config"]["mitigation=reasoning-rewrite"]["samples"], 12);
 }
 
 TEST(MitigationPrompts, PromptStrategiesShapeTheRequestAndRewritesQuoteTheTrace) {
