@@ -158,7 +158,7 @@ constexpr const char* kMitigationNote =
     "Holm-adjusted over every comparison of the run; per prompt, the Wilcoxon signed-rank test and Cliff's δ of the "
     "strategy's Bias Rates against the baseline's (δ < 0: lower with the strategy). Rewrite strategies send a rewrite "
     "and a regeneration for each first answer whose trace the run's --trace-detector flags; the cost table counts every "
-    "request. Code quality (pylint, pass@1): `codebias quality` on this run.";
+    "request. Code quality (pylint, pass@1) per strategy: `codebias quality --input DIR --pylint --pass-at-1 --summary`.";
 
 ordered_json mitigation_json(const metrics::FunctionResults& results) {
   ordered_json comparisons = ordered_json::array();
