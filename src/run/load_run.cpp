@@ -1,6 +1,7 @@
 #include "run/load_run.h"
 
 #include <map>
+#include <unordered_map>
 #include <stdexcept>
 #include <tuple>
 
@@ -87,10 +88,16 @@ metrics::LoadedRun load_run(const std::filesystem::path& dir) {
     index.emplace(CellKey{cell.config, cell.scenario, cell.attribute}, run.cells.size());
     run.cells.push_back({cell.config, cell.scenario, cell.attribute, cell.metrics.groups, {}});
   }
-  for (const auto& sample : run.results.samples) {
-    if (sample.analysis.is_null()) continue;
-    const auto& planned = sample.record->planned;
-    const auto report = report_from_json(sample.analysis);
+  // Conversations in plan order, each by its answer (a mitigation run's regenerated or repaired
+  // answers stand where their first answers were), so a prompt's samples stay together.
+  std::unordered_map<const metrics::SampleRecord*, const nlohmann::ordered_json*> analyses;
+  for (const auto& sample : run.results.samples)
+    if (!sample.analysis.is_null()) analyses[sample.record] = &sample.analysis;
+  for (const metrics::SampleRecord* answer : tasks::conversation_answers(run.records)) {
+    const auto analysis = analyses.find(answer);
+    if (analysis == analyses.end()) continue;
+    const auto& planned = answer->planned;
+    const auto report = report_from_json(*analysis->second);
     for (const auto& attribute : cell_attributes(planned.metadata, table)) {
       const auto it = index.find(CellKey{planned.config, string_field(planned.metadata, "scenario"), attribute});
       if (it == index.end()) continue;

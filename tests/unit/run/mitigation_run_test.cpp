@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "prompts/mitigation_prompts.h"
 #include "run/score_input.h"
+#include "run/load_run.h"
 #include "run/mitigation_steps.h"
 #include "run/run.h"
 #include "serve/http_server.h"
@@ -98,6 +99,13 @@ TEST(MitigationRun, TheReasoningRewriteLowersTheBiasRateByThePlantedAmount) {
     const bool rewrites = cost["strategy"] == "reasoning-rewrite" || cost["strategy"] == "summary-only";
     EXPECT_EQ(cost["requests"].get<int>(), 500 + (rewrites ? 2 * cost["rewrites"].get<int>() : 0)) << cost.dump();
     EXPECT_EQ(cost["rewrites"].get<int>() > 0, rewrites) << cost.dump();
+  }
+  // Read back for compare and gate: each cell's prompts hold their samples together.
+  const metrics::LoadedRun loaded = load_run(options.out_dir);
+  ASSERT_EQ(loaded.cells.size(), loaded.results.function_cells().size());
+  for (std::size_t i = 0; i < loaded.cells.size(); ++i) {
+    EXPECT_EQ(static_cast<int>(loaded.cells[i].prompts.size()), loaded.results.function_cells()[i].n_prompts)
+        << loaded.cells[i].config << " " << loaded.cells[i].attribute;
   }
   std::ifstream report(options.out_dir / "report.md");
   std::stringstream text;
