@@ -156,6 +156,11 @@ std::vector<generation::PlannedSample> unplanned_mitigation_steps(const std::vec
     sample.body["messages"] = json::array(
         {{{"role", "user"}, {"content", prompts::rewrite_request(*rewrite_strategy(first), to_check[i]->result.reasoning)}}});
     sync_body_metadata(sample);
+    if (!options.rewrite_endpoint.empty()) {
+      // Another model rewrites: its name, and none of the built-in model's metadata.
+      sample.body["model"] = options.rewrite_model;
+      sample.body.erase("metadata");
+    }
     steps.push_back(std::move(sample));
   }
   return steps;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <csignal>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <ostream>
@@ -152,10 +153,18 @@ class InterruptGuard {
   void (*previous_term_)(int) = SIG_DFL;
 };
 
-// Sends what is pending and stores each result as it arrives. Returns false when interrupted.
+// A rewrite strategy's rewrite requests go to --rewrite-endpoint when one is given (run/mitigation_steps.h).
+bool to_rewrite_endpoint(const RunOptions& options, const generation::PlannedSample& sample) {
+  return !options.rewrite_endpoint.empty() && sample.metadata.value("step", "") == "rewrite";
+}
+
+// Sends what is pending (of the samples `mine` selects) and stores each result as it arrives.
+// Returns false when interrupted.
 bool generate(store::RunStore& store, const RunOptions& options, const std::vector<std::string>& endpoints,
-              bool retry_errors, const RunIo& io) {
-  const auto pending = store.pending(retry_errors);
+              const std::string& api_key_env, bool retry_errors, const RunIo& io,
+              const std::function<bool(const generation::PlannedSample&)>& mine) {
+  auto pending = store.pending(retry_errors);
+  std::erase_if(pending, [&](const generation::PlannedSample& sample) { return !mine(sample); });
   if (pending.empty()) return true;
 
   std::unique_ptr<BuiltinModelServer> builtin;
@@ -167,7 +176,7 @@ bool generate(store::RunStore& store, const RunOptions& options, const std::vect
 
   generation::GenerationConfig config;
   for (const auto& url : urls) config.endpoints.push_back({url, 0});
-  config.api_key_env = options.api_key_env;
+  config.api_key_env = api_key_env;
   config.concurrency = options.concurrency;
   config.timeout = std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));
   config.max_attempts = options.max_attempts;
@@ -220,7 +229,11 @@ bool generate_conversations(store::RunStore& store, const RunOptions& options, c
                             bool retry_errors, const RunIo& io) {
   const tasks::Task& task = tasks::find_task(options.task);
   for (bool retry = retry_errors;; retry = false) {
-    if (!generate(store, options, endpoints, retry, io)) return false;
+    const auto for_target = [&](const generation::PlannedSample& s) { return !to_rewrite_endpoint(options, s); };
+    const auto for_rewriter = [&](const generation::PlannedSample& s) { return to_rewrite_endpoint(options, s); };
+    if (!generate(store, options, endpoints, options.api_key_env, retry, io, for_target)) return false;
+    if (!generate(store, options, {options.rewrite_endpoint}, options.rewrite_api_key_env, retry, io, for_rewriter))
+      return false;
     std::vector<metrics::SampleRecord> records;
     store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
                               const nlohmann::json*) { records.push_back({planned, result}); });

@@ -18,7 +18,7 @@ constexpr RangeBound kAtLeastOne{1, true};
 using O = RunOptions;
 
 // clang-format off
-const std::array<RunOptionRow, 38> kRows = {{
+const std::array<RunOptionRow, 41> kRows = {{
   {.flag = "--suite", .yaml_key = "suite", .json_key = "suite", .value_hint = "NAME", .expected = "a suite name",
    .help = "Built-in suite: faircoder | ml-pipelines | bad-resume | bad-cat", .field = &O::suite, .show_default = true},
   {.flag = "--suite-file", .yaml_key = "suite-file", .json_key = "suite_file", .value_hint = "PATH", .expected = "a path",
@@ -61,6 +61,16 @@ const std::array<RunOptionRow, 38> kRows = {{
   {.flag = "--trace-detector-model", .yaml_key = "trace-detector-model", .json_key = "trace_detector_model",
    .value_hint = "PATH", .expected = "a path",
    .help = "The model file of a trained --trace-detector (codebias detect train)", .field = &O::trace_detector_model},
+  {.flag = "--rewrite-endpoint", .yaml_key = "rewrite-endpoint", .json_key = "rewrite_endpoint", .value_hint = "URL",
+   .expected = "a URL",
+   .help = "function: the OpenAI-compatible base URL of the model that rewrites traces for a rewrite strategy "
+           "(default: the target model)",
+   .field = &O::rewrite_endpoint},
+  {.flag = "--rewrite-model", .yaml_key = "rewrite-model", .json_key = "rewrite_model", .value_hint = "NAME",
+   .expected = "a model name", .help = "The model name --rewrite-endpoint serves", .field = &O::rewrite_model},
+  {.flag = "--rewrite-api-key-env", .yaml_key = "rewrite-api-key-env", .json_key = "rewrite_api_key_env",
+   .value_hint = "VAR", .expected = "a variable name", .help = "Environment variable holding --rewrite-endpoint's API key",
+   .field = &O::rewrite_api_key_env},
   {.flag = "--variants", .yaml_key = "variants", .json_key = "variants", .value_hint = "N", .expected = "an integer",
    .help = "ml-pipeline: paraphrase variants per route (default 10); cat: option orders per item (default 6)",
    .field = &O::variants, .low = kAtLeastOne},

@@ -273,6 +273,10 @@ void validate(const RunOptions& options) {
           "--style cot and --mode cot both add the step-by-step instruction; use one");
   require(!options.endpoints.empty() || options.model.empty() || options.model == "codebias-simulated",
           "--model names a model behind --endpoint; without an endpoint the built-in simulated model answers");
+  require(options.rewrite_endpoint.empty() == options.rewrite_model.empty(),
+          "--rewrite-endpoint and --rewrite-model go together (the rewriting model's URL and name)");
+  require(!options.rewrite_endpoint.empty() || options.rewrite_api_key_env.empty(),
+          "--rewrite-api-key-env needs a --rewrite-endpoint");
   const auto* detector = detectors::find_detector(options.trace_detector);
   require(detector != nullptr,
           "--trace-detector must be one of " + detectors::detector_names() + ", not \"" + options.trace_detector + "\"");

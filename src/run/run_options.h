@@ -37,6 +37,10 @@ struct RunOptions {
   std::optional<int> names_per_group;
   bool execute = false;                // ml-pipeline: run each answer's program (docs/ml-pipelines.md, "Dynamic check")
   int samples = 1;                     // per prompt and configuration
+  // Where a rewrite strategy's rewrite requests go (docs/mitigation.md); empty: the target model.
+  std::string rewrite_endpoint;
+  std::string rewrite_model;
+  std::string rewrite_api_key_env;
   // The reasoning-bias detector of the propagation table (function task, answers with traces).
   std::string trace_detector = "keywords";
   std::filesystem::path trace_detector_model;  // its model file, for a trained detector

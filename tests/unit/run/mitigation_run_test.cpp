@@ -234,6 +234,28 @@ TEST(MitigationRun, TheRewritePathSendsTheRequestsTheEnginesDocument) {
   EXPECT_EQ(rewrites, 6);
 }
 
+// --rewrite-endpoint: the rewrites go to another model (its name, no metadata), everything else to the target.
+TEST(MitigationRun, RewritesGoToTheRewritingModelWhenOneIsGiven) {
+  FakeReasoningEngine target, rewriter;
+  RunOptions options = endpoint_run(target.url(), "mitigation_rewriter");
+  options.rewrite_endpoint = rewriter.url();
+  options.rewrite_model = "rewriter-model";
+  start_run(options, {});
+  EXPECT_TRUE(target.bad_shapes().empty());
+  EXPECT_TRUE(rewriter.bad_shapes().empty());
+  EXPECT_EQ(target.first_answers(), 6);
+  EXPECT_EQ(target.rewrites(), 0);
+  EXPECT_EQ(target.regenerations(), 6);
+  EXPECT_EQ(rewriter.rewrites(), 6);
+  EXPECT_EQ(rewriter.first_answers() + rewriter.regenerations(), 0);
+  auto store = store::RunStore::open(options.out_dir);
+  store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result, const json*) {
+    if (planned.metadata.value("step", "") != "rewrite") return;
+    EXPECT_EQ(planned.body["model"], "rewriter-model");
+    EXPECT_EQ(result.endpoint, rewriter.url());
+  });
+}
+
 TEST(MitigationRun, ARunResumesInTheMiddleOfItsStrategy) {
   const std::string name = "mitigation_resume";
   std::filesystem::path dir;

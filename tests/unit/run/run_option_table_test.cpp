@@ -62,6 +62,9 @@ RunOptions every_field_set() {
   o.out_dir = "runs/mine";
   o.trace_detector = "tfidf-lr";
   o.trace_detector_model = "models/lr.json";
+  o.rewrite_endpoint = "http://127.0.0.1:9000";
+  o.rewrite_model = "rewriter";
+  o.rewrite_api_key_env = "REWRITER_KEY";
   return o;
 }
 
@@ -198,7 +201,8 @@ TEST(RunOptionTable, ProvenanceOfTheDefaultsIsUnchanged) {
             R"("endpoints":[],"entities_per_group":null,"execute":false,"extra_body":{},"levels":[],"limit":null,)"
             R"("max_attempts":6,"max_tokens":null,"mitigations":[],"model":"","model_profile":"",)"
             R"("modes":["vanilla"],"names":"","names_per_group":null,"paths":[],"positions":["shuffled"],)"
-            R"("reasoning_budgets":[],"requests":[],"samples":1,"scenarios":[],"seed":0,"stop":[],)"
+            R"("reasoning_budgets":[],"requests":[],"rewrite_api_key_env":"","rewrite_endpoint":"",)"
+            R"("rewrite_model":"","samples":1,"scenarios":[],"seed":0,"stop":[],)"
             R"("style":"vanilla","suite":"faircoder","suite_file":"","task":"",)"
             R"("temperatures":[],"timeout_s":600.0,"top_p":null,"trace_detector":"keywords",)"
             R"("trace_detector_model":"","variants":null})");
@@ -208,7 +212,8 @@ TEST(RunOptionTable, ProvenanceOfTheDefaultsIsUnchanged) {
 TEST(RunOptionTable, ProvenanceWithoutTheNewerKeysReadsBack) {
   nlohmann::json stored = to_json(every_field_set());
   for (const char* key : {"paths", "levels", "attribute_sets", "mitigations", "variants", "execute", "names",
-                          "names_per_group", "trace_detector", "trace_detector_model"}) {
+                          "names_per_group", "trace_detector", "trace_detector_model", "rewrite_endpoint",
+                          "rewrite_model", "rewrite_api_key_env"}) {
     stored.erase(key);
   }
   const RunOptions read = run_options_from_json(stored);

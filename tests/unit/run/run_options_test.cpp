@@ -128,5 +128,17 @@ TEST(RunOptions, TheTraceDetectorMustBeKnownAndHaveItsModelFileWhenTrained) {
   EXPECT_NE(validation_error(options).find("only for a trained --trace-detector"), std::string::npos);
 }
 
+TEST(RunOptions, TheRewritingModelNeedsItsUrlAndName) {
+  RunOptions options;
+  options.rewrite_endpoint = "http://127.0.0.1:9000";
+  EXPECT_NE(validation_error(options).find("--rewrite-endpoint and --rewrite-model go together"), std::string::npos);
+  options.rewrite_model = "rewriter";
+  EXPECT_EQ(validation_error(options), "");
+  options.rewrite_endpoint.clear();
+  options.rewrite_model.clear();
+  options.rewrite_api_key_env = "KEY";
+  EXPECT_NE(validation_error(options).find("--rewrite-api-key-env needs a --rewrite-endpoint"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace codebias::run
