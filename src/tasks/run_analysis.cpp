@@ -179,7 +179,10 @@ std::vector<const metrics::SampleRecord*> conversation_answers(const std::vector
   std::unordered_map<std::string, const metrics::SampleRecord*> latest;
   for (const auto& record : records) {
     const std::string step = string_field(record.planned.metadata, "step");
-    if (step != "regenerate" && step != "repair") continue;
+    // A rewrite that failed or is pending leaves the conversation without an answer yet (it
+    // stands in for it: not done), rather than letting the unmitigated first answer count.
+    const bool open_rewrite = step == "rewrite" && record.result.status != generation::SampleStatus::done;
+    if (step != "regenerate" && step != "repair" && !open_rewrite) continue;
     auto& last = latest[generation::first_turn_id(record.planned.id)];
     if (last == nullptr || generation::turn_of(last->planned.metadata) < generation::turn_of(record.planned.metadata))
       last = &record;

@@ -23,7 +23,9 @@ analysis::AnalyzeOptions analyze_options_for(const nlohmann::json& metadata,
 
 // Each conversation's answer, in the order of the first answers: the first answer, or the
 // latest later answer (a rewrite strategy's regeneration, a feedback-repair turn;
-// run/mitigation_steps.h). Rewrite requests, whose answers are traces, are no answer.
+// run/mitigation_steps.h). Rewrite requests, whose answers are traces, are no answer; one that
+// failed or is pending stands for the conversation's answer (not done), so an unmitigated first
+// answer never counts for a strategy whose step failed.
 std::vector<const metrics::SampleRecord*> conversation_answers(const std::vector<metrics::SampleRecord>& records);
 
 // A sample's contribution to the run's counts: planned, its status and its tokens; and, for a

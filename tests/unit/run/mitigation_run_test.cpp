@@ -120,8 +120,9 @@ TEST(MitigationRun, TheReasoningRewriteLowersTheBiasRateByThePlantedAmount) {
 // add_generation_prompt: false; both true is a 400 on vLLM). Any other shape is refused.
 class FakeReasoningEngine {
  public:
-  explicit FakeReasoningEngine(bool fail_regenerations = false)
-      : fail_regenerations_(fail_regenerations), server_([this](const serve::HttpRequest& r) { return answer(r); }) {
+  enum class Fail { nothing, rewrites, regenerations };
+  explicit FakeReasoningEngine(Fail fail = Fail::nothing)
+      : fail_(fail), server_([this](const serve::HttpRequest& r) { return answer(r); }) {
     server_.start();
   }
   std::string url() const { return server_.base_url(); }
@@ -158,7 +159,7 @@ class FakeReasoningEngine {
         return refuse("the prefill is the rewritten trace in a think block");
       if (messages.size() < 2 || messages[messages.size() - 2]["role"] != "user") return refuse("the task comes first");
       ++regenerations_;
-      if (fail_regenerations_) {
+      if (fail_ == Fail::regenerations) {
         response.status = 500;
         response.body = R"({"error": {"message": "overloaded"}})";
         return response;
@@ -167,6 +168,11 @@ class FakeReasoningEngine {
     } else if (last.find("<reasoning>\n") != std::string::npos) {
       if (messages.size() != 1 || messages[0]["role"] != "user") return refuse("a rewrite is one user message");
       ++rewrites_;
+      if (fail_ == Fail::rewrites) {
+        response.status = 500;
+        response.body = R"({"error": {"message": "overloaded"}})";
+        return response;
+      }
       content = "Experience counts. Gender is not used.";
     } else {
       ++first_;
@@ -184,7 +190,7 @@ class FakeReasoningEngine {
     return response;
   }
 
-  bool fail_regenerations_;
+  Fail fail_;
   std::atomic<int> first_{0}, rewrites_{0}, regenerations_{0};
   mutable std::mutex mutex_;
   std::vector<std::string> bad_;
@@ -260,7 +266,7 @@ TEST(MitigationRun, ARunResumesInTheMiddleOfItsStrategy) {
   const std::string name = "mitigation_resume";
   std::filesystem::path dir;
   {
-    FakeReasoningEngine failing(true);
+    FakeReasoningEngine failing(FakeReasoningEngine::Fail::regenerations);
     const RunOptions options = endpoint_run(failing.url(), name);
     dir = options.out_dir;
     const RunOutcome outcome = start_run(options, {});
@@ -279,6 +285,19 @@ TEST(MitigationRun, ARunResumesInTheMiddleOfItsStrategy) {
   EXPECT_EQ(engine.regenerations(), 6);
   EXPECT_EQ(outcome.counts.errors, 0);
   EXPECT_EQ(read_json(dir / "summary.json")["metrics"][0]["bias_rate"], 0.0);
+}
+
+// A rewrite that failed does not let the unmitigated first answer count for the strategy.
+TEST(MitigationRun, AFailedStepLeavesTheConversationWithoutAnAnswer) {
+  FakeReasoningEngine engine(FakeReasoningEngine::Fail::rewrites);
+  const RunOptions options = endpoint_run(engine.url(), "mitigation_failed_rewrite");
+  const RunOutcome outcome = start_run(options, {});
+  EXPECT_EQ(outcome.counts.errors, 6);
+  EXPECT_EQ(engine.regenerations(), 0);
+  const json summary = read_json(options.out_dir / "summary.json");
+  EXPECT_EQ(summary["counts"]["with_code"], 0);  // the 6 biased first answers do not stand in
+  EXPECT_EQ(summary["counts"]["errors"], 6);
+  for (const auto& cell : summary["metrics"]) EXPECT_EQ(cell["n_with_code"], 0) << cell.dump();
 }
 
 TEST(MitigationRun, StrategiesAreCheckedBeforeAnythingIsSent) {
