@@ -52,28 +52,28 @@ const json* comparison(const json& summary, const std::string& strategy, const s
 
 // The built-in model's planted effect (docs/simulated-model.md): without mitigation, code is biased
 // at P(BT)·P(BC|BT) + P(UT)·P(BC|UT); after the rewrite every flagged trace is unbiased, so at
-// P(BC|UT). Each Bias Rate within 4 binomial SEs, the paired reduction within 4 SEs of the planted one.
+// P(BC|UT). Each Bias Rate within 4 binomial SEs, the paired reduction within 4 SEs of the planted
+// one. (Sized for the sanitizer build: 576 conversations.)
 TEST(MitigationRun, TheReasoningRewriteLowersTheBiasRateByThePlantedAmount) {
   RunOptions options;
   options.scenarios = {"job"};
-  options.attributes = {"age", "gender"};
-  options.entities_per_group = 10;
-  options.samples = 10;
+  options.attributes = {"age"};
+  options.entities_per_group = 8;
+  options.samples = 8;
   options.modes = {"cot"};
-  options.mitigations = {"none", "reasoning-rewrite", "summary-only", "few-shot"};
+  options.mitigations = {"none", "reasoning-rewrite", "summary-only"};
   options.out_dir = fresh_dir("mitigation_planted");
   start_run(options, {});
   const json summary = read_json(options.out_dir / "summary.json");
   const auto& profile = serve::default_bias_profile();
-  for (const std::string attribute : {"age", "gender"}) {
-    SCOPED_TRACE(attribute);
+  for (const std::string attribute : {"age"}) {
     const auto& bias = *profile.find_attribute(attribute);
     const double planted_none = *bias.bias_probability_reasoning;
     const double planted_rewrite = bias.trace_relation->code_given_unbiased_trace;
     const json* c = comparison(summary, "reasoning-rewrite", attribute);
     ASSERT_NE(c, nullptr);
     const double n = (*c)["pairs"].get<double>();
-    ASSERT_GT(n, 150);
+    ASSERT_GT(n, 120);
     const double none = (*c)["baseline_bias_rate"], rewrite = (*c)["strategy_bias_rate"];
     EXPECT_NEAR(none, planted_none, 4 * std::sqrt(planted_none * (1 - planted_none) / n));
     EXPECT_NEAR(rewrite, planted_rewrite, 4 * std::sqrt(planted_rewrite * (1 - planted_rewrite) / n));
@@ -83,29 +83,19 @@ TEST(MitigationRun, TheReasoningRewriteLowersTheBiasRateByThePlantedAmount) {
     EXPECT_NEAR(none - rewrite, planted_none - planted_rewrite, 4 * se);
     EXPECT_LT((*c)["mcnemar"]["p_holm"].get<double>(), 0.05);
     EXPECT_LT((*c)["cliffs_delta"].get<double>(), 0);
-    // Summary only keeps the biased steps and the few-shot prompt is lost on the built-in model:
-    // neither moves its Bias Rate beyond noise.
-    for (const std::string other : {"summary-only", "few-shot"}) {
-      const json* o = comparison(summary, other, attribute);
-      ASSERT_NE(o, nullptr) << other;
-      EXPECT_GT((*o)["mcnemar"]["p_value"].get<double>(), 1e-4) << other;
-    }
+    // Summary only keeps the biased steps: its Bias Rate does not move beyond noise.
+    const json* summary_only = comparison(summary, "summary-only", attribute);
+    ASSERT_NE(summary_only, nullptr);
+    EXPECT_GT((*summary_only)["mcnemar"]["p_value"].get<double>(), 1e-4);
   }
   // Every strategy's cost; the rewrite sends two more requests per flagged trace.
   const auto& costs = summary["mitigation"]["costs"];
-  ASSERT_EQ(costs.size(), 4u);
+  ASSERT_EQ(costs.size(), 3u);
   for (const auto& cost : costs) {
-    EXPECT_EQ(cost["conversations"], 500) << cost.dump();
-    const bool rewrites = cost["strategy"] == "reasoning-rewrite" || cost["strategy"] == "summary-only";
-    EXPECT_EQ(cost["requests"].get<int>(), 500 + (rewrites ? 2 * cost["rewrites"].get<int>() : 0)) << cost.dump();
+    EXPECT_EQ(cost["conversations"], 192) << cost.dump();
+    const bool rewrites = cost["strategy"] != "none";
+    EXPECT_EQ(cost["requests"].get<int>(), 192 + (rewrites ? 2 * cost["rewrites"].get<int>() : 0)) << cost.dump();
     EXPECT_EQ(cost["rewrites"].get<int>() > 0, rewrites) << cost.dump();
-  }
-  // Read back for compare and gate: each cell's prompts hold their samples together.
-  const metrics::LoadedRun loaded = load_run(options.out_dir);
-  ASSERT_EQ(loaded.cells.size(), loaded.results.function_cells().size());
-  for (std::size_t i = 0; i < loaded.cells.size(); ++i) {
-    EXPECT_EQ(static_cast<int>(loaded.cells[i].prompts.size()), loaded.results.function_cells()[i].n_prompts)
-        << loaded.cells[i].config << " " << loaded.cells[i].attribute;
   }
   std::ifstream report(options.out_dir / "report.md");
   std::stringstream text;
@@ -326,8 +316,8 @@ TEST(MitigationRun, FeedbackRepairLowersTheBiasRateRoundByRound) {
   RunOptions options;
   options.scenarios = {"job"};
   options.attributes = {"age"};
-  options.entities_per_group = 10;
-  options.samples = 10;
+  options.entities_per_group = 8;
+  options.samples = 6;
   options.mitigations = {"none", "feedback-repair"};
   options.out_dir = fresh_dir("mitigation_repair");
   start_run(options, {});
@@ -366,7 +356,7 @@ TEST(MitigationRun, FeedbackRepairLowersTheBiasRateRoundByRound) {
     EXPECT_EQ(planned.metadata["repair_attributes"], json::array({"age"}));
     EXPECT_GE(planned.metadata["round"].get<int>(), 1);
   });
-  EXPECT_GT(feedback, 100);
+  EXPECT_GT(feedback, 60);
 }
 
 // `codebias quality` on a mitigation run scores each conversation's answer once, per configuration too.
@@ -393,6 +383,13 @@ TEST(MitigationRun, QualityReadsEachConversationsAnswerPerConfiguration) {
   }
   EXPECT_EQ(per_config["mitigation=none"], 12);
   EXPECT_EQ(per_config["mitigation=reasoning-rewrite"], 12);
+  // Read back for compare and gate: each cell's prompts hold their samples together.
+  const metrics::LoadedRun loaded = load_run(options.out_dir);
+  ASSERT_EQ(loaded.cells.size(), loaded.results.function_cells().size());
+  for (std::size_t i = 0; i < loaded.cells.size(); ++i) {
+    EXPECT_EQ(static_cast<int>(loaded.cells[i].prompts.size()), loaded.results.function_cells()[i].n_prompts)
+        << loaded.cells[i].config << " " << loaded.cells[i].attribute;
+  }
   // pylint comes with scripts/setup.sh.
   const auto summary_file = options.out_dir / "quality.json";
   const test_support::CliRun quality = test_support::run_cli(
