@@ -50,21 +50,29 @@ const json* comparison(const json& summary, const std::string& strategy, const s
   return nullptr;
 }
 
+// A built-in-model run on job prompts offering `attribute` (the first `entities` occupations of each
+// group), `samples` each, with the `mitigations` sweep; returns its directory.
+std::filesystem::path builtin_run(const std::string& name, const std::string& attribute, int entities, int samples,
+                                  std::vector<std::string> mitigations, std::vector<std::string> modes) {
+  RunOptions options;
+  options.scenarios = {"job"};
+  options.attributes = {attribute};
+  options.entities_per_group = entities;
+  options.samples = samples;
+  options.modes = std::move(modes);
+  options.mitigations = std::move(mitigations);
+  options.out_dir = fresh_dir(name);
+  start_run(options, {});
+  return options.out_dir;
+}
+
 // The built-in model's planted effect (docs/simulated-model.md): without mitigation, code is biased
 // at P(BT)·P(BC|BT) + P(UT)·P(BC|UT); after the rewrite every flagged trace is unbiased, so at
 // P(BC|UT). Each Bias Rate within 4 binomial SEs, the paired reduction within 4 SEs of the planted
 // one. (Sized for the sanitizer build: 576 conversations.)
 TEST(MitigationRun, TheReasoningRewriteLowersTheBiasRateByThePlantedAmount) {
-  RunOptions options;
-  options.scenarios = {"job"};
-  options.attributes = {"age"};
-  options.entities_per_group = 8;
-  options.samples = 8;
-  options.modes = {"cot"};
-  options.mitigations = {"none", "reasoning-rewrite", "summary-only"};
-  options.out_dir = fresh_dir("mitigation_planted");
-  start_run(options, {});
-  const json summary = read_json(options.out_dir / "summary.json");
+  const auto dir = builtin_run("mitigation_planted", "age", 8, 8, {"none", "reasoning-rewrite", "summary-only"}, {"cot"});
+  const json summary = read_json(dir / "summary.json");
   const auto& profile = serve::default_bias_profile();
   for (const std::string attribute : {"age"}) {
     const auto& bias = *profile.find_attribute(attribute);
@@ -97,7 +105,7 @@ TEST(MitigationRun, TheReasoningRewriteLowersTheBiasRateByThePlantedAmount) {
     EXPECT_EQ(cost["requests"].get<int>(), 192 + (rewrites ? 2 * cost["rewrites"].get<int>() : 0)) << cost.dump();
     EXPECT_EQ(cost["rewrites"].get<int>() > 0, rewrites) << cost.dump();
   }
-  std::ifstream report(options.out_dir / "report.md");
+  std::ifstream report(dir / "report.md");
   std::stringstream text;
   text << report.rdbuf();
   EXPECT_NE(text.str().find("## Mitigation strategies (ProbeDebias §5.2, Table 6)"), std::string::npos);
@@ -313,15 +321,8 @@ TEST(MitigationRun, StrategiesAreCheckedBeforeAnythingIsSent) {
 // stay biased at the profile's repair_remaining_bias (0.3): BR after round 1 ≈ 0.3 × BR of the
 // first answers; the conversation's answer is its last turn.
 TEST(MitigationRun, FeedbackRepairLowersTheBiasRateRoundByRound) {
-  RunOptions options;
-  options.scenarios = {"job"};
-  options.attributes = {"age"};
-  options.entities_per_group = 8;
-  options.samples = 6;
-  options.mitigations = {"none", "feedback-repair"};
-  options.out_dir = fresh_dir("mitigation_repair");
-  start_run(options, {});
-  const json summary = read_json(options.out_dir / "summary.json");
+  const auto dir = builtin_run("mitigation_repair", "age", 8, 6, {"none", "feedback-repair"}, {"vanilla"});
+  const json summary = read_json(dir / "summary.json");
   const auto& rounds = summary["mitigation"]["repair_rounds"];
   ASSERT_EQ(rounds.size(), 4u);  // the first answers and 3 rounds
   const double remaining = serve::default_bias_profile().repair_remaining_bias;
@@ -344,7 +345,7 @@ TEST(MitigationRun, FeedbackRepairLowersTheBiasRateRoundByRound) {
   ASSERT_NE(c, nullptr);
   EXPECT_LT((*c)["mcnemar"]["p_holm"].get<double>(), 0.001);
   // A feedback turn continues the conversation: the code it answers, then the findings.
-  auto store = store::RunStore::open(options.out_dir);
+  auto store = store::RunStore::open(dir);
   int feedback = 0;
   store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult&, const json*) {
     if (planned.metadata.value("step", "") != "repair") return;
@@ -361,17 +362,9 @@ TEST(MitigationRun, FeedbackRepairLowersTheBiasRateRoundByRound) {
 
 // `codebias quality` on a mitigation run scores each conversation's answer once, per configuration too.
 TEST(MitigationRun, QualityReadsEachConversationsAnswerPerConfiguration) {
-  RunOptions options;
-  options.scenarios = {"job"};
-  options.attributes = {"gender"};
-  options.limit = 4;
-  options.samples = 3;
-  options.modes = {"cot"};
-  options.mitigations = {"none", "reasoning-rewrite"};
-  options.out_dir = fresh_dir("mitigation_quality");
-  start_run(options, {});
+  const auto dir = builtin_run("mitigation_quality", "gender", 2, 3, {"none", "reasoning-rewrite"}, {"cot"});
   std::ostringstream input;
-  write_score_input(options.out_dir, analysis::AttributeTable::builtin(), input);
+  write_score_input(dir, analysis::AttributeTable::builtin(), input);
   std::istringstream lines(input.str());
   std::map<std::string, int> per_config;
   std::set<std::string> conversations;
@@ -384,17 +377,17 @@ TEST(MitigationRun, QualityReadsEachConversationsAnswerPerConfiguration) {
   EXPECT_EQ(per_config["mitigation=none"], 12);
   EXPECT_EQ(per_config["mitigation=reasoning-rewrite"], 12);
   // Read back for compare and gate: each cell's prompts hold their samples together.
-  const metrics::LoadedRun loaded = load_run(options.out_dir);
+  const metrics::LoadedRun loaded = load_run(dir);
   ASSERT_EQ(loaded.cells.size(), loaded.results.function_cells().size());
   for (std::size_t i = 0; i < loaded.cells.size(); ++i) {
     EXPECT_EQ(static_cast<int>(loaded.cells[i].prompts.size()), loaded.results.function_cells()[i].n_prompts)
         << loaded.cells[i].config << " " << loaded.cells[i].attribute;
   }
   // pylint comes with scripts/setup.sh.
-  const auto summary_file = options.out_dir / "quality.json";
+  const auto summary_file = dir / "quality.json";
   const test_support::CliRun quality = test_support::run_cli(
-      {"quality", "--input", options.out_dir.string(), "--pylint", "--summary-json", summary_file.string()},
-      options.out_dir);
+      {"quality", "--input", dir.string(), "--pylint", "--summary-json", summary_file.string()},
+      dir);
   ASSERT_EQ(quality.code, 0) << quality.err;
   const json summary = read_json(summary_file);
   EXPECT_EQ(summary["samples"], 24);
