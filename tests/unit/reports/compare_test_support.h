@@ -1,14 +1,19 @@
-// Runs of the built-in simulated model for the compare and gate tests, made once per test
-// process: the default profile with seeds 1 and 2, the same profile with age's planted bias
-// probability lowered from 0.6 to 0.1 (seed 1), a run of another scenario (no shared prompt) and
-// a short run on a subset of the prompts (partial overlap).
+// Runs of the built-in simulated model for the compare and gate tests: the default profile with
+// seeds 1 and 2, the same profile with age's planted bias probability lowered from 0.6 to 0.1
+// (seed 1), a run of another scenario (no shared prompt) and a short run on a subset of the
+// prompts (partial overlap). CTest runs each test in its own process, so the runs are made once
+// per build of the test binary and shared: the first process makes them under a file lock and
+// marks them with the binary's modification time; the others reuse them.
 #pragma once
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -46,25 +51,41 @@ inline std::filesystem::path make_run(const std::filesystem::path& dir, const st
 
 inline const PlantedRuns& planted_runs() {
   static const PlantedRuns runs = [] {
-    // One folder per process: CTest runs each test in its own process, several at a time.
-    const auto root = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / ("compare_runs." + std::to_string(getpid()));
-    std::filesystem::remove_all(root);
-    std::filesystem::create_directories(root);
-
-    const auto default_profile = std::filesystem::path(CODEBIAS_SOURCE_DIR) / "data/models/simulated-default.json";
-    nlohmann::json profile = nlohmann::json::parse(std::ifstream(default_profile));
-    profile["attributes"]["age"]["bias_probability"] = 0.1;
-    profile["attributes"]["age"].erase("reasoning");  // the trace relation would imply its own rate
-    profile["attributes"]["age"]["bias_probability_reasoning"] = 0.1;
-    const auto low_age_profile = root / "low-age.json";
-    std::ofstream(low_age_profile) << profile.dump(2);
-
+    const auto root = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "compare_runs";
     PlantedRuns made;
-    made.default_seed1 = make_run(root / "default-seed1", default_profile, 1, "job", 10, 5);
-    made.default_seed2 = make_run(root / "default-seed2", default_profile, 2, "job", 10, 5);
-    made.low_age_seed1 = make_run(root / "low-age-seed1", low_age_profile, 1, "job", 10, 5);
-    made.other_scenario = make_run(root / "edu", default_profile, 1, "edu", 1, 2);
-    made.subset = make_run(root / "subset", default_profile, 1, "job", 10, 5, 6);
+    made.default_seed1 = root / "default-seed1";
+    made.default_seed2 = root / "default-seed2";
+    made.low_age_seed1 = root / "low-age-seed1";
+    made.other_scenario = root / "edu";
+    made.subset = root / "subset";
+
+    // This binary's build: runs made by another build may differ (profile, model, analysis).
+    const auto built = std::filesystem::last_write_time("/proc/self/exe").time_since_epoch().count();
+    const auto marker = root / "made-by-build";
+    const int lock = ::open((std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "compare_runs.lock").c_str(),
+                            O_CREAT | O_RDWR, 0644);
+    if (lock < 0 || ::flock(lock, LOCK_EX) != 0) throw std::runtime_error("cannot lock the compare runs");
+    std::ifstream previous(marker);
+    long long stamp = 0;
+    if (!(previous >> stamp) || stamp != static_cast<long long>(built)) {
+      std::filesystem::remove_all(root);
+      std::filesystem::create_directories(root);
+      const auto default_profile = std::filesystem::path(CODEBIAS_SOURCE_DIR) / "data/models/simulated-default.json";
+      nlohmann::json profile = nlohmann::json::parse(std::ifstream(default_profile));
+      profile["attributes"]["age"]["bias_probability"] = 0.1;
+      profile["attributes"]["age"].erase("reasoning");  // the trace relation would imply its own rate
+      profile["attributes"]["age"]["bias_probability_reasoning"] = 0.1;
+      const auto low_age_profile = root / "low-age.json";
+      std::ofstream(low_age_profile) << profile.dump(2);
+      make_run(made.default_seed1, default_profile, 1, "job", 10, 5);
+      make_run(made.default_seed2, default_profile, 2, "job", 10, 5);
+      make_run(made.low_age_seed1, low_age_profile, 1, "job", 10, 5);
+      make_run(made.other_scenario, default_profile, 1, "edu", 1, 2);
+      make_run(made.subset, default_profile, 1, "job", 10, 5, 6);
+      std::ofstream(marker) << static_cast<long long>(built) << '\n';
+    }
+    ::flock(lock, LOCK_UN);
+    ::close(lock);
     return made;
   }();
   return runs;
