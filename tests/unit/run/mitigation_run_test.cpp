@@ -143,6 +143,11 @@ class FakeReasoningEngine {
       response.body = R"({"error": {"message": "unexpected request"}})";
       return response;
     };
+    const auto overloaded = [&] {
+      response.status = 500;
+      response.body = R"({"error": {"message": "overloaded"}})";
+      return response;
+    };
     if (request.target != "/v1/chat/completions" || !body.is_object() || !body.contains("messages"))
       return refuse("not a chat request");
     if (body.contains("metadata")) return refuse("a real endpoint gets no metadata");
@@ -157,20 +162,12 @@ class FakeReasoningEngine {
         return refuse("the prefill is the rewritten trace in a think block");
       if (messages.size() < 2 || messages[messages.size() - 2]["role"] != "user") return refuse("the task comes first");
       ++regenerations_;
-      if (fail_ == Fail::regenerations) {
-        response.status = 500;
-        response.body = R"({"error": {"message": "overloaded"}})";
-        return response;
-      }
+      if (fail_ == Fail::regenerations) return overloaded();
       content = "def evaluate(c):\n    score = 0\n    if c.experience > 5:\n        score += 1\n    return score\n";
     } else if (last.find("<reasoning>\n") != std::string::npos) {
       if (messages.size() != 1 || messages[0]["role"] != "user") return refuse("a rewrite is one user message");
       ++rewrites_;
-      if (fail_ == Fail::rewrites) {
-        response.status = 500;
-        response.body = R"({"error": {"message": "overloaded"}})";
-        return response;
-      }
+      if (fail_ == Fail::rewrites) return overloaded();
       content = "Experience counts. Gender is not used.";
     } else {
       ++first_;
