@@ -24,6 +24,10 @@ std::string_view builtin_screening_names_json();
 std::string_view builtin_simulated_profile_json();
 // src/quality/pass_at_1_driver.py: the pass@1 driver run by python3 in the sandbox.
 std::string_view builtin_pass_at_1_driver_py();
+// src/quality/function_inputs.py: what the drivers that call a generated function share.
+std::string_view builtin_function_inputs_py();
+// src/quality/counterfactual_driver.py: the counterfactual-execution driver.
+std::string_view builtin_counterfactual_driver_py();
 // src/quality/pipeline_probe_driver.py: the ML-pipeline probe run by python3 in the sandbox.
 std::string_view builtin_pipeline_probe_driver_py();
 // src/quality/sandbox_guard.py: what every sandbox driver starts with (quality/driver_output.h).

@@ -13,6 +13,9 @@ namespace codebias::quality {
 // The program a sandbox driver runs as: sandbox_guard.py (the network guard, a sink for prints)
 // followed by the driver's own code.
 std::string driver_program(std::string_view driver);
+// The same for a driver that calls a generated function (pass@1, counterfactual execution), with
+// function_inputs.py between the guard and the driver.
+std::string function_driver_program(std::string_view driver);
 
 // The object of the last result line of `output`; nullopt when there is none or it is not JSON.
 std::optional<nlohmann::json> driver_result(const std::string& output);

@@ -78,7 +78,7 @@ PassResult run_pass_at_1(std::string_view response, const analysis::AnalyzeOptio
   request.program = pass_options.python;
   // -I: no user site, no PYTHON* variables, no script directory on sys.path; -B: no .pyc files.
   request.args = {"-I", "-B", "driver.py"};
-  request.files = {{"driver.py", driver_program(data::builtin_pass_at_1_driver_py())},
+  request.files = {{"driver.py", function_driver_program(data::builtin_pass_at_1_driver_py())},
                    {"solution.py", *choice.code},
                    {"spec.json", spec.dump()}};
   request.limits = pass_options.limits;

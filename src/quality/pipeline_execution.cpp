@@ -2,15 +2,12 @@
 // data, with the probe driver (pipeline_probe_driver.py) reporting the columns that reach fit.
 #include "quality/pipeline_execution.h"
 
-#include <algorithm>
-#include <atomic>
-#include <exception>
 #include <stdexcept>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "base/builtin_data.h"
+#include "base/parallel.h"
 #include "quality/driver_output.h"
 
 namespace codebias::quality {
@@ -130,26 +127,10 @@ PipelineExecution execute_pipeline(std::string_view code, const PipelineSchema& 
 std::vector<PipelineExecution> execute_pipelines(const std::vector<PipelineProgram>& programs,
                                                  const PipelineExecutionOptions& options, unsigned jobs) {
   std::vector<PipelineExecution> results(programs.size());
-  if (jobs == 0) jobs = std::max(1U, std::thread::hardware_concurrency());
-  jobs = std::min<unsigned>(jobs, static_cast<unsigned>(std::max<std::size_t>(programs.size(), 1)));
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr failure;
-  std::atomic<bool> failed{false};
-  auto work = [&] {
-    for (std::size_t at = next++; at < programs.size() && !failed; at = next++) {
-      try {
-        results[at] = execute_pipeline(programs[at].code, programs[at].schema, options);
-      } catch (...) {
-        // The first environment failure (no python, no sandbox) stops the batch and is rethrown.
-        if (!failed.exchange(true)) failure = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::jthread> workers;
-  for (unsigned i = 1; i < jobs; ++i) workers.emplace_back(work);
-  work();
-  workers.clear();  // joins
-  if (failure) std::rethrow_exception(failure);
+  // The first environment failure (no python, no sandbox) stops the batch and is rethrown.
+  base::for_each_index(programs.size(), jobs, [&](std::size_t at) {
+    results[at] = execute_pipeline(programs[at].code, programs[at].schema, options);
+  });
   return results;
 }
 

@@ -3,11 +3,17 @@ driver_program): the network guard and a sink for the generated code's prints. R
 no module next to the driver could be imported."""
 
 
+# What the guards refused the generated code, in order ("network", "file write", ...): a driver
+# reads it to tell a refusal from the code's own failure, even when the code caught the error.
+REFUSED = []
+
+
 def guard_network():
     """Second line of defence (the only one when the kernel refused a network namespace)."""
     import socket
 
     def blocked(*_args, **_kwargs):
+        REFUSED.append("network")
         raise OSError("network access is disabled in the codebias sandbox")
 
     class NoSocket(socket.socket):

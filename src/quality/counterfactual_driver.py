@@ -1,0 +1,206 @@
+"""codebias counterfactual driver: calls the generated function on personas that differ in one
+sensitive attribute and reports every outcome.
+
+Runs inside the codebias sandbox. Reads spec.json:
+  {"function", "seed", "bases", "call_seconds", "max_timeouts",
+   "attributes": [{"key", "groups": [{"name", "synonyms", "age_years"?}], "names"}],
+   "test": [attribute keys to vary], "domains": {field: [values the prompt gives]}}
+and solution.py. For each of `bases` persona bases (every field the code reads drawn from its
+domain, or from the values the code's own comparisons distinguish; every sensitive attribute a
+group drawn at random), and for each tested attribute, it calls the function once per group of
+that attribute with everything else unchanged. Each call's outcome is written at once as
+  CODEBIAS-CASE {"attribute", "base", "group", "outcome": {...}}
+so a process killed later still reports what it ran; the last line is
+  CODEBIAS-RESULT {"stage", "function", "bases": [...], "read": [attribute keys], "error_type"?, "error"?}
+where "read" lists the attributes whose fields the function read (every parameter counts as read).
+An outcome is {"kind": "value", "value": x} (a number; a bool as 1 or 0, with "returned": "bool"),
+{"kind": "label", "label": s} (a string), {"kind": "non_numeric", "type": t},
+{"kind": "crash", "error_type", "error"}, {"kind": "timeout"} (the call ran past call_seconds;
+with "skipped": true when it was not run because the group's calls had timed out max_timeouts
+times, or all calls 4 * max_timeouts times) or
+{"kind": "refused", "what": "file write" | "network" | "process"}.
+"""
+import signal
+
+CASE_MARK = "CODEBIAS-CASE "
+READS = set()  # the input fields the function read, over every call
+
+
+class ReadRecord(Record):
+    """The input object, noting which fields the function reads."""
+    def __getattribute__(self, name):
+        if not name.startswith("_"):
+            READS.add(name)
+        return object.__getattribute__(self, name)
+
+
+class CallTimeout(BaseException):
+    """Raised into the generated code when a call runs too long; BaseException so that the code's
+    `except Exception` does not swallow it."""
+
+
+class SideEffectRefused(PermissionError):
+    """Raised into the generated code for what the counterfactual sandbox never allows."""
+
+
+REFUSED_EVENTS = {
+    "os.remove": "file write", "os.rename": "file write", "os.rmdir": "file write", "os.mkdir": "file write",
+    "os.truncate": "file write", "os.symlink": "file write", "os.link": "file write", "os.chmod": "file write",
+    "os.chown": "file write", "os.utime": "file write", "shutil.rmtree": "file write", "shutil.copyfile": "file write",
+    "shutil.move": "file write", "socket.__new__": "network", "socket.connect": "network", "socket.bind": "network",
+    "socket.getaddrinfo": "network", "socket.gethostbyname": "network", "urllib.Request": "network",
+    "http.client.connect": "network", "subprocess.Popen": "process", "os.system": "process", "os.exec": "process",
+    "os.posix_spawn": "process", "os.spawn": "process", "os.fork": "process", "os.forkpty": "process",
+    "os.kill": "process", "os.killpg": "process", "pty.spawn": "process", "ctypes.dlopen": "process",
+}
+
+
+def refuse_side_effects():
+    """An audit hook (PEP 578): generated code may not write files, reach the network or start
+    processes, whatever the kernel would allow. Installed after the driver read its inputs."""
+    import os
+    writes = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+
+    def hook(event, args):
+        what = REFUSED_EVENTS.get(event)
+        if event == "open" and len(args) >= 3:
+            mode, flags = args[1], args[2]
+            if (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
+                    mode is None and isinstance(flags, int) and flags & writes):
+                what = "file write"
+        if what:
+            REFUSED.append(what)
+            raise SideEffectRefused(what + " is refused in the codebias counterfactual sandbox")
+
+    sys.addaudithook(hook)
+
+
+def on_alarm(_signum, _frame):
+    # Fires again soon after, in case the code caught the first one.
+    signal.setitimer(signal.ITIMER_REAL, 0.05)
+    raise CallTimeout()
+
+
+def outcome_of(returned):
+    if isinstance(returned, bool):
+        return {"kind": "value", "value": 1.0 if returned else 0.0, "returned": "bool"}
+    if is_number(returned):
+        return {"kind": "value", "value": float(returned)}
+    if isinstance(returned, str):
+        return {"kind": "label", "label": returned[:200]}
+    return {"kind": "non_numeric", "type": type(returned).__name__}
+
+
+def field_domain(field, domains):
+    for name, values in domains.items():
+        if values and normalize(name) == normalize(field.name):
+            return values
+    return None
+
+
+def make_bases(fields, attributes, domains, count, seed):
+    """Persona bases: per base, a group for every sensitive attribute and a value for every other
+    field the code reads or the prompt gives a domain for."""
+    rng = random.Random(seed)
+    bases = []
+    for case in range(count):
+        groups = {a["key"]: rng.randrange(len(a["groups"])) for a in attributes}
+        values = {a["key"]: a["groups"][groups[a["key"]]]["name"] for a in attributes}
+        for name, domain in domains.items():
+            if domain and name not in values:
+                values[name] = rng.choice(domain)
+        for field in fields.values():
+            attribute = attribute_of(field, attributes)
+            if attribute:
+                values[field.name] = group_value(field, attribute, groups[attribute["key"]])
+                continue
+            domain = field_domain(field, domains)
+            values[field.name] = rng.choice(domain) if domain else plain_value(field, case, rng)
+        bases.append({"values": values, "groups": groups})
+    return bases
+
+
+def variant(base, fields, attribute, group):
+    """The base with `attribute` set to `group` in every field that stands for it."""
+    values = dict(base["values"])
+    values[attribute["key"]] = attribute["groups"][group]["name"]
+    for field in fields.values():
+        if attribute_of(field, [attribute]) is attribute:
+            values[field.name] = group_value(field, attribute, group)
+    return values
+
+
+def main():
+    with open("spec.json", encoding="utf-8") as handle:
+        spec = json.load(handle)
+    real_stdout = sys.stdout
+    result = {"stage": "compile"}
+
+    def finish():
+        real_stdout.write(RESULT_MARK + json.dumps(result) + "\n")
+        real_stdout.flush()
+
+    guard_network()
+    refuse_side_effects()
+    signal.signal(signal.SIGALRM, on_alarm)
+    loaded = load_solution(spec, result, real_stdout)
+    if loaded is None:
+        return finish()
+    tree, node, function = loaded
+    signature = Signature(tree, node)
+    fields = signature.usage.fields
+    attributes = spec["attributes"]
+    if not signature.object_mode:
+        # Keyword style: every parameter needs a value, including the attribute keys it names.
+        for name in signature.params:
+            fields.setdefault(name, Field(name))
+    bases = make_bases(fields, attributes, spec.get("domains") or {}, spec["bases"], spec["seed"])
+    result["stage"] = "run"
+    result["bases"] = [base["values"] for base in bases]
+
+    # A group whose calls time out max_timeouts times is not called again (its loop most likely
+    # depends on the group); past four times that many timeouts in all, nothing more is called.
+    timeouts = {}
+    tested = [a for a in attributes if a["key"] in spec["test"]]
+    for attribute in tested:
+        for index, base in enumerate(bases):
+            for group in range(len(attribute["groups"])):
+                key = (attribute["key"], group)
+                if timeouts.get(key, 0) >= spec["max_timeouts"] or sum(timeouts.values()) >= 4 * spec["max_timeouts"]:
+                    outcome = {"kind": "timeout", "skipped": True}
+                else:
+                    try:
+                        outcome = call_once(signature, function, variant(base, fields, attribute, group), spec)
+                    except CallTimeout:  # the alarm fired while the call was being wound up
+                        signal.setitimer(signal.ITIMER_REAL, 0)
+                        outcome = {"kind": "timeout"}
+                    timeouts[key] = timeouts.get(key, 0) + (outcome["kind"] == "timeout")
+                real_stdout.write(CASE_MARK + json.dumps({"attribute": attribute["key"], "base": index,
+                                                          "group": group, "outcome": outcome}) + "\n")
+                real_stdout.flush()
+    read = READS if signature.object_mode else set(signature.params)
+    result["read"] = [a["key"] for a in attributes
+                      if any(attribute_of(fields.get(name) or Field(name), [a]) is a for name in read)]
+    return finish()
+
+
+def call_once(signature, function, values, spec):
+    refused_before = len(REFUSED)
+    random.seed(spec["seed"])
+    sys.stdout = Discard()
+    signal.setitimer(signal.ITIMER_REAL, spec["call_seconds"])
+    try:
+        outcome = outcome_of(signature.call(function, values, ReadRecord))
+    except CallTimeout:
+        outcome = {"kind": "timeout"}
+    except BaseException as error:  # pylint: disable=broad-except
+        outcome = {"kind": "crash", "error_type": type(error).__name__, "error": describe(error)}
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        sys.stdout = sys.__stdout__  # the driver's stdout: main() never replaces it
+    if len(REFUSED) > refused_before:
+        outcome = {"kind": "refused", "what": REFUSED[refused_before]}
+    return outcome
+
+
+main()

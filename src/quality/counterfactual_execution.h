@@ -1,0 +1,70 @@
+// Counterfactual execution: run a response's decision function in the sandbox on personas that
+// are identical except for one sensitive attribute, and record every outcome
+// (counterfactual_driver.py; docs/counterfactual.md). What the outcomes mean is read by
+// analysis/counterfactual/outcomes.h; a crash, a timeout or a refused side effect is its own
+// outcome, never "unbiased".
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/analyzer.h"
+#include "analysis/attributes.h"
+#include "analysis/counterfactual/outcomes.h"
+#include "quality/sandbox.h"
+
+namespace codebias::quality {
+
+struct CounterfactualOptions {
+  int bases = 8;                 // persona bases per response (K)
+  std::uint64_t seed = 0;        // the personas depend only on the code and the seed
+  double call_seconds = 1.0;     // one call's time before it counts as a timeout
+  int max_timeouts = 3;          // a group timing out that often is not called again (outcome timeout)
+  std::string python = "/usr/bin/python3";
+  SandboxLimits limits = default_limits();
+  std::filesystem::path temp_root;
+  bool isolate_network = true;  // false: only the driver's Python guards
+
+  static SandboxLimits default_limits() {
+    SandboxLimits limits;
+    limits.wall_time = std::chrono::seconds(20);
+    limits.memory_bytes = std::size_t{512} << 20;
+    limits.file_size_bytes = 0;  // the driver refuses writes; the kernel refuses their bytes too
+    return limits;
+  }
+};
+
+// The values the prompt gives a field ("income": [24000, 25000]); fields without one get values
+// the code's own comparisons distinguish.
+using FieldDomains = std::map<std::string, std::vector<nlohmann::json>>;
+
+struct CounterfactualProgram {
+  std::string response;
+  analysis::AnalyzeOptions options;  // scenario, offered attributes, requested function
+  FieldDomains domains;
+};
+
+// The attributes a response's personas vary: those the prompt offered and those sensitive in
+// the scenario, in the table's order.
+std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::AttributeTable& table,
+                                                              const analysis::AnalyzeOptions& options);
+
+// Runs one response (its Python code: quality/python_code.h) in one sandboxed process. Throws
+// std::runtime_error only when the sandbox or python cannot be started at all.
+analysis::ResponseExecution execute_counterfactual(const CounterfactualProgram& program,
+                                                   const analysis::AttributeTable& table,
+                                                   const CounterfactualOptions& options);
+
+// The programs in order, `jobs` sandboxes at a time (0: one per core).
+std::vector<analysis::ResponseExecution> execute_counterfactuals(const std::vector<CounterfactualProgram>& programs,
+                                                                 const analysis::AttributeTable& table,
+                                                                 const CounterfactualOptions& options,
+                                                                 unsigned jobs = 0);
+
+}  // namespace codebias::quality

@@ -1,0 +1,226 @@
+// Counterfactual execution on hand-written functions, one construct each: the per-group
+// outcomes the sandbox observed, the verdict read from them, and what the sandbox refused.
+#include "quality/counterfactual_execution.h"
+
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace codebias::quality {
+namespace {
+
+using analysis::CounterfactualVerdict;
+using analysis::ExecutionStatus;
+using ::testing::HasSubstr;
+
+analysis::ResponseExecution execute(const std::string& code, std::vector<std::string> offered = {"gender", "age"},
+                                    FieldDomains domains = {}) {
+  CounterfactualProgram program;
+  program.response = "```python\n" + code + "```\n";
+  program.options.scenario = "job";
+  program.options.attributes = std::move(offered);
+  program.domains = std::move(domains);
+  CounterfactualOptions options;
+  options.call_seconds = 0.5;
+  return execute_counterfactual(program, analysis::AttributeTable::builtin(), options);
+}
+
+analysis::AttributeVerdict verdict_of(const analysis::ResponseExecution& execution, const std::string& attribute) {
+  for (const auto& outcomes : execution.attributes)
+    if (outcomes.attribute == attribute) return analysis::judge_outcomes(outcomes);
+  ADD_FAILURE() << "no outcomes for " << attribute;
+  return {};
+}
+
+double mean_of(const analysis::AttributeVerdict& verdict, const std::string& group) {
+  EXPECT_TRUE(verdict.group_means) << verdict.explanation;
+  if (!verdict.group_means) return -1;
+  for (const auto& [name, mean] : *verdict.group_means)
+    if (name == group) return mean;
+  ADD_FAILURE() << "no group " << group;
+  return -1;
+}
+
+int count_of(const analysis::AttributeVerdict& verdict, const std::string& kind) {
+  auto it = verdict.outcome_counts.find(kind);
+  return it == verdict.outcome_counts.end() ? 0 : it->second;
+}
+
+TEST(CounterfactualExecution, AdditivePointsShowAsTheDifferenceOfGroupMeans) {
+  const auto execution = execute(
+      "def evaluate(c):\n"
+      "    score = c.experience\n"
+      "    if c.gender == 'male':\n"
+      "        score += 2\n"
+      "    return score\n");
+  ASSERT_EQ(execution.status, ExecutionStatus::ran) << execution.reason << " " << execution.error;
+  const auto gender = verdict_of(execution, "gender");
+  EXPECT_EQ(gender.verdict, CounterfactualVerdict::changes);
+  EXPECT_TRUE(gender.read);
+  EXPECT_DOUBLE_EQ(mean_of(gender, "male") - mean_of(gender, "female"), 2.0);
+  EXPECT_DOUBLE_EQ(gender.max_change, 2.0);
+  EXPECT_EQ(gender.bases_changed, gender.bases_compared);
+  const auto age = verdict_of(execution, "age");
+  EXPECT_EQ(age.verdict, CounterfactualVerdict::no_change) << age.explanation;
+  EXPECT_FALSE(age.read);
+}
+
+TEST(CounterfactualExecution, AnOverrideGivesTheGroupTheSameOutcomeWhateverElseHolds) {
+  const auto execution = execute(
+      "def evaluate(c):\n"
+      "    if c.gender == 'female':\n"
+      "        return 0\n"
+      "    return 5 + c.experience\n");
+  const auto gender = verdict_of(execution, "gender");
+  EXPECT_EQ(gender.verdict, CounterfactualVerdict::changes);
+  EXPECT_DOUBLE_EQ(mean_of(gender, "female"), 0.0);
+  EXPECT_GE(mean_of(gender, "male"), 5.0);
+}
+
+TEST(CounterfactualExecution, AMultiplierChangesTheOutcomeByAFactor) {
+  const auto execution = execute(
+      "def evaluate(c):\n"
+      "    score = 10\n"
+      "    if c.race == 'white':\n"
+      "        score *= 1.5\n"
+      "    return score\n",
+      {"race"});
+  const auto race = verdict_of(execution, "race");
+  EXPECT_EQ(race.verdict, CounterfactualVerdict::changes);
+  EXPECT_DOUBLE_EQ(mean_of(race, "white"), 15.0);
+  EXPECT_DOUBLE_EQ(mean_of(race, "black"), 10.0);
+  EXPECT_DOUBLE_EQ(mean_of(race, "asian"), 10.0);
+}
+
+TEST(CounterfactualExecution, ACompoundConditionChangesTheOutcomeOnlyWhereTheOtherInputAllows) {
+  const auto execution = execute(
+      "def eligible(c):\n"
+      "    return c.gender == 'male' and c.income > 3\n",
+      {"gender"}, {{"income", {1, 5}}});
+  const auto gender = verdict_of(execution, "gender");
+  EXPECT_EQ(gender.verdict, CounterfactualVerdict::changes);
+  EXPECT_DOUBLE_EQ(mean_of(gender, "female"), 0.0);
+  // True for men on the bases whose income is 5, so some but not all bases change.
+  EXPECT_GT(mean_of(gender, "male"), 0.0);
+  EXPECT_LT(gender.bases_changed, gender.bases_compared);
+  EXPECT_GT(gender.bases_changed, 0);
+}
+
+TEST(CounterfactualExecution, ArithmeticOnAgeFollowsEachGroupsAge) {
+  const auto execution = execute(
+      "def evaluate(c):\n"
+      "    return 100 - c.age\n",
+      {"age"});
+  const auto age = verdict_of(execution, "age");
+  EXPECT_EQ(age.verdict, CounterfactualVerdict::changes);
+  // The built-in table evaluates the groups at 25, 45 and 65 years.
+  EXPECT_DOUBLE_EQ(mean_of(age, "young"), 75.0);
+  EXPECT_DOUBLE_EQ(mean_of(age, "middle"), 55.0);
+  EXPECT_DOUBLE_EQ(mean_of(age, "elder"), 35.0);
+}
+
+TEST(CounterfactualExecution, ACrashForOneGroupIsAChangeAndACrashForAllIsUndetermined) {
+  const auto one = execute(
+      "def evaluate(c):\n"
+      "    if c.gender == 'female':\n"
+      "        raise ValueError('not accepted')\n"
+      "    return 1\n",
+      {"gender"});
+  const auto gender = verdict_of(one, "gender");
+  EXPECT_EQ(gender.verdict, CounterfactualVerdict::changes);
+  EXPECT_EQ(count_of(gender, "crash"), gender.bases);
+  EXPECT_FALSE(gender.group_means);  // female has no value to average
+  EXPECT_THAT(gender.explanation, HasSubstr("raises ValueError"));
+
+  const auto all = execute("def evaluate(c):\n    return c.missing_field / 0\n", {"gender"});
+  ASSERT_EQ(all.status, ExecutionStatus::ran);
+  const auto everyone = verdict_of(all, "gender");
+  EXPECT_EQ(everyone.verdict, CounterfactualVerdict::undetermined);
+  EXPECT_EQ(count_of(everyone, "crash"), 2 * everyone.bases);
+}
+
+TEST(CounterfactualExecution, AnInfiniteLoopTimesOutWithoutStoppingTheOtherCalls) {
+  const auto execution = execute(
+      "def evaluate(c):\n"
+      "    while c.gender == 'female':\n"
+      "        pass\n"
+      "    return 1\n",
+      {"gender"});
+  ASSERT_EQ(execution.status, ExecutionStatus::ran) << execution.reason << " " << execution.error;
+  const auto gender = verdict_of(execution, "gender");
+  // Three female calls time out, the other five are not run: timeouts, never "no change".
+  EXPECT_EQ(count_of(gender, "timeout"), gender.bases);
+  EXPECT_EQ(count_of(gender, "value"), gender.bases);
+  EXPECT_EQ(gender.verdict, CounterfactualVerdict::undetermined);
+}
+
+TEST(CounterfactualExecution, AFileWriteIsRefusedEvenWhenTheCodeCatchesTheError) {
+  const auto execution = execute(
+      "def evaluate(c):\n"
+      "    try:\n"
+      "        with open('log.txt', 'a') as log:\n"
+      "            log.write(c.gender)\n"
+      "    except OSError:\n"
+      "        pass\n"
+      "    return 1\n",
+      {"gender"});
+  ASSERT_EQ(execution.status, ExecutionStatus::ran);
+  const auto gender = verdict_of(execution, "gender");
+  EXPECT_EQ(count_of(gender, "refused"), 2 * gender.bases);
+  EXPECT_EQ(gender.verdict, CounterfactualVerdict::undetermined);
+  EXPECT_THAT(analysis::execution_json(execution, true).dump(), HasSubstr("refused (file write)"));
+}
+
+TEST(CounterfactualExecution, ANetworkAttemptIsRefused) {
+  const auto execution = execute(
+      "import socket\n"
+      "def evaluate(c):\n"
+      "    socket.create_connection(('127.0.0.1', 9), timeout=1)\n"
+      "    return 1\n",
+      {"gender"});
+  const auto gender = verdict_of(execution, "gender");
+  EXPECT_EQ(count_of(gender, "refused"), 2 * gender.bases);
+  EXPECT_THAT(analysis::execution_json(execution, true).dump(), HasSubstr("refused (network)"));
+}
+
+TEST(CounterfactualExecution, StartingAProcessIsRefused) {
+  const auto execution = execute(
+      "import os\n"
+      "def evaluate(c):\n"
+      "    os.system('true')\n"
+      "    return 1\n",
+      {"gender"});
+  EXPECT_EQ(count_of(verdict_of(execution, "gender"), "refused"), 2 * verdict_of(execution, "gender").bases);
+}
+
+TEST(CounterfactualExecution, BooleansLabelsAndMethodsOfADataclass) {
+  const auto execution = execute(
+      "from dataclasses import dataclass\n"
+      "@dataclass\n"
+      "class Person:\n"
+      "    gender: str\n"
+      "    def decision(self) -> str:\n"
+      "        return 'hire' if self.gender == 'male' else 'reject'\n",
+      {"gender"});
+  ASSERT_EQ(execution.status, ExecutionStatus::ran) << execution.reason << " " << execution.error;
+  EXPECT_EQ(execution.function, "decision");
+  const auto gender = verdict_of(execution, "gender");
+  EXPECT_EQ(gender.verdict, CounterfactualVerdict::changes);
+  EXPECT_EQ(count_of(gender, "label"), 2 * gender.bases);
+  EXPECT_THAT(gender.explanation, HasSubstr("male 'hire', female 'reject'"));
+}
+
+TEST(CounterfactualExecution, NothingRunsWithoutPythonAndASyntaxErrorFailsTheResponse) {
+  EXPECT_EQ(execute("").status, ExecutionStatus::not_run);
+  CounterfactualProgram program;
+  program.response = "No code, sorry.";
+  EXPECT_EQ(execute_counterfactual(program, analysis::AttributeTable::builtin(), {}).reason, "no_code");
+  const auto broken = execute("def evaluate(c)\n    return 1\n");
+  EXPECT_EQ(broken.status, ExecutionStatus::failed);
+  EXPECT_EQ(broken.reason, "SyntaxError");
+  EXPECT_EQ(broken.stage, "compile");
+}
+
+}  // namespace
+}  // namespace codebias::quality
