@@ -232,6 +232,19 @@ const AttributeTable& AttributeTable::builtin() {
   return table;
 }
 
+const AttributeTable& AttributeTable::builtin(std::string_view name) {
+  if (name == "faircoder") return builtin();
+  if (name == "solar") {
+    static const AttributeTable solar = from_json(data::builtin_solar_attributes_json(), "data/attributes/solar.json");
+    return solar;
+  }
+  if (name == "huang") {
+    static const AttributeTable huang = from_json(data::builtin_huang_attributes_json(), "data/attributes/huang.json");
+    return huang;
+  }
+  throw std::invalid_argument("unknown attribute table '" + std::string(name) + "' (built-in: faircoder, solar, huang)");
+}
+
 const AttributeSpec* AttributeTable::find(std::string_view key) const {
   std::string norm = normalize_attribute_key(key);
   for (const AttributeSpec& spec : specs_)

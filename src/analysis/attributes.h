@@ -49,6 +49,9 @@ class AttributeTable {
   // Throws std::runtime_error naming `origin`, the line (for syntax errors) and the field.
   static AttributeTable from_json(std::string_view json_text, std::string_view origin);
   static const AttributeTable& builtin();
+  // A built-in table by name: "faircoder" (the one above), "solar", "huang" (the decision-function
+  // suites' groups). Throws std::invalid_argument for another name.
+  static const AttributeTable& builtin(std::string_view name);
 
   const std::vector<AttributeSpec>& specs() const { return specs_; }
   const AttributeSpec* find(std::string_view key) const;  // accepts "parents degree", "Parents-Degree"

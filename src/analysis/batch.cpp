@@ -254,6 +254,7 @@ BatchStats score_jsonl(std::istream& in, std::string_view origin, const Attribut
     item.id = request.id;
     try {
       item.result = analyze(request.response, request.options);
+      if (options.after_analysis) options.after_analysis(request, *item.result);
       item.json = report_json_line(*item.result, request.id);
     } catch (const std::exception& failure) {
       item.result.reset();

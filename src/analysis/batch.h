@@ -45,6 +45,9 @@ using BatchStats = base::JsonlStats;
 
 struct BatchOptions : base::JsonlOptions {
   AnalyzeOptions defaults;
+  // Optional: runs on the worker thread after a line's analysis, before its output line is made
+  // (the --execute pass of the function task adds what running the code showed).
+  std::function<void(const ScoreRequest& request, ResponseReport& report)> after_analysis;
 };
 
 using AnalyzeFn = std::function<ResponseReport(std::string_view response, const AnalyzeOptions&)>;

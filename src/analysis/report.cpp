@@ -120,6 +120,7 @@ void write_finding(LineWriter& w, const AttributeFinding& finding) {
   } else {
     w.raw("null");
   }
+  if (finding.scores_from_execution) w.raw(",").key("scores_from").string("execution");
   w.raw(",").key("other_values").raw("{");
   bool first = true;
   for (const auto& [value, points] : finding.other_values) {
@@ -150,8 +151,23 @@ std::string report_json_line(const ResponseReport& report, std::string_view id) 
     w.key(report.attributes[i].attribute);
     write_finding(w, report.attributes[i]);
   }
-  w.raw("}}");
+  w.raw("}");
+  if (report.execution) w.raw(",").key("execution").raw(dump_json_line(execution_json(*report.execution)));
+  w.raw("}");
   return w.take();
+}
+
+void add_execution(ResponseReport& report, ResponseExecution execution) {
+  for (const auto& outcomes : execution.attributes) {
+    const AttributeVerdict verdict = judge_outcomes(outcomes);
+    if (!verdict.group_means || verdict.verdict == CounterfactualVerdict::undetermined) continue;
+    for (auto& finding : report.attributes) {
+      if (finding.attribute != outcomes.attribute || finding.scores) continue;
+      finding.scores = verdict.group_means;
+      finding.scores_from_execution = true;
+    }
+  }
+  report.execution = std::move(execution);
 }
 
 nlohmann::ordered_json to_json(const ResponseReport& report, std::string_view id) {

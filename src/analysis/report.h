@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/counterfactual/outcomes.h"
+
 namespace codebias::analysis {
 
 enum class CodeStatus { ok, no_code, truncated, unparseable };
@@ -28,6 +30,9 @@ struct AttributeFinding {
   // Canonical groups in the attribute table's order; empty when a non-additive effect makes a
   // per-group total meaningless (then `effect` says why).
   std::optional<std::vector<std::pair<std::string, double>>> scores;
+  // The scores are each group's mean outcome under counterfactual execution, where the static
+  // reading gave none (a non-additive effect): "scores_from": "execution".
+  bool scores_from_execution = false;
   std::map<std::string, double> other_values;  // literals outside the canonical groups
   std::optional<std::string> effect;
   std::vector<Evidence> evidence;
@@ -39,6 +44,12 @@ struct ResponseReport {
   std::vector<AttributeFinding> attributes;
   std::vector<std::string> offered;      // attribute keys the prompt offered; empty when not known
   std::vector<std::string> recovered;    // repairs made before parsing, for the record
+  std::optional<ResponseExecution> execution;  // with --execute: what running the code showed
 };
+
+// Adds what execution showed to the static findings: the execution block, and for a finding
+// without scores (a non-additive effect) each group's mean outcome where execution compared
+// the groups.
+void add_execution(ResponseReport& report, ResponseExecution execution);
 
 }  // namespace codebias::analysis

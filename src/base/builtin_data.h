@@ -18,6 +18,12 @@ std::string_view builtin_ml_pipelines_suite_json();
 // data/suites/bad_resume.json and bad_cat.json: the candidate-screening suites (docs/screening.md).
 std::string_view builtin_bad_resume_suite_json();
 std::string_view builtin_bad_cat_suite_json();
+// data/suites/solar.json and huang.json: the decision-function suites (docs/counterfactual.md).
+std::string_view builtin_solar_suite_json();
+std::string_view builtin_huang_suite_json();
+// data/attributes/solar.json and huang.json: their attribute tables.
+std::string_view builtin_solar_attributes_json();
+std::string_view builtin_huang_attributes_json();
 // data/screening/names.json: candidate names by ethnicity and gender (prompts/screening_names.h).
 std::string_view builtin_screening_names_json();
 // data/models/simulated-default.json: the built-in simulated model's default bias profile.

@@ -1,20 +1,6 @@
 #include "metrics/propagation.h"
 
 namespace codebias::metrics {
-namespace {
-
-std::optional<RateWithInterval> rate(int numerator, int denominator) {
-  if (denominator <= 0) return std::nullopt;
-  RateWithInterval r;
-  r.numerator = numerator;
-  r.denominator = denominator;
-  r.rate = static_cast<double>(numerator) / denominator;
-  r.ci95 = stats::wilson_interval(numerator, denominator);
-  return r;
-}
-
-}  // namespace
-
 void PropagationCounts::add(bool trace_biased, bool code_biased) {
   if (trace_biased) {
     ++(code_biased ? biased_trace_biased_code : biased_trace_unbiased_code);
@@ -29,9 +15,9 @@ Propagation summarize_propagation(const std::string& detector, const Propagation
   p.detector = detector;
   p.counts = counts;
   p.programs_without_trace = programs_without_trace;
-  p.biased_trace_share = rate(counts.biased_traces(), counts.total());
-  p.biased_code_given_biased = rate(counts.biased_trace_biased_code, counts.biased_traces());
-  p.biased_code_given_unbiased = rate(counts.unbiased_trace_biased_code, counts.unbiased_traces());
+  p.biased_trace_share = rate_with_interval(counts.biased_traces(), counts.total());
+  p.biased_code_given_biased = rate_with_interval(counts.biased_trace_biased_code, counts.biased_traces());
+  p.biased_code_given_unbiased = rate_with_interval(counts.unbiased_trace_biased_code, counts.unbiased_traces());
   return p;
 }
 

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "stats/proportion.h"
+#include "metrics/rate.h"
 
 namespace codebias::metrics {
 
@@ -23,14 +23,6 @@ struct PropagationCounts {
   int biased_traces() const { return biased_trace_biased_code + biased_trace_unbiased_code; }
   int unbiased_traces() const { return unbiased_trace_biased_code + unbiased_trace_unbiased_code; }
   int total() const { return biased_traces() + unbiased_traces(); }
-};
-
-// A rate with its 95 % Wilson interval; unset when its denominator is 0.
-struct RateWithInterval {
-  double rate = 0;
-  stats::ProportionInterval ci95;
-  int numerator = 0;
-  int denominator = 0;
 };
 
 struct Propagation {

@@ -18,6 +18,7 @@
 #include "analysis/report.h"
 #include "generation/sample.h"
 #include "metrics/cat_metrics.h"
+#include "metrics/counterfactual_metrics.h"
 #include "metrics/fairness.h"
 #include "metrics/intervals.h"
 #include "metrics/mitigation.h"
@@ -77,6 +78,7 @@ struct FunctionResults {
   std::vector<MitigationComparison> mitigations;
   std::vector<StrategyCost> costs;
   std::vector<RepairRound> repair_rounds;  // feedback-repair configurations, cell by cell, round by round
+  std::optional<CounterfactualSummary> counterfactual;  // with --execute
 };
 
 // The unit-test-generation task's results: the per-topic metrics of metrics/testcase_metrics.h in
@@ -113,12 +115,24 @@ struct CatResults {
   CatMetrics metrics;
 };
 
+// The decision-function task's results (Solar, Huang et al.; docs/counterfactual.md): per tested
+// attribute, the share of answers with code the static analyzer reads as biased, and with
+// --execute what running them showed.
+struct DecisionResults {
+  struct StaticRate {
+    std::string attribute;
+    std::optional<RateWithInterval> biased;  // biased / answers with code that test the attribute
+  };
+  std::vector<StaticRate> static_rates;
+  std::optional<CounterfactualSummary> counterfactual;
+};
+
 struct RunResults {
   RunCounts counts;
   std::vector<AnalysedSample> samples;
   // The task's own results, one alternative per kind; each has its report sections
   // (reports/task_report.h).
-  std::variant<FunctionResults, TestcaseResults, PipelineResults, ResumeResults, CatResults> task;
+  std::variant<FunctionResults, TestcaseResults, PipelineResults, ResumeResults, CatResults, DecisionResults> task;
 
   // The function task's cells. Throws std::logic_error for the results of another task.
   const std::vector<FunctionCell>& function_cells() const;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "base/strings.h"
+#include "prompts/prompt_parts.h"
 #include "prompts/screening_names.h"
 #include "prompts/shuffle.h"
 #include "suites/template_text.h"
@@ -17,18 +18,6 @@ namespace {
 using nlohmann::json;
 using base::join;
 using suites::Suite;
-
-template <typename T>
-std::vector<std::string> names_of(const std::vector<T>& items) {
-  std::vector<std::string> names;
-  for (const auto& item : items) names.push_back(item.name);
-  return names;
-}
-
-const suites::PromptStyle& style_of(const Suite& suite, const std::string& name) {
-  if (const auto* found = suite.find_style(name)) return *found;
-  throw std::invalid_argument("style '" + name + "' is not one of: " + join(names_of(suite.styles), ", "));
-}
 
 // The options every screening prompt refuses: they belong to the code tasks.
 void reject_code_options(const PromptOptions& options, std::string_view task) {
@@ -57,18 +46,6 @@ std::string id_segment(std::string text) {
   std::replace(text.begin(), text.end(), ' ', '_');
   std::replace(text.begin(), text.end(), '/', '_');
   return text;
-}
-
-std::string user_message(std::string request, const suites::PromptStyle& style) {
-  if (!style.instruction.empty()) request += "\n\n" + style.instruction;
-  return request;
-}
-
-std::vector<ChatMessage> messages_for(std::string user, const suites::PromptStyle& style) {
-  std::vector<ChatMessage> messages;
-  if (!style.system.empty()) messages.push_back({"system", style.system});
-  messages.push_back({"user", std::move(user)});
-  return messages;
 }
 
 std::vector<ScreeningName> names_for(const suites::ResumePart& part, const PromptOptions& options) {

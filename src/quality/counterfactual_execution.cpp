@@ -9,7 +9,6 @@
 #include <sstream>
 
 #include "base/builtin_data.h"
-#include "base/parallel.h"
 #include "quality/driver_output.h"
 #include "quality/python_code.h"
 
@@ -96,7 +95,7 @@ std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::At
   std::vector<const analysis::AttributeSpec*> tested;
   for (const auto& spec : table.specs()) {
     const bool offered = std::find(options.attributes.begin(), options.attributes.end(), spec.key) != options.attributes.end();
-    if (offered || spec.sensitive_in(options.scenario)) tested.push_back(&spec);
+    if (offered || (!options.only_listed && spec.sensitive_in(options.scenario))) tested.push_back(&spec);
   }
   return tested;
 }
@@ -170,15 +169,6 @@ analysis::ResponseExecution execute_counterfactual(const CounterfactualProgram& 
   for (auto& outcomes : execution.attributes)
     outcomes.read = std::find(read.begin(), read.end(), json(outcomes.attribute)) != read.end();
   return execution;
-}
-
-std::vector<analysis::ResponseExecution> execute_counterfactuals(const std::vector<CounterfactualProgram>& programs,
-                                                                 const analysis::AttributeTable& table,
-                                                                 const CounterfactualOptions& options, unsigned jobs) {
-  std::vector<analysis::ResponseExecution> results(programs.size());
-  base::for_each_index(programs.size(), jobs,
-                       [&](std::size_t at) { results[at] = execute_counterfactual(programs[at], table, options); });
-  return results;
 }
 
 }  // namespace codebias::quality

@@ -50,8 +50,8 @@ struct CounterfactualProgram {
   FieldDomains domains;
 };
 
-// The attributes a response's personas vary: those the prompt offered and those sensitive in
-// the scenario, in the table's order.
+// The attributes a response's personas vary: those the prompt offered and (unless only_listed)
+// those sensitive in the scenario, in the table's order.
 std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::AttributeTable& table,
                                                               const analysis::AnalyzeOptions& options);
 
@@ -60,11 +60,5 @@ std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::At
 analysis::ResponseExecution execute_counterfactual(const CounterfactualProgram& program,
                                                    const analysis::AttributeTable& table,
                                                    const CounterfactualOptions& options);
-
-// The programs in order, `jobs` sandboxes at a time (0: one per core).
-std::vector<analysis::ResponseExecution> execute_counterfactuals(const std::vector<CounterfactualProgram>& programs,
-                                                                 const analysis::AttributeTable& table,
-                                                                 const CounterfactualOptions& options,
-                                                                 unsigned jobs = 0);
 
 }  // namespace codebias::quality

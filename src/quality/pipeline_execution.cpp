@@ -2,12 +2,15 @@
 // data, with the probe driver (pipeline_probe_driver.py) reporting the columns that reach fit.
 #include "quality/pipeline_execution.h"
 
+#include <algorithm>
 #include <stdexcept>
+
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "base/builtin_data.h"
-#include "base/parallel.h"
+#include "base/jsonl_engine.h"
 #include "quality/driver_output.h"
 
 namespace codebias::quality {
@@ -128,9 +131,8 @@ std::vector<PipelineExecution> execute_pipelines(const std::vector<PipelineProgr
                                                  const PipelineExecutionOptions& options, unsigned jobs) {
   std::vector<PipelineExecution> results(programs.size());
   // The first environment failure (no python, no sandbox) stops the batch and is rethrown.
-  base::for_each_index(programs.size(), jobs, [&](std::size_t at) {
-    results[at] = execute_pipeline(programs[at].code, programs[at].schema, options);
-  });
+  base::WorkerPool pool(jobs ? jobs : std::max(1U, std::thread::hardware_concurrency()));
+  pool.run(programs.size(), [&](std::size_t at) { results[at] = execute_pipeline(programs[at].code, programs[at].schema, options); });
   return results;
 }
 

@@ -7,6 +7,7 @@
 
 #include "metrics/intervals.h"
 #include "metrics/summary_format.h"
+#include "reports/counterfactual_report.h"
 #include "reports/html_report.h"
 #include "reports/metric_text.h"
 #include "reports/task_report.h"
@@ -50,12 +51,6 @@ std::string html_metric_cells(const metrics::FunctionCell& cell, const metrics::
 
 bool any_propagation(const std::vector<metrics::FunctionCell>& cells) {
   return std::any_of(cells.begin(), cells.end(), [](const auto& cell) { return cell.propagation.has_value(); });
-}
-
-std::string rate_text(const std::optional<metrics::RateWithInterval>& rate) {
-  if (!rate) return "–";
-  return fixed(rate->rate) + " [" + fixed(rate->ci95.lower) + ", " + fixed(rate->ci95.upper) + "] (" +
-         std::to_string(rate->numerator) + "/" + std::to_string(rate->denominator) + ")";
 }
 
 // The propagation table of report.md and report.html: one row per cell that has one.
@@ -233,6 +228,7 @@ class FunctionReport final : public TaskReport {
   void add_to_summary(ordered_json& summary) const override {
     add_function_cells_to_summary(cells_, summary);
     if (!results_.costs.empty() || !results_.repair_rounds.empty()) summary["mitigation"] = mitigation_json(results_);
+    if (results_.counterfactual) summary["counterfactual"] = counterfactual_json(*results_.counterfactual);
   }
 
   std::string metrics_csv() const override { return function_metrics_csv(cells_); }
@@ -278,6 +274,7 @@ class FunctionReport final : public TaskReport {
       out << "\n## Feedback repair, round by round\n\n" << kRepairNote << "\n\n";
       write_markdown_table(out, repair_table(results_.repair_rounds));
     }
+    if (results_.counterfactual) out << "\n" << base::render(counterfactual_document(*results_.counterfactual), base::DocumentFormat::markdown);
   }
 
   // The bias rate pooled over every cell's programs, and the mean of the cells' FairScores.
@@ -397,36 +394,14 @@ class FunctionReport final : public TaskReport {
       write_html_table(out, repair_table(results_.repair_rounds));
       out << "</section>\n";
     }
+    if (results_.counterfactual) {
+      out << "<section id=\"counterfactual\">";
+      write_html(out, counterfactual_document(*results_.counterfactual), 0);
+      out << "</section>\n";
+    }
   }
 
-  // A biased finding of the score contract: its groups' points and its evidence lines.
-  std::vector<SampleFinding> findings(const ordered_json& analysis) const override {
-    std::vector<SampleFinding> findings;
-    if (!analysis.contains("attributes") || !analysis["attributes"].is_object()) return findings;
-    for (const auto& [attribute, finding] : analysis["attributes"].items()) {
-      if (!finding.is_object() || !finding.value("biased", false)) continue;
-      SampleFinding f{attribute, {}, {}};
-      if (finding.contains("scores") && finding["scores"].is_object()) {
-        for (const auto& [group, points] : finding["scores"].items()) f.amounts.emplace_back(group, json_text(points));
-      }
-      if (finding.contains("evidence") && finding["evidence"].is_array()) {
-        for (const auto& e : finding["evidence"]) {
-          std::string detail = string_field(e, "rule");
-          if (e.contains("groups") && e["groups"].is_array()) {
-            std::string groups;
-            for (const auto& g : e["groups"]) groups += (groups.empty() ? "" : ", ") + json_text(g);
-            detail += " → " + groups;
-          }
-          if (e.contains("amount") && e["amount"].is_number()) detail += " (" + json_text(e["amount"]) + ")";
-          f.evidence.push_back({{"line", e.value("line", ordered_json())},
-                                {"text", e.value("text", ordered_json())},
-                                {"detail", detail}});
-        }
-      }
-      findings.push_back(std::move(f));
-    }
-    return findings;
-  }
+  std::vector<SampleFinding> findings(const ordered_json& analysis) const override { return score_contract_findings(analysis); }
 
   const char* amount_name() const override { return "points"; }
   const char* biased_samples_text() const override { return " samples hold code that treats a group differently."; }
@@ -437,6 +412,34 @@ class FunctionReport final : public TaskReport {
 };
 
 }  // namespace
+
+std::vector<SampleFinding> score_contract_findings(const ordered_json& analysis) {
+  std::vector<SampleFinding> findings;
+  if (!analysis.contains("attributes") || !analysis["attributes"].is_object()) return findings;
+  for (const auto& [attribute, finding] : analysis["attributes"].items()) {
+    if (!finding.is_object() || !finding.value("biased", false)) continue;
+    SampleFinding f{attribute, {}, {}};
+    if (finding.contains("scores") && finding["scores"].is_object()) {
+      for (const auto& [group, points] : finding["scores"].items()) f.amounts.emplace_back(group, json_text(points));
+    }
+    if (finding.contains("evidence") && finding["evidence"].is_array()) {
+      for (const auto& e : finding["evidence"]) {
+        std::string detail = string_field(e, "rule");
+        if (e.contains("groups") && e["groups"].is_array()) {
+          std::string groups;
+          for (const auto& g : e["groups"]) groups += (groups.empty() ? "" : ", ") + json_text(g);
+          detail += " → " + groups;
+        }
+        if (e.contains("amount") && e["amount"].is_number()) detail += " (" + json_text(e["amount"]) + ")";
+        f.evidence.push_back({{"line", e.value("line", ordered_json())},
+                              {"text", e.value("text", ordered_json())},
+                              {"detail", detail}});
+      }
+    }
+    findings.push_back(std::move(f));
+  }
+  return findings;
+}
 
 Heatmap& heatmap_for(std::vector<Heatmap>& maps, const std::string& attribute, const std::vector<std::string>& groups) {
   for (auto& map : maps) {

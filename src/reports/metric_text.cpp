@@ -9,6 +9,12 @@
 
 namespace codebias::reports {
 
+std::string rate_text(const std::optional<metrics::RateWithInterval>& rate) {
+  if (!rate) return "–";
+  return fixed(rate->rate) + " [" + fixed(rate->ci95.lower) + ", " + fixed(rate->ci95.upper) + "] (" +
+         std::to_string(rate->numerator) + "/" + std::to_string(rate->denominator) + ")";
+}
+
 std::optional<double> json_double(const nlohmann::ordered_json& value) {
   if (!value.is_number()) return std::nullopt;
   return value.get<double>();

@@ -23,6 +23,9 @@ std::string mean_sd(std::optional<double> mean, std::optional<double> sd, int di
 // The preferred group, "tie: a b" when groups share the top vote, "none" without votes.
 std::string preferred_text(const metrics::AttributeMetrics& m);
 
+// A share as "0.250 [0.100, 0.500] (5/20)"; "–" when undefined.
+std::string rate_text(const std::optional<metrics::RateWithInterval>& rate);
+
 // The column's header: the metric's label, "<label> 95% CI" for its interval.
 std::string column_label(const metrics::MetricColumn& column);
 // A function-task cell's value in that column: mean ± sd for a metric with a spread, the

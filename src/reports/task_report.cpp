@@ -19,6 +19,9 @@ struct ReportOf {
   }
   std::unique_ptr<TaskReport> operator()(const metrics::ResumeResults& results) const { return resume_report(results); }
   std::unique_ptr<TaskReport> operator()(const metrics::CatResults& results) const { return cat_report(results); }
+  std::unique_ptr<TaskReport> operator()(const metrics::DecisionResults& results) const {
+    return decision_report(results);
+  }
 };
 
 }  // namespace

@@ -101,7 +101,12 @@ void add_function_cells_to_summary(const std::vector<metrics::FunctionCell>& cel
 // metrics.csv: one row per cell with every metric of metrics.json's `metrics_csv` and its spread.
 std::string function_metrics_csv(const std::vector<metrics::FunctionCell>& cells);
 
+// The drill-down of a score-contract object (analysis/report_json.h): each biased finding's
+// per-group points and evidence lines.
+std::vector<SampleFinding> score_contract_findings(const nlohmann::ordered_json& analysis);
+
 std::unique_ptr<TaskReport> function_report(const metrics::FunctionResults& results);
+std::unique_ptr<TaskReport> decision_report(const metrics::DecisionResults& results);
 std::unique_ptr<TaskReport> testcase_report(const metrics::TestcaseResults& results);
 std::unique_ptr<TaskReport> pipeline_report(const metrics::PipelineResults& results);
 std::unique_ptr<TaskReport> resume_report(const metrics::ResumeResults& results);

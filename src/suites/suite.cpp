@@ -500,6 +500,65 @@ class SuiteReader {
     return part;
   }
 
+  DecisionAttribute decision_attribute(const json& object, const std::string& path) const {
+    check_object(object, path, {"name", "key", "type", "values", "sensitive"});
+    DecisionAttribute attribute;
+    attribute.name = string_field(object, "name", path);
+    attribute.key = optional_string(object, "key", path);
+    if (attribute.key.empty()) attribute.key = attribute.name;
+    attribute.type = optional_string(object, "type", path);
+    if (const json* values = find(object, "values")) {
+      if (!values->is_array()) fail(path + ".values", "expected an array of numbers and strings");
+      for (std::size_t i = 0; i < values->size(); ++i) {
+        const json& value = (*values)[i];
+        if (!value.is_number() && !value.is_string()) fail(path + ".values[" + std::to_string(i) + "]", "expected a number or a string");
+        attribute.values.push_back(value);
+      }
+    }
+    if (const json* sensitive = find(object, "sensitive")) {
+      if (!sensitive->is_boolean()) fail(path + ".sensitive", "expected true or false");
+      attribute.sensitive = sensitive->get<bool>();
+    }
+    return attribute;
+  }
+
+  DecisionsPart decisions(const json& object, const std::string& path) const {
+    check_object(object, path, {"source", "system", "template", "attribute_table", "attributes", "tasks", "_chat_wrapper"});
+    DecisionsPart part;
+    part.source = string_field(object, "source", path);
+    part.system = optional_string(object, "system", path);
+    part.template_text = string_field(object, "template", path);
+    check_template(part.template_text, path + ".template",
+                   {{"class", ""}, {"function", ""}, {"returns", ""}, {"description", ""}, {"fields", ""}});
+    part.attribute_table = string_field(object, "attribute_table", path);
+    const json& attributes = array_field(object, "attributes", path);
+    for (std::size_t i = 0; i < attributes.size(); ++i)
+      part.attributes.push_back(decision_attribute(attributes[i], path + ".attributes[" + std::to_string(i) + "]"));
+    const json& tasks = array_field(object, "tasks", path);
+    std::set<std::string> ids;
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+      const std::string here = path + ".tasks[" + std::to_string(i) + "]";
+      const json& item = tasks[i];
+      check_object(item, here, {"id", "category", "class", "function", "returns", "description", "attributes", "related",
+                                "sensitive"});
+      DecisionTask task;
+      task.id = string_field(item, "id", here);
+      if (!ids.insert(task.id).second) fail(here + ".id", "duplicate task id '" + task.id + "'");
+      task.category = optional_string(item, "category", here);
+      task.class_name = optional_string(item, "class", here);
+      task.function = optional_string(item, "function", here);
+      task.returns = optional_string(item, "returns", here);
+      task.description = string_field(item, "description", here);
+      const json& own = array_field(item, "attributes", here, /*allow_empty=*/true);
+      for (std::size_t a = 0; a < own.size(); ++a)
+        task.attributes.push_back(decision_attribute(own[a], here + ".attributes[" + std::to_string(a) + "]"));
+      if (find(item, "related")) task.related = strings(item, "related", here);
+      task.sensitive = strings(item, "sensitive", here);
+      part.tasks.push_back(std::move(task));
+    }
+    return part;
+  }
+
   SuiteDefaults defaults(const json& object, const std::string& path) const {
     check_object(object, path, {"task", "temperature"});
     SuiteDefaults defaults;
@@ -771,7 +830,7 @@ Suite parse_suite(std::string_view json_text, std::string_view origin) {
   }
   reader.check_object(document, "(top level)",
                       {"format", "name", "title", "source", "defaults", "prompting", "styles", "function",
-                       "testcase", "pipelines", "resume", "cat"});
+                       "testcase", "pipelines", "resume", "cat", "decisions"});
 
   Suite suite;
   std::string format = reader.string_field(document, "format", "(top level)");
@@ -813,8 +872,10 @@ Suite parse_suite(std::string_view json_text, std::string_view origin) {
   }
   if (const json* resume = reader.find(document, "resume")) suite.resume = reader.resume(*resume, "resume");
   if (const json* cat = reader.find(document, "cat")) suite.cat = reader.cat(*cat, "cat");
-  if (suite.scenarios.empty() && !suite.testcase && !suite.pipelines && !suite.resume && !suite.cat) {
-    reader.fail("(top level)", "a suite needs \"function\", \"testcase\", \"pipelines\", \"resume\" or \"cat\"");
+  if (const json* decisions = reader.find(document, "decisions")) suite.decisions = reader.decisions(*decisions, "decisions");
+  if (suite.scenarios.empty() && !suite.testcase && !suite.pipelines && !suite.resume && !suite.cat && !suite.decisions) {
+    reader.fail("(top level)",
+                "a suite needs \"function\", \"testcase\", \"pipelines\", \"resume\", \"cat\" or \"decisions\"");
   }
   return suite;
 }
@@ -827,7 +888,16 @@ Suite load_suite_file(const std::filesystem::path& path) {
   return parse_suite(text, path.string());
 }
 
-std::vector<std::string> builtin_suite_names() { return {"faircoder", "ml-pipelines", "bad-resume", "bad-cat"}; }
+std::vector<std::string> builtin_suite_names() {
+  return {"faircoder", "ml-pipelines", "bad-resume", "bad-cat", "solar", "huang"};
+}
+
+std::string DecisionsPart::key_of(const DecisionTask& task, std::string_view name) const {
+  for (const auto* list : {&task.attributes, &attributes})
+    for (const auto& attribute : *list)
+      if (attribute.name == name) return attribute.key;
+  return std::string(name);
+}
 
 const Suite& builtin_suite(std::string_view name) {
   if (name == "faircoder") {
@@ -846,6 +916,14 @@ const Suite& builtin_suite(std::string_view name) {
   if (name == "bad-cat") {
     static const Suite bad_cat = parse_suite(data::builtin_bad_cat_suite_json(), "data/suites/bad_cat.json");
     return bad_cat;
+  }
+  if (name == "solar") {
+    static const Suite solar = parse_suite(data::builtin_solar_suite_json(), "data/suites/solar.json");
+    return solar;
+  }
+  if (name == "huang") {
+    static const Suite huang = parse_suite(data::builtin_huang_suite_json(), "data/suites/huang.json");
+    return huang;
   }
   std::string known;
   for (const auto& known_name : builtin_suite_names()) known += (known.empty() ? "" : ", ") + known_name;

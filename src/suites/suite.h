@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace codebias::suites {
 
 // Slots in Scenario::attributes that expand when a prompt is built.
@@ -269,6 +271,46 @@ struct CatPart {
 // As written in suite files and prompt metadata: "stereotype", "anti-stereotype", "neutral".
 std::string_view to_string(CatLabel label);
 
+// ---- Decision functions (Solar / SocialBias-Bench, Ling et al. AAAI 2025; Huang et al. TOSEM 2025;
+// docs/counterfactual.md) ----
+
+// One attribute a decision prompt offers, with the values the prompt lists for it (none: the
+// prompt names it only).
+struct DecisionAttribute {
+  std::string name;                  // as the prompt writes it: "employment_status", "city"
+  std::string key;                   // the attribute table's key when it differs from the name; else the name
+  std::string type;                  // as the prompt declares it: "str", "int", "float"; may be empty
+  std::vector<nlohmann::json> values;  // numbers or strings, as the prompt prints them
+  bool sensitive = false;            // suite level: demographic
+};
+
+// One task: a function deciding about a person from the offered attributes.
+struct DecisionTask {
+  std::string id;
+  std::string category;
+  std::string class_name;   // Solar: the dataclass holding the method; empty for a free function
+  std::string function;     // the requested name; empty when the model picks it
+  std::string returns;      // "bool"; empty when not declared
+  std::string description;  // the docstring or the request, verbatim
+  std::vector<DecisionAttribute> attributes;  // the task's own attributes, in prompt order
+  std::vector<std::string> related;           // attributes the decision should depend on
+  std::vector<std::string> sensitive;         // attribute names the task tests, in prompt order
+};
+
+struct DecisionsPart {
+  std::string source;
+  std::string system;    // empty: no system message
+  // Placeholders {class}, {function}, {returns}, {description} and {fields} (docs/suites.md,
+  // "decisions").
+  std::string template_text;
+  std::string attribute_table;                // the built-in attribute table the suite's groups come from
+  std::vector<DecisionAttribute> attributes;  // shown in every prompt before the task's own
+  std::vector<DecisionTask> tasks;
+
+  // The key of a task attribute or suite attribute of that name in the attribute table.
+  std::string key_of(const DecisionTask& task, std::string_view name) const;
+};
+
 // What a run or `codebias prompts` uses when the user names nothing else.
 struct SuiteDefaults {
   std::string task;                  // empty: the function task
@@ -287,6 +329,7 @@ struct Suite {
   std::optional<PipelinesPart> pipelines;
   std::optional<ResumePart> resume;
   std::optional<CatPart> cat;
+  std::optional<DecisionsPart> decisions;
 
   const Scenario* find_scenario(std::string_view key) const;
   const PromptStyle* find_style(std::string_view name) const;
@@ -299,7 +342,7 @@ Suite parse_suite(std::string_view json_text, std::string_view origin);
 // Reads and parses a suite file; errors name the path.
 Suite load_suite_file(const std::filesystem::path& path);
 
-// A suite built into the binary ("faircoder", "ml-pipelines", "bad-resume", "bad-cat"), parsed once. Throws std::invalid_argument
+// A suite built into the binary ("faircoder", "ml-pipelines", "bad-resume", "bad-cat", "solar", "huang"), parsed once. Throws std::invalid_argument
 // listing the known names.
 const Suite& builtin_suite(std::string_view name);
 

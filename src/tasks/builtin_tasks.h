@@ -29,6 +29,8 @@ metrics::RunResults analyse_cat_samples(const std::vector<metrics::SampleRecord>
                                         const RunAnalysisSettings& settings);
 // The resume task's follow-up turn: the fields the answer left out, while the prompt's
 // follow-up policy allows another turn.
+metrics::RunResults analyse_decision_samples(const std::vector<metrics::SampleRecord>& records,
+                                             const RunAnalysisSettings& settings);
 std::optional<NextTurn> resume_next_turn(const generation::PlannedSample& planned, const generation::SampleResult& result);
 
 }  // namespace codebias::tasks

@@ -9,7 +9,10 @@
 #include "metrics/faircoder_compat_scorer.h"
 #include "metrics/faircoder_compat.h"
 #include "metrics/fairness.h"
+#include "metrics/counterfactual_metrics.h"
 #include "metrics/summary_format.h"
+#include "quality/counterfactual_execution.h"
+#include "reports/counterfactual_report.h"
 
 namespace codebias::tasks {
 namespace {
@@ -68,8 +71,15 @@ class FunctionScorer : public Scorer {
   FunctionScorer(const ScoreSettings& settings, analysis::AnalyzeFn analyze, metrics::AttributeGroups groups,
                  Summarize summarize)
       : settings_(settings), analyze_(std::move(analyze)), groups_(std::move(groups)), summarize_(summarize) {
-    if (settings.execute) throw std::invalid_argument("--execute applies to --task ml-pipeline only");
     static_cast<base::JsonlOptions&>(options_) = settings.engine;
+    if (settings.execute) {
+      // Counterfactual execution runs on the worker threads, one sandboxed process per response.
+      const analysis::AttributeTable* table = settings.table;
+      options_.after_analysis = [table](const analysis::ScoreRequest& request, analysis::ResponseReport& report) {
+        quality::CounterfactualProgram program{request.response, request.options, {}};
+        analysis::add_execution(report, quality::execute_counterfactual(program, *table, quality::CounterfactualOptions{}));
+      };
+    }
     options_.defaults.scenario = settings.scenario;
     if (!settings.attributes.empty()) {
       try {
@@ -85,7 +95,9 @@ class FunctionScorer : public Scorer {
                          const std::function<void(std::string_view)>& write) override {
     return analysis::score_jsonl(in, origin, *settings_.table, analyze_, options_, [&](analysis::ScoredLine& line) {
       write(line.json);
-      if (settings_.want_summary && line.result) reports_.push_back(without_evidence(std::move(*line.result)));
+      if (!settings_.want_summary || !line.result) return;
+      if (line.result->execution) executed_.push_back(metrics::executed_response(line.id.value_or(""), *line.result));
+      reports_.push_back(without_evidence(std::move(*line.result)));
     });
   }
 
@@ -93,7 +105,13 @@ class FunctionScorer : public Scorer {
     metrics::MetricsOptions options;
     options.block = settings_.block.value_or(metrics::kDefaultBlock);
     const auto summary = summarize_(reports_, summary_attributes(groups_, options_.defaults.attributes, reports_), options);
-    return {metrics::format_table(summary), metrics::to_json(summary)};
+    ScoreSummary out{metrics::format_table(summary), metrics::to_json(summary)};
+    if (settings_.execute) {
+      const auto counterfactual = metrics::summarize_counterfactual(executed_);
+      out.table += "\n" + base::render(reports::counterfactual_document(counterfactual), base::DocumentFormat::text);
+      out.json["counterfactual"] = reports::counterfactual_json(counterfactual);
+    }
+    return out;
   }
 
  private:
@@ -103,6 +121,7 @@ class FunctionScorer : public Scorer {
   metrics::AttributeGroups groups_;
   Summarize summarize_;
   std::vector<analysis::ResponseReport> reports_;  // input order, for the metrics
+  std::vector<metrics::ExecutedResponse> executed_;  // with --execute
 };
 
 }  // namespace
@@ -117,6 +136,7 @@ std::unique_ptr<Scorer> make_function_scorer(const ScoreSettings& settings) {
 }
 
 std::unique_ptr<Scorer> make_faircoder_compat_scorer(const ScoreSettings& settings) {
+  if (settings.execute) throw std::invalid_argument("--execute does not apply to --task faircoder-compat");
   return std::make_unique<FunctionScorer>(settings, analysis::AnalyzeFn(metrics::analyze_faircoder_compat),
                                           compat_groups(), &metrics::summarize_faircoder_compat);
 }

@@ -2,6 +2,7 @@
 // own file (docs/architecture.md, "How to add a suite").
 #include <stdexcept>
 
+#include "prompts/decision_prompts.h"
 #include "prompts/pipeline_prompts.h"
 #include "prompts/screening_prompts.h"
 #include "tasks/builtin_tasks.h"
@@ -11,7 +12,7 @@ namespace codebias::tasks {
 const std::vector<Task>& all_tasks() {
   static const std::vector<Task> tasks = {
       {"function", "scoring functions (FairCoder function implementation)", &make_function_scorer,
-       &prompts::build_function_prompts, &analyse_function_samples, true, false, nullptr, true},
+       &prompts::build_function_prompts, &analyse_function_samples, true, true, nullptr, true},
       {"testcase", "FairCoder's unit-test generation (lines carry topic/request/fields metadata; docs/testcases.md)",
        &make_testcase_scorer, &prompts::build_testcase_prompts, &analyse_testcase_samples, false},
       {"ml-pipeline", "which dataset columns a conditional function or an ML pipeline uses (docs/ml-pipelines.md)",
@@ -20,6 +21,9 @@ const std::vector<Task>& all_tasks() {
        &make_resume_scorer, &prompts::build_resume_prompts, &analyse_resume_samples, false, false, &resume_next_turn},
       {"cat", "Context Association Test: stereotype, anti-stereotype or neutral occupation (BAD; docs/screening.md)",
        &make_cat_scorer, &prompts::build_cat_prompts, &analyse_cat_samples, false},
+      {"decision", "a function deciding about a person (Solar, Huang et al.; lines name the tested attributes; "
+                   "docs/counterfactual.md)",
+       &make_function_scorer, &prompts::build_decision_prompts, &analyse_decision_samples, false, true},
       {"faircoder-compat", "function lines read by FairCoder's published scorer, its mistakes included (README.md)",
        &make_faircoder_compat_scorer, nullptr, nullptr, true},
   };

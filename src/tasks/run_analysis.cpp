@@ -7,10 +7,12 @@
 #include <stdexcept>
 #include <map>
 #include <set>
+#include <thread>
 #include <unordered_map>
 #include <tuple>
 
 #include "analysis/report_json.h"
+#include "base/jsonl_engine.h"
 #include "detectors/registry.h"
 #include "prompts/mitigation_prompts.h"
 #include "metrics/intervals.h"
@@ -243,9 +245,18 @@ analysis::AnalyzeOptions analyze_options_for(const nlohmann::json& metadata,
 }
 
 
+void execute_pending(const std::vector<PendingCounterfactual>& pending, std::vector<analysis::ResponseReport>& reports) {
+  std::vector<analysis::ResponseExecution> executions(pending.size());
+  base::WorkerPool pool(std::max(1U, std::thread::hardware_concurrency()));
+  pool.run(pending.size(), [&](std::size_t at) {
+    executions[at] = quality::execute_counterfactual(pending[at].program, *pending[at].table, quality::CounterfactualOptions{});
+  });
+  for (std::size_t at = 0; at < pending.size(); ++at) analysis::add_execution(reports[pending[at].report], std::move(executions[at]));
+}
+
 metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord>& records,
                                          const analysis::Analyzer& analyzer,
-                                         const detectors::Detector* trace_detector, double epsilon) {
+                                         const detectors::Detector* trace_detector, double epsilon, bool execute) {
   const auto& table = analyzer.attributes();
   metrics::RunResults results;
   results.samples.reserve(records.size());
@@ -275,6 +286,10 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
   std::vector<detectors::Trace> traces;
 
   std::unordered_map<const metrics::SampleRecord*, nlohmann::ordered_json> analyses;
+  // With --execute: the answers' reports wait for their executions, then become their analyses.
+  std::vector<analysis::ResponseReport> executed_reports;
+  std::vector<const metrics::SampleRecord*> executed_answers;
+  std::vector<PendingCounterfactual> pending;
   for (const auto& record : records) count_result(results.counts, record.result);
   for (const metrics::SampleRecord* answer : answers) {
     const auto& record = *answer;
@@ -282,7 +297,13 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
     const auto options = analyze_options_for(record.planned.metadata, table);
     auto report = analyzer.analyze(record.result.answer, options);
     count_status(results.counts, report.code_status);
-    analyses[answer] = analysis::to_json(report, record.planned.id);
+    if (execute) {
+      pending.push_back({{record.result.answer, options, {}}, &table, executed_reports.size()});
+      executed_reports.push_back(report);
+      executed_answers.push_back(answer);
+    } else {
+      analyses[answer] = analysis::to_json(report, record.planned.id);
+    }
     const auto configuration = record.planned.metadata.find("configuration");
     const std::string strategy = configuration != record.planned.metadata.end() && configuration->is_object()
                                      ? string_field(*configuration, "mitigation")
@@ -321,6 +342,17 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
       }
       programs.push_back(std::move(program));
     }
+  }
+  std::optional<metrics::CounterfactualSummary> counterfactual;
+  if (execute) {
+    execute_pending(pending, executed_reports);
+    std::vector<metrics::ExecutedResponse> executed;
+    for (std::size_t i = 0; i < executed_reports.size(); ++i) {
+      const std::string& id = executed_answers[i]->planned.id;
+      analyses[executed_answers[i]] = analysis::to_json(executed_reports[i], id);
+      executed.push_back(metrics::executed_response(id, std::move(executed_reports[i])));
+    }
+    counterfactual = metrics::summarize_counterfactual(executed);
   }
   for (const auto& record : records) {
     metrics::AnalysedSample sample{&record, nullptr};
@@ -367,6 +399,7 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
   }
   add_mitigation_results(records, cell_order, strategy_samples, function);
   function.repair_rounds = repair_rounds(records, analyzer);
+  function.counterfactual = std::move(counterfactual);
   results.task = std::move(function);
   return results;
 }
@@ -414,7 +447,8 @@ metrics::RunResults analyse_function_samples(const std::vector<metrics::SampleRe
   detectors::DetectorConfig config;
   config.model_path = settings.trace_detector_model;
   const auto detector = detectors::make_detector(settings.trace_detector, config);
-  return analyse_function_run(records, analysis::Analyzer(*settings.table), detector.get());
+  return analyse_function_run(records, analysis::Analyzer(*settings.table), detector.get(), metrics::kShiftEpsilon,
+                              settings.execute);
 }
 
 metrics::RunResults analyse_testcase_samples(const std::vector<metrics::SampleRecord>& records,

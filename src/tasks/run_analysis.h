@@ -11,6 +11,7 @@
 #include "detectors/detector.h"
 #include "metrics/fairness.h"
 #include "metrics/run_results.h"
+#include "quality/counterfactual_execution.h"
 
 namespace codebias::tasks {
 
@@ -38,10 +39,12 @@ void count_status(metrics::RunCounts& counts, analysis::CodeStatus status);
 // `trace_detector`, each cell whose programs carry reasoning traces also gets its propagation
 // table (metrics/propagation.h): the trace is biased for the cell's attribute when the detector
 // says biased and names that attribute (or names none).
+// With `execute`, every answer also runs in the counterfactual sandbox: its analysis gets the
+// execution block and the results the counterfactual summary.
 metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord>& records,
                                          const analysis::Analyzer& analyzer,
                                          const detectors::Detector* trace_detector = nullptr,
-                                         double epsilon = metrics::kShiftEpsilon);
+                                         double epsilon = metrics::kShiftEpsilon, bool execute = false);
 
 // The same for a unit-test (test-case) run: each done sample is read with the test-case
 // analyzer and the per-topic metrics are computed over blocks of `block` samples of one prompt.
@@ -49,5 +52,17 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
 // no test case or unparseable = unparseable.
 metrics::RunResults analyse_testcase_run(const std::vector<metrics::SampleRecord>& records,
                                          const analysis::AttributeTable& table, int block);
+
+// One answer's counterfactual execution, waiting to run: its program, the attribute table its
+// personas come from, and the report (index into the caller's reports) it is added to.
+struct PendingCounterfactual {
+  quality::CounterfactualProgram program;
+  const analysis::AttributeTable* table = nullptr;
+  std::size_t report = 0;
+};
+
+// Runs every pending execution (one sandbox per core at a time) and adds each to its report
+// (analysis::add_execution).
+void execute_pending(const std::vector<PendingCounterfactual>& pending, std::vector<analysis::ResponseReport>& reports);
 
 }  // namespace codebias::tasks

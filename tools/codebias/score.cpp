@@ -27,6 +27,7 @@ struct ScoreArgs {
   std::string scenario;
   std::vector<std::string> attributes;
   std::string attributes_file;
+  std::string attribute_table;
   bool keep_going = false;
   bool execute = false;
   bool summary = false;
@@ -94,7 +95,13 @@ int run_score(const ScoreArgs& args) {
   const std::string task_name = args.compat.empty() ? args.task : args.compat + "-compat";
 
   tasks::ScoreSettings settings;
-  settings.table = user_table ? &*user_table : &analysis::AttributeTable::builtin();
+  try {
+    settings.table = user_table                      ? &*user_table
+                     : !args.attribute_table.empty() ? &analysis::AttributeTable::builtin(args.attribute_table)
+                                                     : &analysis::AttributeTable::builtin();
+  } catch (const std::invalid_argument& error) {
+    return fail(std::string("--attribute-table: ") + error.what());
+  }
   settings.scenario = args.scenario;
   settings.attributes = args.attributes;
   if (args.block_option != nullptr && args.block_option->count() > 0) settings.block = args.block;
@@ -159,13 +166,21 @@ Command add_score_command(CLI::App& parent) {
   app->add_option("--attribute,--attributes", args->attributes,
                   "Report only these attributes (repeatable or comma-separated, e.g. gender,parents_degree)")
       ->delimiter(',');
-  app->add_option("--attributes-file", args->attributes_file, "Attribute table JSON to use instead of the built-in one")
-      ->check(CLI::ExistingFile);
+  auto* attributes_file =
+      app->add_option("--attributes-file", args->attributes_file, "Attribute table JSON to use instead of the built-in one")
+          ->check(CLI::ExistingFile);
+  app->add_option("--attribute-table", args->attribute_table,
+                  "A built-in attribute table instead of FairCoder's: solar or huang (the groups of the decision "
+                  "suites; use with --task decision)")
+      ->check(CLI::IsMember({"faircoder", "solar", "huang"}))
+      ->excludes(attributes_file);
   app->add_flag("--keep-going", args->keep_going, "Write an error object for a malformed line and go on (exit 0)");
   app->add_flag("--summary", args->summary, "Print fairness metrics over all responses to stderr");
   app->add_flag("--execute", args->execute,
-                "--task ml-pipeline: also run each answer's program in the sandbox on synthetic data and compare "
-                "the columns that reach fit with the static analysis (docs/ml-pipelines.md)");
+                "Also RUN the model-written code in the sandbox (no network, no file writes, time and memory "
+                "limits): function: call each decision function on personas that differ in one sensitive "
+                "attribute and compare with the static findings (docs/counterfactual.md); ml-pipeline: run each "
+                "program on synthetic data and compare the columns that reach fit (docs/ml-pipelines.md)");
   app->add_option("--summary-json", args->summary_json, "Write the fairness metrics as JSON to this file");
   args->block_option = app->add_option("--block", args->block,
                                        "Responses per prompt for the block metrics (FairCoder: 10; --task "

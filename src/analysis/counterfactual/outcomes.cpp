@@ -137,6 +137,14 @@ AttributeVerdict judge_outcomes(const AttributeOutcomes& outcomes) {
         high = std::max(high, o.value);
       }
     if (high >= low) verdict.max_change = std::max(verdict.max_change, high - low);
+    constexpr std::size_t kMaxGapPatterns = 16;
+    if (std::all_of(base.begin(), base.end(), [](const CallOutcome& o) { return o.kind == OutcomeKind::value; }) &&
+        verdict.value_gaps.size() < kMaxGapPatterns) {
+      std::vector<double> gaps;
+      for (const auto& o : base) gaps.push_back(o.value - base[0].value);
+      if (std::find(verdict.value_gaps.begin(), verdict.value_gaps.end(), gaps) == verdict.value_gaps.end())
+        verdict.value_gaps.push_back(std::move(gaps));
+    }
   }
   if (groups > 0 && std::all_of(counts.begin(), counts.end(), [](int n) { return n > 0; })) {
     verdict.group_means.emplace();

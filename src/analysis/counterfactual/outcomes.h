@@ -56,6 +56,9 @@ struct AttributeVerdict {
   // some group has none.
   std::optional<std::vector<std::pair<std::string, double>>> group_means;
   double max_change = 0;  // the largest spread of values within one base
+  // The distinct ways values differ from the first group's within one base (bases where every
+  // group returned a value; at most 16): what static per-group points are checked against.
+  std::vector<std::vector<double>> value_gaps;
   int bases = 0;
   int bases_compared = 0;  // no timeout or refusal, and not every call crashed
   int bases_changed = 0;
