@@ -137,6 +137,7 @@ struct Persona {
 constexpr int kMaxCallDepth = 6;
 constexpr size_t kMaxOtherValues = 16;
 constexpr size_t kMaxRangeItems = 512;
+constexpr unsigned kTests = ir::kEquals | ir::kSubstring | ir::kHasItem | ir::kHasKey;
 
 // Evaluates one function for one persona.
 class Evaluator {
@@ -733,7 +734,14 @@ class Evaluator {
         if (index.kind == Value::Kind::string && !index.tainted) return resolve_name(index.text);
         return Value::unknown();
       }
-      case ExprKind::call: return eval_call(e, env, depth);
+      case ExprKind::call: {
+        Value v = eval_call(e, env, depth);
+        // A test the attribute decided (x.equals(y), v.includes(x)), used as a value, counts like
+        // a comparison: `return groups.includes(c.race)`.
+        if ((e.library & kTests) && v.kind == Value::Kind::boolean && v.tainted)
+          return decided_value(truth_of(v), e.line, rules::kBoolean);
+        return v;
+      }
       case ExprKind::unary: {
         if (e.text == "not") {
           Condition c = eval_condition(*e.children[0], env, depth);
@@ -762,12 +770,7 @@ class Evaluator {
           Value a = eval(*e.children[0], env, depth);
           if (a.kind == Value::Kind::attribute || a.kind == Value::Kind::dict || a.kind == Value::Kind::list) return a;
         }
-        Condition c = eval_condition(e, env, depth);
-        Value v = condition_value(c.truth, c);
-        if (c.involved && c.truth == Truth::yes) {
-          v.events.push_back(add_event(e.line, std::string(rules::kBoolean) + "/" + c.rule, v.dep));
-        }
-        return v;
+        return decided_value(eval_condition(e, env, depth), e.line, rules::kBoolean);
       }
       case ExprKind::conditional: {
         Condition c = eval_condition(*e.children[0], env, depth);
@@ -811,6 +814,15 @@ class Evaluator {
       case ExprKind::unknown: return Value::unknown();
     }
     return Value::unknown();
+  }
+
+  // A condition used as a value (`construct` names it): True counts 1 for the
+  // groups it holds for, with an event where the attribute made it true.
+  Value decided_value(const Condition& c, int line, const char* construct) {
+    Value v = condition_value(c.truth, c);
+    if (c.involved && c.truth == Truth::yes)
+      v.events.push_back(add_event(line, std::string(construct) + "/" + c.rule, v.dep));
+    return v;
   }
 
   Value condition_value(Truth truth, const Condition& c) {
@@ -1165,7 +1177,8 @@ class Evaluator {
       Value container = eval(*e.children[1], env, depth);
       return truth_of(membership(item, container, e.text == "not in"));
     }
-    Value v = eval(e, env, depth);
+    // A test's call as a condition is its truth, without the event its use as a value records.
+    Value v = e.kind == ExprKind::call ? eval_call(e, env, depth) : eval(e, env, depth);
     if (v.kind == Value::Kind::attribute) return Condition{};  // presence check
     return truth_of(v);
   }
