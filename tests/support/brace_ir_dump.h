@@ -2,7 +2,8 @@
 // prints ir compactly, so a test can state the expected lowering in one line.
 //
 //   expressions: 1  "male"  true  null  name  obj.field  obj[key]  f(a, b)  (not x)  (a + b)
-//                (a == b)  (a and b)  (a in [x, y])  (c ? a : b)  [a, b]  {k: v}  ?
+//                (a == b)  (a and b)  (a in [x, y])  (c ? a : b)  [a, b]  {k: v}  (r => e)
+//                [e for r in v if c]  ?
 //   statements:  x = e   x += e   expr e   return e   raise   loop {..}   block {..}
 //                if c {..} elif c {..} else {..}  (prefixed by `rule:` for switches)
 #pragma once
@@ -56,6 +57,12 @@ inline std::string dump(const ir::Expr* e) {
       std::string out = "{";
       for (size_t i = 0; i + 1 < e->children.size(); i += 2) out += (i ? ", " : "") + kid(i) + ": " + kid(i + 1);
       return out + "}";
+    }
+    case ExprKind::lambda: return "(" + e->text + " => " + kid(0) + ")";
+    case ExprKind::comprehension: {
+      std::string out = "[" + kid(0) + " for " + e->text + " in " + kid(1);
+      for (size_t i = 2; i < e->children.size(); ++i) out += " if " + kid(i);
+      return out + "]";
     }
     case ExprKind::unknown: return "?";
   }

@@ -670,6 +670,23 @@ class Lowering {
   ir::ExprPtr lower_returned(TSNode value) { return lower_expr(value); }
   ir::ExprPtr lower_assigned(TSNode /*target*/, TSNode value) { return lower_expr(value); }
 
+  // A function literal (`r => value`, `(r) -> { return value; }`) of one parameter `param`, whose
+  // body is its returned value or a block of one return: an ir lambda; unknown otherwise.
+  ir::ExprPtr lambda_of(std::string param, TSNode body, int line) {
+    if (param.empty() || ts_node_is_null(body)) return make_unknown(line);
+    TSNode value = body;
+    if (type_of(body) == Front::kBlock) {
+      std::vector<TSNode> statements = items(body);
+      if (statements.size() != 1 || type_of(statements[0]) != "return_statement") return make_unknown(line);
+      std::vector<TSNode> returned = items(statements[0]);
+      if (returned.empty()) return make_unknown(line);
+      value = returned[0];
+    }
+    auto e = make(ExprKind::lambda, line, std::move(param));
+    e->children.push_back(front().lower_returned(value));
+    return e;
+  }
+
   // The first / last item of `node`; unknown when it has none.
   ir::ExprPtr lower_first(TSNode node, int line) {
     std::vector<TSNode> v = items(node);

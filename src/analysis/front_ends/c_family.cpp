@@ -50,6 +50,10 @@ constexpr LibraryName kFunctions[] = {
     {"min", ir::kMinimum},
     {"abs", ir::kAbsolute},
     {"round", ir::kConvert},
+    // std::any_of(v.begin(), v.end(), f) and std::ranges::any_of(v, f), as lowered: any_of(v, f)
+    {"any_of", ir::kAny},
+    {"all_of", ir::kAll},
+    {"none_of", ir::kNone},
 };
 
 bool contains(std::string_view hay, std::string_view needle) { return hay.find(needle) != std::string_view::npos; }
@@ -740,7 +744,17 @@ class CFamilyLowering : public brace::Lowering<CFamilyLowering> {
     }
     if (type == "initializer_list") return lower_init_list(node, "", false, false);
     if (type == "condition_clause") return lower_condition(node);
+    if (type == "lambda_expression") return lower_lambda_value(node);
     return make_unknown(line);
+  }
+
+  // [&](const std::string& r) { return c.race == r; } as a value: a lambda of its first parameter.
+  ir::ExprPtr lower_lambda_value(TSNode node) {
+    TSNode declarator = field(node, "declarator");
+    std::vector<TSNode> params =
+        ts_node_is_null(declarator) ? std::vector<TSNode>{} : items(field(declarator, "parameters"));
+    std::string name = params.empty() ? std::string() : declarator_name(field(params[0], "declarator"));
+    return lambda_of(name, field(node, "body"), line_of(node));
   }
 
   // std::max -> max; Gender::Male (Gender an enum of this code) -> "Male"; A::b -> A.b
@@ -810,6 +824,12 @@ class CFamilyLowering : public brace::Lowering<CFamilyLowering> {
         if (callee == "find") e->library = ir::kSubstring | ir::kHasItem;
         return e;
       }
+    }
+    // std::any_of(v.begin(), v.end(), f) -> any_of(v, f); std::ranges::any_of(v, f) -> any_of(v, f)
+    if (callee == "any_of" || callee == "all_of" || callee == "none_of") {
+      TSNode container = args.size() == 3 ? range_container(args[0]) : TSNode{};
+      if (!ts_node_is_null(container)) return call_named(callee, {container, args[2]}, line);
+      if (args.size() == 2) return call_named(callee, args, line);
     }
     // std::clamp(x, lo, hi) -> max(lo, min(x, hi)); fmin / fmax / floor / ceil by the names of
     // kFunctions

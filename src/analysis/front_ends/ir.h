@@ -25,7 +25,9 @@ enum class ExprKind {
   conditional,  // children[0] ? children[1] : children[2]
   list,         // list, tuple, set, array literal: children are the items
   dict,         // children alternate key, value
-  unknown,      // anything the front end does not model (comprehensions, lambdas, ...)
+  lambda,       // a function of one parameter given as a value: text = the parameter; children[0] = what it returns
+  comprehension,  // [children[0] for text in children[1] if children[2] if ...]: a generator or list comprehension
+  unknown,      // anything the front end does not model
 };
 
 // What a call of a library method or function does, in the evaluator's terms. Each front end
@@ -54,6 +56,12 @@ enum Library : unsigned {
   kSum = 1u << 16,        // sum(list)
   kRange = 1u << 17,      // range(n) / range(a, b): the numbers
   kOpaque = 1u << 18,     // a function whose result the evaluator does not follow: len(x), print(x)
+  // Quantifiers over the items of a list: as a method, the receiver's items tested by the argument
+  // (a lambda): v.some(f), s.anyMatch(f); as a function, the first argument's items tested by the
+  // second, any_of(v, f), or with one argument the truths of its items: any(x == r for r in v).
+  kAny = 1u << 19,        // some item passes
+  kAll = 1u << 20,        // every item passes
+  kNone = 1u << 21,       // no item passes
 };
 
 struct Expr {

@@ -46,6 +46,10 @@ constexpr LibraryName kMethods[] = {
     {"getProperty", ir::kField},
     {"values", ir::kValues},
     {"add", ir::kAppend},
+    {"stream", ir::kSameValue},  // of a collection: its items
+    {"anyMatch", ir::kAny},
+    {"allMatch", ir::kAll},
+    {"noneMatch", ir::kNone},
 };
 // Math.max / min / abs / round / floor / ceil / rint / clamp, Integer.parseInt and
 // Double.parseDouble (and their valueOf), as lowered.
@@ -380,7 +384,21 @@ class JavaLowering : public brace::Lowering<JavaLowering> {
     if (type == "ternary_expression") return lower_conditional(node, line);
     if (type == "cast_expression") return lower_expr(field(node, "value"));
     if (type == "switch_expression") return lower_switch_value(node);
+    if (type == "lambda_expression") return lower_lambda(node);
     return make_unknown(line);
+  }
+
+  // `r -> c.race.equals(r)`, `(String r) -> { return ...; }`: a lambda of its first parameter.
+  ir::ExprPtr lower_lambda(TSNode node) {
+    TSNode param = field(node, "parameters");
+    if (!ts_node_is_null(param) && type_of(param) != "identifier") {
+      std::vector<TSNode> params = items(param);
+      param = params.empty()                             ? TSNode{}
+              : type_of(params[0]) == "formal_parameter" ? field(params[0], "name")
+                                                         : params[0];
+    }
+    bool named = !ts_node_is_null(param) && type_of(param) == "identifier";
+    return lambda_of(named ? str(param) : std::string(), field(node, "body"), line_of(node));
   }
 
   ir::ExprPtr list_of(const std::vector<TSNode>& args, int line) {

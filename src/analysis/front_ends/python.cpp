@@ -49,6 +49,8 @@ constexpr LibraryName kFunctions[] = {
     {"sum", ir::kSum},
     {"range", ir::kRange},
     {"len", ir::kOpaque},
+    {"any", ir::kAny},
+    {"all", ir::kAll},
     {"isinstance", ir::kOpaque},
     {"hasattr", ir::kOpaque},
     {"print", ir::kOpaque},
@@ -306,6 +308,10 @@ class PythonLowering {
       auto e = make(ExprKind::call, line);
       e->children.push_back(lower_expr(field(node, "function")));
       TSNode args = field(node, "arguments");
+      if (!ts_node_is_null(args) && type_of(args) == "generator_expression") {  // any(x for x in v)
+        e->children.push_back(lower_expr(args));
+        return e;
+      }
       for (uint32_t i = 0; !ts_node_is_null(args) && i < count(args); ++i) {
         TSNode a = child(args, i);
         if (type_of(a) == "keyword_argument") {
@@ -358,6 +364,8 @@ class PythonLowering {
         if (type_of(child(node, i)) != "comment") e->children.push_back(lower_expr(child(node, i)));
       return e;
     }
+    if (type == "generator_expression" || type == "list_comprehension" || type == "set_comprehension")
+      return lower_comprehension(node);
     if (type == "dictionary") {
       auto e = make(ExprKind::dict, line);
       for (uint32_t i = 0; i < count(node); ++i) {
@@ -378,6 +386,26 @@ class PythonLowering {
       return e ? std::move(e) : make_unknown(line);
     }
     return make_unknown(line);
+  }
+
+  // (element for name in source if filter ...): one `for` over a name; unknown otherwise.
+  ir::ExprPtr lower_comprehension(TSNode node) {
+    int line = line_of(node);
+    auto e = make(ExprKind::comprehension, line);
+    e->children.push_back(lower_expr(field(node, "body")));
+    for (uint32_t i = 0; i < count(node); ++i) {
+      TSNode clause = child(node, i);
+      if (type_of(clause) == "for_in_clause") {
+        TSNode variable = field(clause, "left");
+        if (!e->text.empty() || ts_node_is_null(variable) || type_of(variable) != "identifier")
+          return make_unknown(line);  // several `for`s, or a tuple of names
+        e->text = std::string(t_.text(variable));
+        e->children.push_back(lower_expr(field(clause, "right")));
+      } else if (type_of(clause) == "if_clause" && !e->text.empty()) {
+        e->children.push_back(count(clause) ? lower_expr(child(clause, 0)) : make_unknown(line));
+      }
+    }
+    return e->text.empty() ? make_unknown(line) : std::move(e);
   }
 
   // a < b <= c  ->  (a < b) and (b <= c);  `not in`, `is`, `is not` map to ir operators.

@@ -207,6 +207,23 @@ TEST(CFamilyFrontEnd, LoopsTryThrowBlocksAndComments) {
             "if (s < 0) {raise}; return");
 }
 
+// std::any_of over a container's range, or a range, with a lambda of one returned value (or a
+// function's name) as the test.
+TEST(CFamilyFrontEnd, QuantifiersOverARangeWithLambdas) {
+  Lowered l =
+      cpp("bool f(const C& c) {\n"
+          "  std::vector<std::string> v = {\"white\", \"asian\"};\n"
+          "  x = std::any_of(v.begin(), v.end(), [&](const std::string& r) { return c.race == r; });\n"
+          "  x = std::ranges::all_of(v, [](auto r) { return r != c.race; });\n"
+          "  x = std::none_of(std::begin(v), std::end(v), is_barred);\n"
+          "  x = [&](int r) { s += r; return r; };\n"
+          "  return x;\n"
+          "}\n");
+  EXPECT_EQ(l.body("f"),
+            "v = [\"white\", \"asian\"]; x = any_of(v, (r => (c.race == r))); x = all_of(v, (r => (r != c.race))); "
+            "x = none_of(v, is_barred); x = ?; return x");
+}
+
 TEST(CFamilyFrontEnd, GlobalsDefinesAndMemberInitializers) {
   Lowered l =
       cpp("#define FEMALE_BONUS 5\n"

@@ -103,6 +103,23 @@ TEST(JavaScriptFrontEnd, IfElseChainsAndControlFlow) {
             "loop {x -= 1}; loop {y += 1}; block {s = 4}; if (not g) {raise}; return s");
 }
 
+// Function literals passed as values are lambdas of their first parameter when their body is one
+// returned value.
+TEST(JavaScriptFrontEnd, FunctionLiteralsAsValuesAreLambdas) {
+  Lowered l =
+      ts("function f(c: C) {\n"
+         "  x = groups.some(r => c.race === r);\n"
+         "  x = groups.every((r: string) => { return c.race !== r; });\n"
+         "  x = groups.some(function (r) { return r === c.race; });\n"
+         "  x = groups.some(({race}) => race === 'white');\n"
+         "  x = groups.some(r => { s += 1; return r; });\n"
+         "  return x;\n"
+         "}\n");
+  EXPECT_EQ(l.body("f"),
+            "x = groups.some((r => (c.race == r))); x = groups.every((r => (c.race != r))); "
+            "x = groups.some((r => (r == c.race))); x = groups.some(?); x = groups.some(?); return x");
+}
+
 TEST(JavaScriptFrontEnd, SwitchLowersToMembershipChain) {
   Lowered l =
       js("function f(gender, race) {\n"
