@@ -4,7 +4,7 @@
 //   expressions: 1  "male"  true  null  name  obj.field  obj[key]  f(a, b)  (not x)  (a + b)
 //                (a == b)  (a and b)  (a in [x, y])  (c ? a : b)  [a, b]  {k: v}  (r => e)
 //                [e for r in v if c]  ?
-//   statements:  x = e   x += e   expr e   return e   raise   loop {..}   block {..}
+//   statements:  x = e   x += e   expr e   return e   raise   loop {..}   for r in v {..}   block {..}
 //                if c {..} elif c {..} else {..}  (prefixed by `rule:` for switches)
 #pragma once
 
@@ -87,7 +87,8 @@ inline std::string dump(const ir::Stmt& s) {
         out += (s.conditions.empty() ? "else " : " else ") + braces(s.conditions.size());
       return out;
     }
-    case StmtKind::loop: return "loop " + braces(0);
+    case StmtKind::loop:
+      return s.target ? "for " + dump(s.target) + " in " + dump(s.value) + " " + braces(0) : "loop " + braces(0);
     case StmtKind::ret: return s.value ? "return " + dump(s.value) : "return";
     case StmtKind::raise: return "raise";
     case StmtKind::block: return "block " + braces(0);

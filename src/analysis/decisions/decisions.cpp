@@ -137,10 +137,10 @@ struct Persona {
 constexpr int kMaxCallDepth = 6;
 constexpr size_t kMaxOtherValues = 16;
 constexpr size_t kMaxRangeItems = 512;
-// A quantifier or comprehension over a known list longer than this goes through unknown items.
+// A loop, quantifier or comprehension over a known list longer than this goes through unknown items.
 constexpr size_t kMaxUnrolledItems = 64;
-// Item runs of one evaluation, all nestings together; past it items are unknown, so nested
-// quantifiers over lists stay cheap.
+// Item runs of one evaluation, all nestings together; past it items are unknown, so nested loops
+// over lists stay cheap.
 constexpr size_t kMaxItemRuns = 4096;
 constexpr unsigned kQuantifiers = ir::kAny | ir::kAll | ir::kNone;
 constexpr unsigned kTests = ir::kEquals | ir::kSubstring | ir::kHasItem | ir::kHasKey;
@@ -326,10 +326,29 @@ class Evaluator {
         return Flow::normal;
       case StmtKind::if_chain: return exec_if(s, env, ret, depth);
       case StmtKind::loop: {
+        if (s.bodies.empty()) return Flow::normal;
+        if (s.target && s.value) {
+          std::optional<std::vector<Value>> items = items_of(eval(*s.value, env, depth));
+          // Only a list of known items (literals, tables) is run item by item: over a list of
+          // people, the attribute read from each item is one person's, counted once.
+          bool known = items && std::none_of(items->begin(), items->end(), [](const Value& item) {
+            return item.kind == Value::Kind::unknown;
+          }) && take_item_runs(items->size());
+          if (known) {
+            // Each item's run is certain: a return or raise in it is the function's.
+            for (const Value& item : *items) {
+              env[s.target->text] = item;
+              Flow f = exec_body(s.bodies[0], env, ret, depth);
+              if (f != Flow::normal) return f;
+            }
+            return Flow::normal;
+          }
+          env[s.target->text] = resolve_name(s.target->text);
+        }
         frames_.push_back(Frame{false, true, {}, {}, {}});
         Value ignored;
         // A return inside a loop depends on data we do not know: ignored.
-        if (!s.bodies.empty()) exec_body(s.bodies[0], env, ignored, depth);
+        exec_body(s.bodies[0], env, ignored, depth);
         frames_.pop_back();
         return Flow::normal;
       }
@@ -956,6 +975,8 @@ class Evaluator {
         }
         if ((library & ir::kHasKey) && argc >= 1) return membership(arg(0), object, false);
       }
+      if ((library & ir::kLength) && (object.kind == Value::Kind::list || object.kind == Value::Kind::dict))
+        return Value::number(static_cast<double>(object.items->size()));
       if (object.kind == Value::Kind::list) {
         if ((library & ir::kSameValue) && argc == 0) return object;  // list.stream()
         if ((library & ir::kPosition) && argc >= 1) {
@@ -1045,6 +1066,10 @@ class Evaluator {
       Value total = Value::number(0);
       for (const auto& kv : *list.items) total = add(total, kv.second);
       return total;
+    }
+    if ((library & ir::kLength) && argc >= 1) {
+      std::optional<std::vector<Value>> items = items_of(arg(0));
+      return items ? Value::number(static_cast<double>(items->size())) : Value::unknown();
     }
     if ((library & ir::kRange) && argc >= 1) {
       double lo = 0, hi = 0;
@@ -1310,7 +1335,7 @@ class Evaluator {
     return true;
   }
 
-  // The items a quantifier goes through: a list's items, a table's keys; none when unknown.
+  // The items a loop or a quantifier goes through: a list's items, a table's keys; none when unknown.
   static std::optional<std::vector<Value>> items_of(const Value& v) {
     if (v.kind != Value::Kind::list && v.kind != Value::Kind::dict) return std::nullopt;
     std::vector<Value> items;

@@ -47,6 +47,7 @@ constexpr LibraryName kMethods[] = {
     {"values", ir::kValues},
     {"add", ir::kAppend},
     {"stream", ir::kSameValue},  // of a collection: its items
+    {"size", ir::kLength},
     {"anyMatch", ir::kAny},
     {"allMatch", ir::kAll},
     {"noneMatch", ir::kNone},
@@ -232,6 +233,14 @@ class JavaLowering : public brace::Lowering<JavaLowering> {
   static bool is_exit(TSNode st) {
     std::string_view t = type_of(st);
     return t == "break_statement" || t == "continue_statement" || t == "yield_statement";
+  }
+
+  // for (String r : groups)
+  void lower_loop_variable(TSNode loop, ir::Stmt& s) {
+    TSNode variable = field(loop, "name");
+    if (type_of(loop) != kForEach || ts_node_is_null(variable) || type_of(variable) != "identifier") return;
+    s.target = lower_expr(variable);
+    s.value = lower_expr(field(loop, "value"));
   }
 
   // `case "a", "b":` / `case MALE ->` / `default:`; false for `default`.

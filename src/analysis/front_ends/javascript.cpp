@@ -453,6 +453,17 @@ class JavaScriptLowering : public brace::Lowering<JavaScriptLowering> {
 
   ir::StmtPtr lower_switch(TSNode node) { return lower_case_switch(node, lower_condition(field(node, "value"))); }
 
+  // for (const r of groups)
+  void lower_loop_variable(TSNode loop, ir::Stmt& s) {
+    TSNode variable = field(loop, "left");
+    TSNode op = field(loop, "operator");
+    if (type_of(loop) != kForEach || ts_node_is_null(variable) || type_of(variable) != "identifier" ||
+        ts_node_is_null(op) || text(op) != "of")
+      return;
+    s.target = lower_expr(variable);
+    s.value = lower_expr(field(loop, "right"));
+  }
+
   // An arm of lower_case_switch: `case value:` / `default:`.
   bool read_case(TSNode c, TSNode value, brace::SwitchArm& arm) {
     std::string_view ct = type_of(c);

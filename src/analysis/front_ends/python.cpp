@@ -48,7 +48,7 @@ constexpr LibraryName kFunctions[] = {
     {"max", ir::kMaximum},
     {"sum", ir::kSum},
     {"range", ir::kRange},
-    {"len", ir::kOpaque},
+    {"len", ir::kLength},
     {"any", ir::kAny},
     {"all", ir::kAll},
     {"isinstance", ir::kOpaque},
@@ -156,6 +156,11 @@ class PythonLowering {
       if (type == "raise_statement") out.push_back(stmt(StmtKind::raise, node));
     } else if (type == "for_statement" || type == "while_statement") {
       auto s = stmt(StmtKind::loop, node);
+      TSNode variable = field(node, "left");
+      if (type == "for_statement" && !ts_node_is_null(variable) && type_of(variable) == "identifier") {
+        s->target = lower_expr(variable);
+        s->value = lower_expr(field(node, "right"));
+      }
       s->bodies.emplace_back();
       lower_block(field(node, "body"), s->bodies.back());
       out.push_back(std::move(s));

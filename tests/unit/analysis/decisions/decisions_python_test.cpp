@@ -176,6 +176,7 @@ TEST(DecisionsPython, SpellingsOfOneQuantifierAreTheSameFinding) {
       "    return any(c.race == r for r in GROUPS if r != 'black')\n",
       "    return not all(c.race != r for r in GROUPS if r != 'black')\n",
       "    checks = [c.race == 'white', c.race == 'asian']\n    return any(checks)\n",
+      "    groups = ['white', 'asian']\n    return any(c.race == groups[i] for i in range(len(groups)))\n",
       "    return any(r == 'white' or r == 'asian' for r in c.races)\n",
   };
   for (const char* body : bodies) {

@@ -81,7 +81,7 @@ TEST(JavaFrontEnd, IfElseChainsAndControlFlow) {
       "    return s;\n");
   EXPECT_EQ(l.body("f"),
             "if g.equals(\"male\") {s = 1} elif \"female\".equalsIgnoreCase(g) {s = 2} else {s = 3}; "
-            "loop {s += i}; loop {s += 1}; loop {x -= 1}; loop {y += 1}; block {s = 4}; "
+            "loop {s += i}; for k in list {s += 1}; loop {x -= 1}; loop {y += 1}; block {s = 4}; "
             "if (a == null) {raise}; return s");
 }
 

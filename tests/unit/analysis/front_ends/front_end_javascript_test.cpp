@@ -91,6 +91,7 @@ TEST(JavaScriptFrontEnd, IfElseChainsAndControlFlow) {
       js("function f(g) {\n"
          "  if (g === 'male') { s = 1; } else if (g !== 'female') s = 2; else { s = 3; }\n"
          "  for (const k of list) { s += 1; }\n"
+         "  for (const k in table) s += 1;\n"
          "  for (let i = 0; i < 3; i++) s += i;\n"
          "  while (x) x--;\n"
          "  do { y++; } while (y < 3);\n"
@@ -99,7 +100,8 @@ TEST(JavaScriptFrontEnd, IfElseChainsAndControlFlow) {
          "  return s;\n"
          "}\n");
   EXPECT_EQ(l.body("f"),
-            "if (g == \"male\") {s = 1} elif (g != \"female\") {s = 2} else {s = 3}; loop {s += 1}; loop {s += i}; "
+            "if (g == \"male\") {s = 1} elif (g != \"female\") {s = 2} else {s = 3}; for k in list {s += 1}; "
+            "loop {s += 1}; loop {s += i}; "
             "loop {x -= 1}; loop {y += 1}; block {s = 4}; if (not g) {raise}; return s");
 }
 
