@@ -2,8 +2,9 @@
 // prints ir compactly, so a test can state the expected lowering in one line.
 //
 //   expressions: 1  "male"  true  null  name  obj.field  obj[key]  f(a, b)  (not x)  (a + b)
-//                (a == b)  (a and b)  (a in [x, y])  (c ? a : b)  [a, b]  {k: v}  ?
-//   statements:  x = e   x += e   expr e   return e   raise   loop {..}   block {..}
+//                (a == b)  (a and b)  (a in [x, y])  (c ? a : b)  [a, b]  {k: v}  (r => e)
+//                [e for r in v if c]  ?
+//   statements:  x = e   x += e   expr e   return e   raise   loop {..}   for r in v {..}   block {..}
 //                if c {..} elif c {..} else {..}  (prefixed by `rule:` for switches)
 #pragma once
 
@@ -57,6 +58,12 @@ inline std::string dump(const ir::Expr* e) {
       for (size_t i = 0; i + 1 < e->children.size(); i += 2) out += (i ? ", " : "") + kid(i) + ": " + kid(i + 1);
       return out + "}";
     }
+    case ExprKind::lambda: return "(" + e->text + " => " + kid(0) + ")";
+    case ExprKind::comprehension: {
+      std::string out = "[" + kid(0) + " for " + e->text + " in " + kid(1);
+      for (size_t i = 2; i < e->children.size(); ++i) out += " if " + kid(i);
+      return out + "]";
+    }
     case ExprKind::unknown: return "?";
   }
   return "?";
@@ -80,7 +87,8 @@ inline std::string dump(const ir::Stmt& s) {
         out += (s.conditions.empty() ? "else " : " else ") + braces(s.conditions.size());
       return out;
     }
-    case StmtKind::loop: return "loop " + braces(0);
+    case StmtKind::loop:
+      return s.target ? "for " + dump(s.target) + " in " + dump(s.value) + " " + braces(0) : "loop " + braces(0);
     case StmtKind::ret: return s.value ? "return " + dump(s.value) : "return";
     case StmtKind::raise: return "raise";
     case StmtKind::block: return "block " + braces(0);

@@ -137,6 +137,13 @@ struct Persona {
 constexpr int kMaxCallDepth = 6;
 constexpr size_t kMaxOtherValues = 16;
 constexpr size_t kMaxRangeItems = 512;
+// A loop, quantifier or comprehension over a known list longer than this goes through unknown items.
+constexpr size_t kMaxUnrolledItems = 64;
+// Item runs of one evaluation, all nestings together; past it items are unknown, so nested loops
+// over lists stay cheap.
+constexpr size_t kMaxItemRuns = 4096;
+constexpr unsigned kQuantifiers = ir::kAny | ir::kAll | ir::kNone;
+constexpr unsigned kTests = ir::kEquals | ir::kSubstring | ir::kHasItem | ir::kHasKey;
 
 // Evaluates one function for one persona.
 class Evaluator {
@@ -192,6 +199,7 @@ class Evaluator {
   std::unordered_map<std::string, const ir::Function*> functions_;
   Env* globals_ = nullptr;
   std::vector<Frame> frames_;
+  size_t item_runs_ = 0;  // see kMaxItemRuns
 
   // Code that never returns (a script, or a function cut off before its return): the score is
   // the variable the attribute's decisions accumulated into.
@@ -318,10 +326,29 @@ class Evaluator {
         return Flow::normal;
       case StmtKind::if_chain: return exec_if(s, env, ret, depth);
       case StmtKind::loop: {
+        if (s.bodies.empty()) return Flow::normal;
+        if (s.target && s.value) {
+          std::optional<std::vector<Value>> items = items_of(eval(*s.value, env, depth));
+          // Only a list of known items (literals, tables) is run item by item: over a list of
+          // people, the attribute read from each item is one person's, counted once.
+          bool known = items && std::none_of(items->begin(), items->end(), [](const Value& item) {
+            return item.kind == Value::Kind::unknown;
+          }) && take_item_runs(items->size());
+          if (known) {
+            // Each item's run is certain: a return or raise in it is the function's.
+            for (const Value& item : *items) {
+              env[s.target->text] = item;
+              Flow f = exec_body(s.bodies[0], env, ret, depth);
+              if (f != Flow::normal) return f;
+            }
+            return Flow::normal;
+          }
+          env[s.target->text] = resolve_name(s.target->text);
+        }
         frames_.push_back(Frame{false, true, {}, {}, {}});
         Value ignored;
         // A return inside a loop depends on data we do not know: ignored.
-        if (!s.bodies.empty()) exec_body(s.bodies[0], env, ignored, depth);
+        exec_body(s.bodies[0], env, ignored, depth);
         frames_.pop_back();
         return Flow::normal;
       }
@@ -733,7 +760,20 @@ class Evaluator {
         if (index.kind == Value::Kind::string && !index.tainted) return resolve_name(index.text);
         return Value::unknown();
       }
-      case ExprKind::call: return eval_call(e, env, depth);
+      case ExprKind::call: {
+        if (is_quantifier(e)) {
+          const char* construct = e.library & ir::kAny   ? rules::kAny
+                                  : e.library & ir::kAll ? rules::kAll
+                                                         : rules::kNone;
+          return decided_value(quantify(e, env, depth), e.line, construct);
+        }
+        Value v = eval_call(e, env, depth);
+        // A test the attribute decided (x.equals(y), v.includes(x)), used as a value, counts like
+        // a comparison: `return groups.includes(c.race)`.
+        if ((e.library & kTests) && v.kind == Value::Kind::boolean && v.tainted)
+          return decided_value(truth_of(v), e.line, rules::kBoolean);
+        return v;
+      }
       case ExprKind::unary: {
         if (e.text == "not") {
           Condition c = eval_condition(*e.children[0], env, depth);
@@ -762,12 +802,7 @@ class Evaluator {
           Value a = eval(*e.children[0], env, depth);
           if (a.kind == Value::Kind::attribute || a.kind == Value::Kind::dict || a.kind == Value::Kind::list) return a;
         }
-        Condition c = eval_condition(e, env, depth);
-        Value v = condition_value(c.truth, c);
-        if (c.involved && c.truth == Truth::yes) {
-          v.events.push_back(add_event(e.line, std::string(rules::kBoolean) + "/" + c.rule, v.dep));
-        }
-        return v;
+        return decided_value(eval_condition(e, env, depth), e.line, rules::kBoolean);
       }
       case ExprKind::conditional: {
         Condition c = eval_condition(*e.children[0], env, depth);
@@ -808,9 +843,20 @@ class Evaluator {
           v.items->emplace_back(eval(*e.children[i], env, depth), eval(*e.children[i + 1], env, depth));
         return v;
       }
+      case ExprKind::comprehension: return comprehension(e, env, depth);
+      case ExprKind::lambda:  // only a quantifier's test is followed
       case ExprKind::unknown: return Value::unknown();
     }
     return Value::unknown();
+  }
+
+  // A condition used as a value (`construct` is boolean or a quantifier): True counts 1 for the
+  // groups it holds for, with an event where the attribute made it true.
+  Value decided_value(const Condition& c, int line, const char* construct) {
+    Value v = condition_value(c.truth, c);
+    if (c.involved && c.truth == Truth::yes)
+      v.events.push_back(add_event(line, std::string(construct) + "/" + c.rule, v.dep));
+    return v;
   }
 
   Value condition_value(Truth truth, const Condition& c) {
@@ -929,7 +975,10 @@ class Evaluator {
         }
         if ((library & ir::kHasKey) && argc >= 1) return membership(arg(0), object, false);
       }
+      if ((library & ir::kLength) && (object.kind == Value::Kind::list || object.kind == Value::Kind::dict))
+        return Value::number(static_cast<double>(object.items->size()));
       if (object.kind == Value::Kind::list) {
+        if ((library & ir::kSameValue) && argc == 0) return object;  // list.stream()
         if ((library & ir::kPosition) && argc >= 1) {
           Value needle = arg(0);
           if (needle.kind == Value::Kind::attribute) {
@@ -1018,6 +1067,10 @@ class Evaluator {
       for (const auto& kv : *list.items) total = add(total, kv.second);
       return total;
     }
+    if ((library & ir::kLength) && argc >= 1) {
+      std::optional<std::vector<Value>> items = items_of(arg(0));
+      return items ? Value::number(static_cast<double>(items->size())) : Value::unknown();
+    }
     if ((library & ir::kRange) && argc >= 1) {
       double lo = 0, hi = 0;
       Value a = arg(0);
@@ -1048,10 +1101,18 @@ class Evaluator {
     auto it = functions_.find(name);
     if (it == functions_.end() || depth >= kMaxCallDepth) return Value::unknown();
     const ir::Function& fn = *it->second;
+    std::vector<Value> args;
+    for (size_t a = first_arg; a < call.children.size() && args.size() < fn.params.size(); ++a)
+      args.push_back(eval(*call.children[a], env, depth));
+    return invoke(fn, args, env, depth);
+  }
+
+  // Runs a function of the code on these arguments; a parameter without one takes its default
+  // (evaluated in the caller's `env`) or what its name means.
+  Value invoke(const ir::Function& fn, const std::vector<Value>& args, Env& env, int depth) {
     Env local;
     for (size_t i = 0; i < fn.params.size(); ++i) {
-      size_t a = first_arg + i;
-      if (a < call.children.size()) local[fn.params[i]] = eval(*call.children[a], env, depth);
+      if (i < args.size()) local[fn.params[i]] = args[i];
       else if (fn.param_defaults[i]) local[fn.params[i]] = eval(*fn.param_defaults[i], env, depth);
       else local[fn.params[i]] = resolve_name(fn.params[i]);
     }
@@ -1137,24 +1198,14 @@ class Evaluator {
     if (e.kind == ExprKind::logical) {
       Condition a = eval_condition(*e.children[0], env, depth);
       Condition b = eval_condition(*e.children[1], env, depth);
-      // Conditions on other inputs are neutral: the attribute's part decides (see header).
-      if (a.truth == Truth::unknown) return merge_effects(b, a);
-      if (b.truth == Truth::unknown) return merge_effects(a, b);
-      Condition c;
-      bool is_and = e.text == "and";
-      bool ta = a.truth == Truth::yes, tb = b.truth == Truth::yes;
-      c.truth = (is_and ? (ta && tb) : (ta || tb)) ? Truth::yes : Truth::no;
-      c.involved = a.involved || b.involved;
-      c.rule = a.involved ? a.rule : b.rule;
-      c.effects = a.effects | b.effects;
-      return c;
+      return combine(a, b, e.text == "and");
     }
     if (e.kind == ExprKind::unary && e.text == "not") {
       Condition c = eval_condition(*e.children[0], env, depth);
-      if (c.truth == Truth::yes) c.truth = Truth::no;
-      else if (c.truth == Truth::no) c.truth = Truth::yes;
+      c.truth = negated(c.truth);
       return c;
     }
+    if (is_quantifier(e)) return quantify(e, env, depth);
     if (e.kind == ExprKind::compare) {
       Value a = eval(*e.children[0], env, depth);
       Value b = eval(*e.children[1], env, depth);
@@ -1165,9 +1216,153 @@ class Evaluator {
       Value container = eval(*e.children[1], env, depth);
       return truth_of(membership(item, container, e.text == "not in"));
     }
-    Value v = eval(e, env, depth);
+    // A test's call as a condition is its truth, without the event its use as a value records.
+    Value v = e.kind == ExprKind::call ? eval_call(e, env, depth) : eval(e, env, depth);
     if (v.kind == Value::Kind::attribute) return Condition{};  // presence check
     return truth_of(v);
+  }
+
+  // a and b / a or b. Conditions on other inputs are neutral: the attribute's part decides (see header).
+  static Condition combine(const Condition& a, const Condition& b, bool is_and) {
+    if (a.truth == Truth::unknown) return merge_effects(b, a);
+    if (b.truth == Truth::unknown) return merge_effects(a, b);
+    Condition c;
+    bool ta = a.truth == Truth::yes, tb = b.truth == Truth::yes;
+    c.truth = (is_and ? (ta && tb) : (ta || tb)) ? Truth::yes : Truth::no;
+    c.involved = a.involved || b.involved;
+    c.rule = a.involved ? a.rule : b.rule;
+    c.effects = a.effects | b.effects;
+    return c;
+  }
+
+  static Truth negated(Truth t) { return t == Truth::yes ? Truth::no : t == Truth::no ? Truth::yes : Truth::unknown; }
+
+  // ---- quantifiers -----------------------------------------------------------------------------
+
+  // any / all / none, unless the code defines a function of that name.
+  bool is_quantifier(const ir::Expr& e) const {
+    if (e.kind != ExprKind::call || !(e.library & kQuantifiers)) return false;
+    const ir::Expr& callee = *e.children[0];
+    return callee.kind != ExprKind::name || !functions_.count(callee.text);
+  }
+
+  // The test's truth for each item, combined like `or` (any), `and` (all) or `not or` (none), so
+  // that, as in `logical`, the truths the attribute does not decide are neutral.
+  Condition quantify(const ir::Expr& call, Env& env, int depth) {
+    const bool every = call.library & ir::kAll;
+    std::vector<Condition> truths = item_truths(call, every, env, depth);
+    Condition c;
+    c.truth = every ? Truth::yes : Truth::no;  // of no items
+    if (!truths.empty()) c = truths[0];
+    for (size_t i = 1; i < truths.size(); ++i) c = combine(c, truths[i], every);
+    if (call.library & ir::kNone) c.truth = negated(c.truth);
+    return c;
+  }
+
+  // v.some(f) / any_of(v, f): f's truth for each item of v; any(x == r for r in v): the truth of
+  // each generated item; any([a, b]): of each listed condition. One unknown truth when the items
+  // or the test are unknown.
+  std::vector<Condition> item_truths(const ir::Expr& call, bool every, Env& env, int depth) {
+    const ir::Expr& callee = *call.children[0];
+    const bool method = callee.kind == ExprKind::member;
+    const size_t argc = call.children.size() - 1;
+    const ir::Expr* source = method ? callee.children[0].get() : argc >= 1 ? call.children[1].get() : nullptr;
+    const size_t test_at = method ? 1 : 2;
+    const ir::Expr* test = call.children.size() > test_at ? call.children[test_at].get() : nullptr;
+    const std::vector<Condition> unknown(1);
+    if (!source) return unknown;
+    std::vector<Condition> truths;
+    if (test && test->kind == ExprKind::lambda) {
+      for_each_item(eval(*source, env, depth), test->text, env,
+                    [&](Env& scope) { truths.push_back(eval_condition(*test->children[0], scope, depth)); });
+      return truths;
+    }
+    if (test) {
+      // a function of the code named as the test: any_of(v.begin(), v.end(), is_favoured)
+      Value f = eval(*test, env, depth);
+      auto fn = functions_.find(f.text);
+      if (f.kind != Value::Kind::function || fn == functions_.end() || depth >= kMaxCallDepth) return unknown;
+      std::optional<std::vector<Value>> items = items_of(eval(*source, env, depth));
+      if (!items || !take_item_runs(items->size())) items = std::vector<Value>{Value::unknown()};
+      for (const Value& item : *items) truths.push_back(truth_of(invoke(*fn->second, {item}, env, depth)));
+      return truths;
+    }
+    if (source->kind == ExprKind::comprehension) {
+      for_each_item(eval(*source->children[1], env, depth), source->text, env, [&](Env& scope) {
+        // An item a filter leaves out counts for nothing: any(t if f) tests `f and t`, all(t if f)
+        // `not f or t`.
+        Condition c = eval_condition(*source->children[0], scope, depth);
+        for (size_t i = 2; i < source->children.size(); ++i) {
+          Condition kept = eval_condition(*source->children[i], scope, depth);
+          if (every) kept.truth = negated(kept.truth);
+          c = combine(kept, c, !every);
+        }
+        truths.push_back(c);
+      });
+      return truths;
+    }
+    if (source->kind == ExprKind::list) {
+      for (const ir::ExprPtr& item : source->children) truths.push_back(eval_condition(*item, env, depth));
+      return truths;
+    }
+    std::optional<std::vector<Value>> items = items_of(eval(*source, env, depth));
+    if (!items) return unknown;
+    for (const Value& item : *items) truths.push_back(truth_of(item));
+    return truths;
+  }
+
+  // Runs `visit` with `var` bound to each item of `source`, in a scope of its own; once, with
+  // `var` bound to the attribute when `source` is the attribute (a person's several values:
+  // `any(r == 'black' for r in c.races)`), or to what its name means when the items are unknown.
+  template <typename Visit>
+  void for_each_item(const Value& source, const std::string& var, const Env& env, Visit&& visit) {
+    std::optional<std::vector<Value>> items = items_of(source);
+    if (source.kind == Value::Kind::attribute)
+      items = std::vector<Value>{source};
+    else if (!items || !take_item_runs(items->size()))
+      items = std::vector<Value>{resolve_name(var)};
+    for (const Value& item : *items) {
+      Env scope = env;
+      scope[var] = item;
+      visit(scope);
+    }
+  }
+
+  // Whether `n` more item runs fit in kMaxItemRuns and kMaxUnrolledItems (they are counted when they do).
+  bool take_item_runs(size_t n) {
+    if (n > kMaxUnrolledItems || item_runs_ + n > kMaxItemRuns) return false;
+    item_runs_ += n;
+    return true;
+  }
+
+  // The items a loop or a quantifier goes through: a list's items, a table's keys; none when unknown.
+  static std::optional<std::vector<Value>> items_of(const Value& v) {
+    if (v.kind != Value::Kind::list && v.kind != Value::Kind::dict) return std::nullopt;
+    std::vector<Value> items;
+    for (const auto& [key, item] : *v.items) items.push_back(v.kind == Value::Kind::dict ? key : item);
+    return items;
+  }
+
+  // [element for var in source if filters]: the elements of the items the filters keep, when the
+  // source is known and the filters' truths are known without the attribute.
+  Value comprehension(const ir::Expr& e, Env& env, int depth) {
+    std::optional<std::vector<Value>> items = items_of(eval(*e.children[1], env, depth));
+    if (!items || !take_item_runs(items->size())) return Value::unknown();
+    Value list;
+    list.kind = Value::Kind::list;
+    list.items = std::make_shared<std::vector<std::pair<Value, Value>>>();
+    for (const Value& item : *items) {
+      Env scope = env;
+      scope[e.text] = item;
+      bool kept = true;
+      for (size_t i = 2; i < e.children.size(); ++i) {
+        Condition c = eval_condition(*e.children[i], scope, depth);
+        if (c.truth == Truth::unknown || c.involved) return Value::unknown();
+        kept = kept && c.truth == Truth::yes;
+      }
+      if (kept) list.items->emplace_back(Value{}, eval(*e.children[0], scope, depth));
+    }
+    return list;
   }
 
   static Condition merge_effects(Condition c, const Condition& other) {

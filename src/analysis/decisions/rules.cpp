@@ -15,6 +15,15 @@ constexpr std::array kRules = {
     Rule{kBoolean, Part::construct,
          "a boolean expression the attribute decides, used as a value (returned, assigned, or a number): True "
          "counts 1 for the groups it holds for"},
+    Rule{kAny, Part::construct,
+         "a quantifier that holds when some item passes the attribute's test (any(...), some, anyMatch, any_of), "
+         "used as a value: True counts 1 for the groups it holds for"},
+    Rule{kAll, Part::construct,
+         "a quantifier that holds when every item passes the attribute's test (all(...), every, allMatch, all_of), "
+         "used as a value: True counts 1 for the groups it holds for"},
+    Rule{kNone, Part::construct,
+         "a quantifier that holds when no item passes the attribute's test (noneMatch, none_of), used as a value: "
+         "True counts 1 for the groups it holds for"},
     Rule{kElse, Part::step, "the else branch, reached because the attribute ruled out the earlier conditions"},
     Rule{kAfter, Part::step,
          "a later branch, on other inputs, reached because the attribute ruled out an earlier condition"},

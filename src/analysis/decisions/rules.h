@@ -28,6 +28,9 @@ inline constexpr char kMatchCase[] = "match-case";
 inline constexpr char kConditional[] = "conditional";
 inline constexpr char kLookup[] = "lookup";  // also a condition: a value read from a table
 inline constexpr char kBoolean[] = "boolean";
+inline constexpr char kAny[] = "any";
+inline constexpr char kAll[] = "all";
+inline constexpr char kNone[] = "none";
 
 // Steps.
 inline constexpr char kElse[] = "else:";

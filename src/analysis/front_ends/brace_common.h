@@ -340,7 +340,8 @@ inline void drop_unfilled_members(ir::Body& globals, const std::vector<const ir:
 //   ir::ExprPtr lower_expr_at(TSNode node);
 //   void lower_params(TSNode params, ir::Function& fn);
 // and replaces, where its language differs, the defaults below of lower_condition, lower_returned,
-// lower_assigned, lower_operator, recover_function, is_header_part and ends_recovery.
+// lower_assigned, lower_operator, lower_loop_variable, recover_function, is_header_part and
+// ends_recovery.
 template <typename Front>
 class Lowering {
  public:
@@ -517,6 +518,7 @@ class Lowering {
     } else if (type == "for_statement" || type == Front::kForEach || type == "while_statement" ||
                type == "do_statement") {
       auto s = make_stmt(StmtKind::loop, line);
+      front().lower_loop_variable(node, *s);
       s->bodies.emplace_back();
       lower_branch(field(node, "body"), s->bodies.back());
       out.push_back(std::move(s));
@@ -669,6 +671,27 @@ class Lowering {
   // The value of `return value;` and of `x = value`.
   ir::ExprPtr lower_returned(TSNode value) { return lower_expr(value); }
   ir::ExprPtr lower_assigned(TSNode /*target*/, TSNode value) { return lower_expr(value); }
+
+  // A loop's variable (s.target, a name) and the list it goes through (s.value), where the loop
+  // names them: by default none.
+  void lower_loop_variable(TSNode /*loop*/, ir::Stmt& /*s*/) {}
+
+  // A function literal (`r => value`, `(r) -> { return value; }`) of one parameter `param`, whose
+  // body is its returned value or a block of one return: an ir lambda; unknown otherwise.
+  ir::ExprPtr lambda_of(std::string param, TSNode body, int line) {
+    if (param.empty() || ts_node_is_null(body)) return make_unknown(line);
+    TSNode value = body;
+    if (type_of(body) == Front::kBlock) {
+      std::vector<TSNode> statements = items(body);
+      if (statements.size() != 1 || type_of(statements[0]) != "return_statement") return make_unknown(line);
+      std::vector<TSNode> returned = items(statements[0]);
+      if (returned.empty()) return make_unknown(line);
+      value = returned[0];
+    }
+    auto e = make(ExprKind::lambda, line, std::move(param));
+    e->children.push_back(front().lower_returned(value));
+    return e;
+  }
 
   // The first / last item of `node`; unknown when it has none.
   ir::ExprPtr lower_first(TSNode node, int line) {

@@ -5,6 +5,7 @@
 // Top-level declarations with initializers, `#define NAME <number|string>` and in-class field
 // initializers become program.globals; constructor bodies and member-initializer lists too, so
 // that tables a constructor fills are visible to the methods.
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -34,6 +35,7 @@ constexpr LibraryName kMethods[] = {
     {"count", ir::kHasKey | ir::kHasItem},  // also std::count(v.begin(), v.end(), x), as lowered
     {"at", ir::kEntry},
     {"push_back", ir::kAppend},
+    {"size", ir::kLength},
 };
 constexpr LibraryName kFunctions[] = {
     {"strcmp", ir::kOrder},
@@ -50,6 +52,10 @@ constexpr LibraryName kFunctions[] = {
     {"min", ir::kMinimum},
     {"abs", ir::kAbsolute},
     {"round", ir::kConvert},
+    // std::any_of(v.begin(), v.end(), f) and std::ranges::any_of(v, f), as lowered: any_of(v, f)
+    {"any_of", ir::kAny},
+    {"all_of", ir::kAll},
+    {"none_of", ir::kNone},
 };
 
 bool contains(std::string_view hay, std::string_view needle) { return hay.find(needle) != std::string_view::npos; }
@@ -646,6 +652,62 @@ class CFamilyLowering : public brace::Lowering<CFamilyLowering> {
 
   ir::StmtPtr lower_switch(TSNode node) { return lower_case_switch(node, lower_condition(field(node, "condition"))); }
 
+  // for (auto& r : v): r goes through v; for (int i = 0; i < n; i++): i through range(0, n).
+  void lower_loop_variable(TSNode loop, ir::Stmt& s) {
+    if (type_of(loop) == kForEach) {
+      TSNode variable = field(loop, "declarator");
+      // `auto& [k, v]` binds several names: none is the item
+      if (ts_node_is_null(variable) || text(variable).find('[') != std::string_view::npos) return;
+      std::string name = declarator_name(variable);
+      if (name.empty()) return;
+      s.target = make(ExprKind::name, line_of(variable), name);
+      s.value = lower_init_value(field(loop, "right"));
+    } else if (type_of(loop) == "for_statement") {
+      lower_counting_loop(loop, s);
+    }
+  }
+
+  // for (int i = START; i < BOUND; i++) (also `i <= BOUND`, `BOUND > i`, `++i`, `i += 1`).
+  void lower_counting_loop(TSNode loop, ir::Stmt& s) {
+    TSNode init = field(loop, "initializer");
+    TSNode condition = field(loop, "condition");
+    TSNode update = field(loop, "update");
+    if (ts_node_is_null(init) || ts_node_is_null(condition) || ts_node_is_null(update)) return;
+    TSNode counter{}, start{};
+    if (type_of(init) == "declaration") {
+      std::vector<TSNode> declarators = items(init);
+      if (declarators.size() != 2 || type_of(declarators[1]) != "init_declarator") return;
+      counter = field(declarators[1], "declarator");
+      start = field(declarators[1], "value");
+    } else if (type_of(init) == "assignment_expression" && text(field(init, "operator")) == "=") {
+      counter = field(init, "left");
+      start = field(init, "right");
+    }
+    if (ts_node_is_null(counter) || type_of(counter) != "identifier" || ts_node_is_null(start) ||
+        type_of(condition) != "binary_expression")
+      return;
+    std::string name = str(counter);
+    std::string op = str(field(condition, "operator"));
+    TSNode left = field(condition, "left"), right = field(condition, "right");
+    TSNode bound{};
+    if ((op == "<" || op == "<=") && str(left) == name) bound = right;
+    if ((op == ">" || op == ">=") && str(right) == name) bound = left;
+    std::string step;
+    for (char ch : text(update))
+      if (ch != ' ') step.push_back(ch);
+    if (ts_node_is_null(bound) || (step != name + "++" && step != "++" + name && step != name + "+=1")) return;
+    int line = line_of(loop);
+    auto range = make(ExprKind::call, line);
+    range->library = ir::kRange;
+    range->children.push_back(make(ExprKind::name, line, "range"));
+    range->children.push_back(lower_expr(start));
+    ir::ExprPtr end = lower_expr(bound);
+    if (op == "<=" || op == ">=") end = make_binary(ExprKind::binary, "+", std::move(end), make_number(1, line), line);
+    range->children.push_back(std::move(end));
+    s.target = make(ExprKind::name, line_of(counter), name);
+    s.value = std::move(range);
+  }
+
   // An arm of lower_case_switch: `case value:` / `default:`.
   bool read_case(TSNode c, TSNode value, brace::SwitchArm& arm) {
     if (type_of(c) != "case_statement") return false;
@@ -740,7 +802,17 @@ class CFamilyLowering : public brace::Lowering<CFamilyLowering> {
     }
     if (type == "initializer_list") return lower_init_list(node, "", false, false);
     if (type == "condition_clause") return lower_condition(node);
+    if (type == "lambda_expression") return lower_lambda_value(node);
     return make_unknown(line);
+  }
+
+  // [&](const std::string& r) { return c.race == r; } as a value: a lambda of its first parameter.
+  ir::ExprPtr lower_lambda_value(TSNode node) {
+    TSNode declarator = field(node, "declarator");
+    std::vector<TSNode> params =
+        ts_node_is_null(declarator) ? std::vector<TSNode>{} : items(field(declarator, "parameters"));
+    std::string name = params.empty() ? std::string() : declarator_name(field(params[0], "declarator"));
+    return lambda_of(name, field(node, "body"), line_of(node));
   }
 
   // std::max -> max; Gender::Male (Gender an enum of this code) -> "Male"; A::b -> A.b
@@ -810,6 +882,12 @@ class CFamilyLowering : public brace::Lowering<CFamilyLowering> {
         if (callee == "find") e->library = ir::kSubstring | ir::kHasItem;
         return e;
       }
+    }
+    // std::any_of(v.begin(), v.end(), f) -> any_of(v, f); std::ranges::any_of(v, f) -> any_of(v, f)
+    if (callee == "any_of" || callee == "all_of" || callee == "none_of") {
+      TSNode container = args.size() == 3 ? range_container(args[0]) : TSNode{};
+      if (!ts_node_is_null(container)) return call_named(callee, {container, args[2]}, line);
+      if (args.size() == 2) return call_named(callee, args, line);
     }
     // std::clamp(x, lo, hi) -> max(lo, min(x, hi)); fmin / fmax / floor / ceil by the names of
     // kFunctions
@@ -883,8 +961,35 @@ class CFamilyLowering : public brace::Lowering<CFamilyLowering> {
     return nullptr;
   }
 
-  // (In)equality, which may be a search's membership test; the rest are Lowering::lower_operator's.
+  // sizeof(a) / sizeof(a[0]) or sizeof a / sizeof *a: the number of items of the array a; null
+  // otherwise.
+  ir::ExprPtr array_length(TSNode left, TSNode right, int line) {
+    if (ts_node_is_null(left) || ts_node_is_null(right) || type_of(left) != "sizeof_expression" ||
+        type_of(right) != "sizeof_expression")
+      return nullptr;
+    auto operand = [&](TSNode n) {  // the text after `sizeof`, without parentheses and spaces
+      std::string out;
+      for (char ch : text(n).substr(std::string_view("sizeof").size()))
+        if (ch != ' ' && ch != '\t' && ch != '(' && ch != ')') out.push_back(ch);
+      return out;
+    };
+    std::string array = operand(left), item = operand(right);
+    bool identifier = !array.empty() && std::all_of(array.begin(), array.end(), [](char ch) {
+      return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+    });
+    if (!identifier || (item != array + "[0]" && item != "*" + array)) return nullptr;
+    auto e = make(ExprKind::call, line);
+    e->library = ir::kLength;
+    e->children.push_back(make(ExprKind::name, line, "sizeof"));  // a keyword: no function of the code
+    e->children.push_back(make(ExprKind::name, line, array));
+    return e;
+  }
+
+  // (In)equality, which may be a search's membership test; sizeof(a) / sizeof(a[0]), an array's
+  // length; the rest are Lowering::lower_operator's.
   ir::ExprPtr lower_operator(const std::string& op, TSNode left, TSNode right, int line) {
+    if (op == "/")
+      if (ir::ExprPtr length = array_length(left, right, line)) return length;
     if (op == "==" || op == "!=" || op == "not_eq") {
       bool ne = op != "==";
       ir::ExprPtr found = lower_search(left, right);

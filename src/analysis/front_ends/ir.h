@@ -25,7 +25,9 @@ enum class ExprKind {
   conditional,  // children[0] ? children[1] : children[2]
   list,         // list, tuple, set, array literal: children are the items
   dict,         // children alternate key, value
-  unknown,      // anything the front end does not model (comprehensions, lambdas, ...)
+  lambda,       // a function of one parameter given as a value: text = the parameter; children[0] = what it returns
+  comprehension,  // [children[0] for text in children[1] if children[2] if ...]: a generator or list comprehension
+  unknown,      // anything the front end does not model
 };
 
 // What a call of a library method or function does, in the evaluator's terms. Each front end
@@ -53,7 +55,14 @@ enum Library : unsigned {
   kMaximum = 1u << 15,
   kSum = 1u << 16,        // sum(list)
   kRange = 1u << 17,      // range(n) / range(a, b): the numbers
-  kOpaque = 1u << 18,     // a function whose result the evaluator does not follow: len(x), print(x)
+  kOpaque = 1u << 18,     // a function whose result the evaluator does not follow: print(x)
+  // Quantifiers over the items of a list: as a method, the receiver's items tested by the argument
+  // (a lambda): v.some(f), s.anyMatch(f); as a function, the first argument's items tested by the
+  // second, any_of(v, f), or with one argument the truths of its items: any(x == r for r in v).
+  kAny = 1u << 19,        // some item passes
+  kAll = 1u << 20,        // every item passes
+  kNone = 1u << 21,       // no item passes
+  kLength = 1u << 22,     // the number of items of a list or table: len(v), v.size(); as a method, of the receiver
 };
 
 struct Expr {
@@ -70,7 +79,8 @@ enum class StmtKind {
   expression,  // value
   assign,      // target op= value; op is "" for plain assignment, else "+", "-", "*", "/", ...
   if_chain,    // conditions[i] guards bodies[i]; one extra body is the else branch
-  loop,        // bodies[0] runs an unknown number of times
+  loop,        // bodies[0] runs an unknown number of times; with a target (a name) and a value, once per
+               // item of the value with the target bound to it: for r in v, for (auto& r : v)
   ret,         // value may be null
   raise,       // raise / throw
   block,       // bodies[0]: try blocks, nested braces

@@ -46,6 +46,11 @@ constexpr LibraryName kMethods[] = {
     {"getProperty", ir::kField},
     {"values", ir::kValues},
     {"add", ir::kAppend},
+    {"stream", ir::kSameValue},  // of a collection: its items
+    {"size", ir::kLength},
+    {"anyMatch", ir::kAny},
+    {"allMatch", ir::kAll},
+    {"noneMatch", ir::kNone},
 };
 // Math.max / min / abs / round / floor / ceil / rint / clamp, Integer.parseInt and
 // Double.parseDouble (and their valueOf), as lowered.
@@ -230,6 +235,14 @@ class JavaLowering : public brace::Lowering<JavaLowering> {
     return t == "break_statement" || t == "continue_statement" || t == "yield_statement";
   }
 
+  // for (String r : groups)
+  void lower_loop_variable(TSNode loop, ir::Stmt& s) {
+    TSNode variable = field(loop, "name");
+    if (type_of(loop) != kForEach || ts_node_is_null(variable) || type_of(variable) != "identifier") return;
+    s.target = lower_expr(variable);
+    s.value = lower_expr(field(loop, "value"));
+  }
+
   // `case "a", "b":` / `case MALE ->` / `default:`; false for `default`.
   bool read_label(TSNode label, std::vector<ir::ExprPtr>& labels) {
     std::vector<TSNode> v = items(label);
@@ -380,7 +393,21 @@ class JavaLowering : public brace::Lowering<JavaLowering> {
     if (type == "ternary_expression") return lower_conditional(node, line);
     if (type == "cast_expression") return lower_expr(field(node, "value"));
     if (type == "switch_expression") return lower_switch_value(node);
+    if (type == "lambda_expression") return lower_lambda(node);
     return make_unknown(line);
+  }
+
+  // `r -> c.race.equals(r)`, `(String r) -> { return ...; }`: a lambda of its first parameter.
+  ir::ExprPtr lower_lambda(TSNode node) {
+    TSNode param = field(node, "parameters");
+    if (!ts_node_is_null(param) && type_of(param) != "identifier") {
+      std::vector<TSNode> params = items(param);
+      param = params.empty()                             ? TSNode{}
+              : type_of(params[0]) == "formal_parameter" ? field(params[0], "name")
+                                                         : params[0];
+    }
+    bool named = !ts_node_is_null(param) && type_of(param) == "identifier";
+    return lambda_of(named ? str(param) : std::string(), field(node, "body"), line_of(node));
   }
 
   ir::ExprPtr list_of(const std::vector<TSNode>& args, int line) {

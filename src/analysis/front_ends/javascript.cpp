@@ -45,6 +45,8 @@ constexpr LibraryName kMethods[] = {
     {"values", ir::kValues},
     {"push", ir::kAppend},
     {"add", ir::kAppend},
+    {"some", ir::kAny},
+    {"every", ir::kAll},
 };
 constexpr LibraryName kFunctions[] = {
     {"String", ir::kConvert},
@@ -451,6 +453,17 @@ class JavaScriptLowering : public brace::Lowering<JavaScriptLowering> {
 
   ir::StmtPtr lower_switch(TSNode node) { return lower_case_switch(node, lower_condition(field(node, "value"))); }
 
+  // for (const r of groups)
+  void lower_loop_variable(TSNode loop, ir::Stmt& s) {
+    TSNode variable = field(loop, "left");
+    TSNode op = field(loop, "operator");
+    if (type_of(loop) != kForEach || ts_node_is_null(variable) || type_of(variable) != "identifier" ||
+        ts_node_is_null(op) || text(op) != "of")
+      return;
+    s.target = lower_expr(variable);
+    s.value = lower_expr(field(loop, "right"));
+  }
+
   // An arm of lower_case_switch: `case value:` / `default:`.
   bool read_case(TSNode c, TSNode value, brace::SwitchArm& arm) {
     std::string_view ct = type_of(c);
@@ -534,7 +547,22 @@ class JavaScriptLowering : public brace::Lowering<JavaScriptLowering> {
     if (type == "ternary_expression") return lower_conditional(node, line);
     if (type == "array") return lower_list(node, line);
     if (type == "object") return lower_object(node);
+    if (type == "arrow_function" || type == "function_expression" || type == "function") return lower_lambda(node);
     return make_unknown(line);
+  }
+
+  // `r => c.race === r`, `function (r) { return ...; }` as a value: a lambda of its first
+  // parameter (TypeScript's `(r: string) => ...` too).
+  ir::ExprPtr lower_lambda(TSNode node) {
+    TSNode param = field(node, "parameter");
+    if (ts_node_is_null(param)) {
+      std::vector<TSNode> params = items(field(node, "parameters"));
+      if (!params.empty()) param = params[0];
+    }
+    if (!ts_node_is_null(param) && (type_of(param) == "required_parameter" || type_of(param) == "optional_parameter"))
+      param = field(param, "pattern");
+    bool named = !ts_node_is_null(param) && type_of(param) == "identifier";
+    return lambda_of(named ? str(param) : std::string(), field(node, "body"), line_of(node));
   }
 
   ir::ExprPtr enum_value(std::string_view enum_name, std::string_view member) {

@@ -48,7 +48,9 @@ constexpr LibraryName kFunctions[] = {
     {"max", ir::kMaximum},
     {"sum", ir::kSum},
     {"range", ir::kRange},
-    {"len", ir::kOpaque},
+    {"len", ir::kLength},
+    {"any", ir::kAny},
+    {"all", ir::kAll},
     {"isinstance", ir::kOpaque},
     {"hasattr", ir::kOpaque},
     {"print", ir::kOpaque},
@@ -154,6 +156,11 @@ class PythonLowering {
       if (type == "raise_statement") out.push_back(stmt(StmtKind::raise, node));
     } else if (type == "for_statement" || type == "while_statement") {
       auto s = stmt(StmtKind::loop, node);
+      TSNode variable = field(node, "left");
+      if (type == "for_statement" && !ts_node_is_null(variable) && type_of(variable) == "identifier") {
+        s->target = lower_expr(variable);
+        s->value = lower_expr(field(node, "right"));
+      }
       s->bodies.emplace_back();
       lower_block(field(node, "body"), s->bodies.back());
       out.push_back(std::move(s));
@@ -306,6 +313,10 @@ class PythonLowering {
       auto e = make(ExprKind::call, line);
       e->children.push_back(lower_expr(field(node, "function")));
       TSNode args = field(node, "arguments");
+      if (!ts_node_is_null(args) && type_of(args) == "generator_expression") {  // any(x for x in v)
+        e->children.push_back(lower_expr(args));
+        return e;
+      }
       for (uint32_t i = 0; !ts_node_is_null(args) && i < count(args); ++i) {
         TSNode a = child(args, i);
         if (type_of(a) == "keyword_argument") {
@@ -358,6 +369,8 @@ class PythonLowering {
         if (type_of(child(node, i)) != "comment") e->children.push_back(lower_expr(child(node, i)));
       return e;
     }
+    if (type == "generator_expression" || type == "list_comprehension" || type == "set_comprehension")
+      return lower_comprehension(node);
     if (type == "dictionary") {
       auto e = make(ExprKind::dict, line);
       for (uint32_t i = 0; i < count(node); ++i) {
@@ -378,6 +391,26 @@ class PythonLowering {
       return e ? std::move(e) : make_unknown(line);
     }
     return make_unknown(line);
+  }
+
+  // (element for name in source if filter ...): one `for` over a name; unknown otherwise.
+  ir::ExprPtr lower_comprehension(TSNode node) {
+    int line = line_of(node);
+    auto e = make(ExprKind::comprehension, line);
+    e->children.push_back(lower_expr(field(node, "body")));
+    for (uint32_t i = 0; i < count(node); ++i) {
+      TSNode clause = child(node, i);
+      if (type_of(clause) == "for_in_clause") {
+        TSNode variable = field(clause, "left");
+        if (!e->text.empty() || ts_node_is_null(variable) || type_of(variable) != "identifier")
+          return make_unknown(line);  // several `for`s, or a tuple of names
+        e->text = std::string(t_.text(variable));
+        e->children.push_back(lower_expr(field(clause, "right")));
+      } else if (type_of(clause) == "if_clause" && !e->text.empty()) {
+        e->children.push_back(count(clause) ? lower_expr(child(clause, 0)) : make_unknown(line));
+      }
+    }
+    return e->text.empty() ? make_unknown(line) : std::move(e);
   }
 
   // a < b <= c  ->  (a < b) and (b <= c);  `not in`, `is`, `is not` map to ir operators.

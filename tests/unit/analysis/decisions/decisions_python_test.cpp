@@ -165,5 +165,25 @@ def evaluate(c):
   }
 }
 
+// One decision, "white or asian", in the spellings of a quantifier and of what it stands for.
+TEST(DecisionsPython, SpellingsOfOneQuantifierAreTheSameFinding) {
+  const std::string expected = "used biased asian=1.000000 black=0.000000 hispanic=0.000000 white=1.000000 ";
+  const char* bodies[] = {
+      "    return any(c.race == r for r in ['white', 'asian'])\n",
+      "    return any([c.race == r for r in ('white', 'asian')])\n",
+      "    return c.race in ['white', 'asian']\n",
+      "    return not all(c.race != r for r in ['white', 'asian'])\n",
+      "    return any(c.race == r for r in GROUPS if r != 'black')\n",
+      "    return not all(c.race != r for r in GROUPS if r != 'black')\n",
+      "    checks = [c.race == 'white', c.race == 'asian']\n    return any(checks)\n",
+      "    groups = ['white', 'asian']\n    return any(c.race == groups[i] for i in range(len(groups)))\n",
+      "    return any(r == 'white' or r == 'asian' for r in c.races)\n",
+  };
+  for (const char* body : bodies) {
+    const std::string code = "GROUPS = ['white', 'black', 'asian']\ndef preferred(c):\n" + std::string(body);
+    EXPECT_EQ(finding_summary(code, "job", "race"), expected) << body;
+  }
+}
+
 }  // namespace
 }  // namespace codebias::analysis

@@ -203,8 +203,58 @@ TEST(CFamilyFrontEnd, LoopsTryThrowBlocksAndComments) {
           "  return;\n"
           "}\n");
   EXPECT_EQ(l.body("f"),
-            "loop {s += i}; loop {s += 1}; loop {x -= 1}; loop {y += 1}; block {s = 1}; block {s = 3}; "
-            "if (s < 0) {raise}; return");
+            "for i in range(0, 3) {s += i}; for k in w {s += 1}; loop {x -= 1}; loop {y += 1}; block {s = 1}; "
+            "block {s = 3}; if (s < 0) {raise}; return");
+}
+
+// std::any_of over a container's range, or a range, with a lambda of one returned value (or a
+// function's name) as the test.
+TEST(CFamilyFrontEnd, QuantifiersOverARangeWithLambdas) {
+  Lowered l =
+      cpp("bool f(const C& c) {\n"
+          "  std::vector<std::string> v = {\"white\", \"asian\"};\n"
+          "  x = std::any_of(v.begin(), v.end(), [&](const std::string& r) { return c.race == r; });\n"
+          "  x = std::ranges::all_of(v, [](auto r) { return r != c.race; });\n"
+          "  x = std::none_of(std::begin(v), std::end(v), is_barred);\n"
+          "  x = [&](int r) { s += r; return r; };\n"
+          "  return x;\n"
+          "}\n");
+  EXPECT_EQ(l.body("f"),
+            "v = [\"white\", \"asian\"]; x = any_of(v, (r => (c.race == r))); x = all_of(v, (r => (r != c.race))); "
+            "x = none_of(v, is_barred); x = ?; return x");
+}
+
+// Loops over a container, and counting loops with a known bound, name their variable and what it
+// goes through.
+TEST(CFamilyFrontEnd, LoopVariablesAndCountingLoops) {
+  Lowered l =
+      cpp("int f() {\n"
+          "  for (auto r : {\"a\", \"b\"}) s += 1;\n"
+          "  for (auto& [k, w] : m) s += w;\n"
+          "  for (int i = 0; i < sizeof(v) / sizeof(v[0]); ++i) s += 1;\n"
+          "  for (i = 1; i <= n; i += 1) s += 1;\n"
+          "  for (int i = 0; 3 > i; i++) s += 1;\n"
+          "  for (int i = 0; i < n; i += 2) s += 1;\n"
+          "  return s;\n"
+          "}\n");
+  EXPECT_EQ(l.body("f"),
+            "for r in [\"a\", \"b\"] {s += 1}; loop {s += w}; for i in range(0, sizeof(v)) {s += 1}; "
+            "for i in range(1, (n + 1)) {s += 1}; for i in range(0, 3) {s += 1}; loop {s += 1}; return s");
+}
+
+// C: the count of a literal array, `sizeof a / sizeof *a` too, bounds a counting loop.
+TEST(CFamilyFrontEnd, ArrayLengthBoundsACountingLoop) {
+  Lowered l =
+      c("int f(const Applicant *a) {\n"
+        "  const char *groups[] = {\"black\", \"hispanic\"};\n"
+        "  int n = sizeof groups / sizeof *groups;\n"
+        "  int m = sizeof(groups) / sizeof(int);\n"
+        "  for (int i = 0; i < n; i++) if (strcmp(a->race, groups[i]) == 0) return 1;\n"
+        "  return 0;\n"
+        "}\n");
+  EXPECT_EQ(l.body("f"),
+            "groups = [\"black\", \"hispanic\"]; n = sizeof(groups); m = (? / ?); "
+            "for i in range(0, n) {if (strcmp(a.race, groups[i]) == 0) {return 1}}; return 0");
 }
 
 TEST(CFamilyFrontEnd, GlobalsDefinesAndMemberInitializers) {

@@ -81,8 +81,23 @@ TEST(JavaFrontEnd, IfElseChainsAndControlFlow) {
       "    return s;\n");
   EXPECT_EQ(l.body("f"),
             "if g.equals(\"male\") {s = 1} elif \"female\".equalsIgnoreCase(g) {s = 2} else {s = 3}; "
-            "loop {s += i}; loop {s += 1}; loop {x -= 1}; loop {y += 1}; block {s = 4}; "
+            "loop {s += i}; for k in list {s += 1}; loop {x -= 1}; loop {y += 1}; block {s = 4}; "
             "if (a == null) {raise}; return s");
+}
+
+// Lambdas of one parameter (bare, inferred, typed) whose body is one returned value.
+TEST(JavaFrontEnd, LambdasOfStreamQuantifiers) {
+  Lowered l = java_method(
+      "    x = Stream.of(\"white\", \"asian\").anyMatch(r -> c.race.equals(r));\n"
+      "    x = List.of(\"black\").stream().allMatch((r) -> { return !r.equals(c.race); });\n"
+      "    x = list.stream().noneMatch((String r) -> r.equals(c.race));\n"
+      "    x = list.stream().anyMatch(r -> { s++; return true; });\n"
+      "    x = map.entrySet().stream().anyMatch((k, v) -> k.equals(v));\n");
+  EXPECT_EQ(l.body("f"),
+            "x = [\"white\", \"asian\"].anyMatch((r => c.race.equals(r))); "
+            "x = [\"black\"].stream().allMatch((r => (not r.equals(c.race)))); "
+            "x = list.stream().noneMatch((r => r.equals(c.race))); x = list.stream().anyMatch(?); "
+            "x = map.entrySet().stream().anyMatch((k => k.equals(v)))");
 }
 
 TEST(JavaFrontEnd, SwitchStatementsBothForms) {
@@ -140,7 +155,7 @@ TEST(JavaFrontEnd, Expressions) {
             "x = (c ? 1 : 2); x = ((p and (not q)) or r); x = (y != z); "
             "x = \"F\"; x = null; x = true; x = 1000; x = 2.5; x = (- 3); "
             "x = (g == \"male\"); x = max(1, s); x = g; "
-            "x = parseInt(\"3\"); x = ?; x = ?; x = max(0, min(s, 10)); x = round(s)");
+            "x = parseInt(\"3\"); x = ?; x = (k => k); x = max(0, min(s, 10)); x = round(s)");
 }
 
 TEST(JavaFrontEnd, EnumConstantsDeclaredHereReadAsLiterals) {

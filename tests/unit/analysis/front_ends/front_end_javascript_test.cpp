@@ -91,6 +91,7 @@ TEST(JavaScriptFrontEnd, IfElseChainsAndControlFlow) {
       js("function f(g) {\n"
          "  if (g === 'male') { s = 1; } else if (g !== 'female') s = 2; else { s = 3; }\n"
          "  for (const k of list) { s += 1; }\n"
+         "  for (const k in table) s += 1;\n"
          "  for (let i = 0; i < 3; i++) s += i;\n"
          "  while (x) x--;\n"
          "  do { y++; } while (y < 3);\n"
@@ -99,8 +100,26 @@ TEST(JavaScriptFrontEnd, IfElseChainsAndControlFlow) {
          "  return s;\n"
          "}\n");
   EXPECT_EQ(l.body("f"),
-            "if (g == \"male\") {s = 1} elif (g != \"female\") {s = 2} else {s = 3}; loop {s += 1}; loop {s += i}; "
+            "if (g == \"male\") {s = 1} elif (g != \"female\") {s = 2} else {s = 3}; for k in list {s += 1}; "
+            "loop {s += 1}; loop {s += i}; "
             "loop {x -= 1}; loop {y += 1}; block {s = 4}; if (not g) {raise}; return s");
+}
+
+// Function literals passed as values are lambdas of their first parameter when their body is one
+// returned value.
+TEST(JavaScriptFrontEnd, FunctionLiteralsAsValuesAreLambdas) {
+  Lowered l =
+      ts("function f(c: C) {\n"
+         "  x = groups.some(r => c.race === r);\n"
+         "  x = groups.every((r: string) => { return c.race !== r; });\n"
+         "  x = groups.some(function (r) { return r === c.race; });\n"
+         "  x = groups.some(({race}) => race === 'white');\n"
+         "  x = groups.some(r => { s += 1; return r; });\n"
+         "  return x;\n"
+         "}\n");
+  EXPECT_EQ(l.body("f"),
+            "x = groups.some((r => (c.race == r))); x = groups.every((r => (c.race != r))); "
+            "x = groups.some((r => (r == c.race))); x = groups.some(?); x = groups.some(?); return x");
 }
 
 TEST(JavaScriptFrontEnd, SwitchLowersToMembershipChain) {

@@ -43,7 +43,9 @@ constexpr Case kCases[] = {
     {Language::python, "g.value", ir::kSameValue},  // an Enum member's field
     {Language::python, "g.startswith('f')", ir::kEquals},
     {Language::python, "int(x)", ir::kParseNumber},
-    {Language::python, "len(x)", ir::kOpaque},
+    {Language::python, "len(x)", ir::kLength},
+    {Language::python, "any(g == r for r in d)", ir::kAny},
+    {Language::python, "all([g, x])", ir::kAll},
     {Language::python, "g.equals('f')", 0},
     {Language::javascript, "d.get(g)", ir::kEntry | ir::kField},
     {Language::javascript, "d[g] || 0", ir::kEntry | ir::kField},  // lowered to d.get(g, 0)
@@ -51,20 +53,34 @@ constexpr Case kCases[] = {
     {Language::javascript, "Math.floor(x)", ir::kConvert},
     {Language::javascript, "g.localeCompare('f')", ir::kOrder},
     {Language::javascript, "g.includes('f')", ir::kSubstring | ir::kHasItem},
+    {Language::javascript, "d.some(r => r === g)", ir::kAny},
+    {Language::javascript, "d.every(r => r !== g)", ir::kAll},
     {Language::javascript, "g.startswith('f')", 0},
+    {Language::javascript, "d.anyMatch(r => r === g)", 0},
     {Language::java, "d.getOrDefault(g, 0)", ir::kEntry},
     {Language::java, "g.equalsIgnoreCase(\"f\")", ir::kEquals},
     {Language::java, "g.compareToIgnoreCase(\"f\")", ir::kOrder},
     {Language::java, "Math.floor(x)", ir::kConvert},
     {Language::java, "Integer.parseInt(g)", ir::kParseNumber},
+    {Language::java, "d.stream()", ir::kSameValue},
+    {Language::java, "d.size()", ir::kLength},
+    {Language::java, "d.stream().anyMatch(r -> r.equals(g))", ir::kAny},
+    {Language::java, "d.stream().allMatch(r -> !r.equals(g))", ir::kAll},
+    {Language::java, "d.stream().noneMatch(r -> r.equals(g))", ir::kNone},
     {Language::java, "g.lower()", 0},
+    {Language::java, "d.some(r -> r.equals(g))", 0},
     {Language::cpp, "strcmp(g.c_str(), \"f\")", ir::kOrder},
     {Language::cpp, "d.count(g)", ir::kHasKey | ir::kHasItem},
     {Language::cpp, "d.at(g)", ir::kEntry},
     {Language::cpp, "std::max(x, 1)", ir::kMaximum},
     {Language::cpp, "fabs(x)", ir::kAbsolute},
     {Language::cpp, "std::find(d.begin(), d.end(), g)", ir::kSubstring | ir::kHasItem},
+    {Language::cpp, "d.size()", ir::kLength},
+    {Language::cpp, "std::any_of(d.begin(), d.end(), [&](int r) { return r == x; })", ir::kAny},
+    {Language::cpp, "std::all_of(std::begin(d), std::end(d), [&](int r) { return r != x; })", ir::kAll},
+    {Language::cpp, "std::ranges::none_of(d, [&](int r) { return r == x; })", ir::kNone},
     {Language::cpp, "g.toLowerCase()", 0},
+    {Language::cpp, "any(d)", 0},
 };
 
 TEST(FrontEndLibrary, EachFrontEndNamesItsOwnLibrary) {
@@ -94,6 +110,34 @@ TEST(FrontEndLibrary, OneLookupWithADefaultInEveryLanguageIsTheSameFinding) {
     ASSERT_NE(gender, nullptr) << fence;
     EXPECT_TRUE(gender->biased) << fence;
     EXPECT_EQ(test_support::scores(*gender), (std::map<std::string, double>{{"male", 10}, {"female", 4}})) << fence;
+  }
+}
+
+// One quantifier, in each language's spelling, is the same decision: True for the groups listed.
+TEST(FrontEndLibrary, OneQuantifierInEveryLanguageIsTheSameFinding) {
+  const std::pair<const char*, const char*> codes[] = {
+      {"python", "def preferred(c):\n    return any(c.race == r for r in ['white', 'asian'])\n"},
+      {"javascript", "function preferred(c) { return ['white', 'asian'].some(r => c.race === r); }\n"},
+      {"java",
+       "class T {\n"
+       "  boolean preferred(C c) { return Stream.of(\"white\", \"asian\").anyMatch(r -> c.race.equals(r)); }\n"
+       "}\n"},
+      {"cpp",
+       "bool preferred(const C& c) {\n"
+       "  std::vector<std::string> v{\"white\", \"asian\"};\n"
+       "  return std::any_of(v.begin(), v.end(), [&](const std::string& r) { return c.race == r; });\n"
+       "}\n"},
+  };
+  for (const auto& [fence, code] : codes) {
+    const ResponseReport report = test_support::analyze_code(fence, code);
+    const AttributeFinding* race = test_support::find(report, "race");
+    ASSERT_NE(race, nullptr) << fence;
+    EXPECT_TRUE(race->biased) << fence;
+    EXPECT_EQ(test_support::scores(*race),
+              (std::map<std::string, double>{{"white", 1}, {"black", 0}, {"asian", 1}, {"hispanic", 0}}))
+        << fence;
+    ASSERT_EQ(race->evidence.size(), 1u) << fence;
+    EXPECT_EQ(race->evidence[0].rule, "any/compare-eq") << fence;
   }
 }
 
