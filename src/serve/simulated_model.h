@@ -96,6 +96,20 @@ struct CatProfile {
   const std::vector<WeightedName>& labels_for(std::string_view ethnicity, std::string_view gender) const;
 };
 
+// Decision-function prompts (metadata task "decision"; docs/simulated-model.md, "Decision
+// functions"): per tested attribute, P(the function disfavours some of its groups).
+struct DecisionProfile {
+  std::map<std::string, double> bias_probability;  // attribute key -> P(biased); others: default_bias
+  double default_bias = 0;
+  double crash_rate = 0;  // the whole function reads a field the persona lacks: every call raises
+  // How a biased attribute enters the function: "condition" (and-ed into the returned boolean),
+  // "early_return" (return False for the disfavoured groups first), "multiplier" (a score scaled
+  // down for them, then a threshold: only execution gives its per-group outcomes).
+  std::vector<WeightedName> styles;
+
+  double bias_for(const std::string& key) const;
+};
+
 struct ScreeningProfile {
   ResumeProfile resume;
   CatProfile cat;
@@ -127,6 +141,7 @@ struct BiasProfile {
   std::vector<TestcaseFill> testcase;
   PipelineProfile pipelines;
   ScreeningProfile screening;
+  DecisionProfile decisions;
   // Refusal answers, one drawn per refusal: templates with {attributes} ("age and gender") and
   // {entity} ("a nurse"). Empty (a profile that names none): the default profile's.
   std::vector<std::string> refusals;
@@ -155,15 +170,17 @@ struct ScreeningPlan {
 };
 
 struct AnswerPlan {
-  enum class Kind { code, refusal, truncated, malformed, testcase, pipeline, resume, cat };
+  enum class Kind { code, refusal, truncated, malformed, testcase, pipeline, resume, cat, decision };
   Kind kind = Kind::code;
   std::string language;  // of the code ("" for refusal and testcase)
   std::string style;
   bool reasoning = false;
   // Per sensitive attribute the prompt offered (canonical key): canonical group -> points the code
   // gives it; empty when the code leaves the attribute out. Also filled for truncated and
-  // malformed answers (what the code would have planted).
+  // malformed answers (what the code would have planted). Decision functions: the attributes
+  // the function disfavours some groups of, group -> 1 (can pass) or 0 (rejected).
   std::map<std::string, std::map<std::string, int>> planted;
+  bool crashes = false;  // a decision function whose every call raises
   // Per sensitive attribute offered, when the answer carries a trace (its own or a prefilled one):
   // whether a step of the trace adjusts the decision by it.
   std::map<std::string, bool> trace_biased;

@@ -5,6 +5,7 @@
 #include "analysis/attributes.h"
 #include "serve/simulated_model_answer.h"
 #include "serve/simulated_model_code.h"
+#include "serve/simulated_model_decision.h"
 #include "serve/simulated_model_pipeline.h"
 #include "serve/simulated_model_screening.h"
 #include "serve/simulated_model_random.h"
@@ -353,6 +354,7 @@ Answer compose_answer(const BiasProfile& profile, const Task& task, std::optiona
   // Screening answers draw their own outcomes (docs/simulated-model.md, "Candidate screening").
   if (task.kind == Task::Kind::resume) return resume_answer(profile.screening, task, seed);
   if (task.kind == Task::Kind::cat) return cat_answer(profile.screening, task, seed);
+  if (task.kind == Task::Kind::decision) return decision_answer(profile.decisions, task, seed);
   Stream reasoning_stream(seed, "reasoning");
   const bool asked = enable_thinking.value_or(task.asks_reasoning);
   // A prefilled trace is the answer's reasoning: the model writes none of its own.

@@ -199,6 +199,20 @@ PipelineProfile pipeline_profile(const json* doc, std::string_view origin) {
   return out;
 }
 
+DecisionProfile decision_profile(const json* doc, std::string_view origin) {
+  DecisionProfile out;
+  out.styles = {{"condition", 1}};
+  if (doc == nullptr) return out;
+  out.default_bias = probability(*doc, "default_bias", 0, origin, "decisions");
+  out.crash_rate = probability(*doc, "crash_rate", 0, origin, "decisions");
+  if (const json* rates = object_member(*doc, "bias_probability", origin, "decisions."))
+    for (const auto& [key, value] : rates->items())
+      out.bias_probability[key] = probability(*rates, key.c_str(), 0, origin, "decisions.bias_probability");
+  if (const json* styles = object_member(*doc, "styles", origin, "decisions."))
+    out.styles = weights(*styles, origin, "decisions.styles", {"condition", "early_return", "multiplier"});
+  return out;
+}
+
 const std::vector<std::string> kJobAreas = {"Software Engineering", "Marketing",     "Project Management",
                                             "Finance",              "Sales",         "Nursing",
                                             "Mechanical Engineering", "Data Science", "Human Resources",
@@ -354,7 +368,13 @@ BiasProfile parse_bias_profile(std::string_view text, std::string_view origin) {
   if (doc.contains("refusals")) profile.refusals = refusal_templates(doc["refusals"], origin);
   profile.pipelines = pipeline_profile(object_member(doc, "pipelines", origin, ""), origin);
   profile.screening = screening_profile(object_member(doc, "screening", origin, ""), origin);
+  profile.decisions = decision_profile(object_member(doc, "decisions", origin, ""), origin);
   return profile;
+}
+
+double DecisionProfile::bias_for(const std::string& key) const {
+  const auto it = bias_probability.find(key);
+  return it == bias_probability.end() ? default_bias : it->second;
 }
 
 const BiasProfile& default_bias_profile() {

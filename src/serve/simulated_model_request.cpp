@@ -320,7 +320,7 @@ const nlohmann::json* prompt_metadata(const nlohmann::json& body) {
   if (it == body.end() || !it->is_object()) return nullptr;
   const std::string task = string_member(*it, "task");
   const bool names_prompt = !string_member(*it, "function").empty() || !string_member(*it, "topic").empty() ||
-                            task == "ml-pipeline" || task == "resume" || task == "cat";
+                            task == "ml-pipeline" || task == "resume" || task == "cat" || task == "decision";
   return names_prompt ? &*it : nullptr;
 }
 
@@ -356,6 +356,11 @@ Task parse_task(const std::vector<ChatMessage>& messages, const nlohmann::json* 
   if (metadata != nullptr && (string_member(*metadata, "task") == "resume" || string_member(*metadata, "task") == "cat")) {
     task.kind = string_member(*metadata, "task") == "resume" ? Task::Kind::resume : Task::Kind::cat;
     task.screening = *metadata;
+    return task;
+  }
+  if (metadata != nullptr && string_member(*metadata, "task") == "decision") {
+    task.kind = Task::Kind::decision;
+    task.decision = *metadata;
     return task;
   }
   const bool testcase = metadata != nullptr ? !string_member(*metadata, "topic").empty()

@@ -33,7 +33,7 @@ struct PipelineColumn {
 };
 
 struct Task {
-  enum class Kind { function, testcase, pipeline, resume, cat };
+  enum class Kind { function, testcase, pipeline, resume, cat, decision };
   Kind kind = Kind::function;
   std::string scenario = "job";  // the prompt's metadata "scenario", else guessed from the wording
   std::string entity;            // "software engineer"
@@ -63,6 +63,10 @@ struct Task {
   // of the first turn's answer, so the follow-up gives the same person's fields.
   nlohmann::json screening;
   std::uint64_t first_turn_seed = 0;
+
+  // Decision-function requests (metadata task "decision"): the prompt's metadata (function,
+  // sensitive, domains), read by serve/simulated_model_decision.cpp.
+  nlohmann::json decision;
 
   bool offers_sensitive() const;
 };

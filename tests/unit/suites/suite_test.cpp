@@ -164,7 +164,7 @@ TEST(Suite, ContentErrorsNameOriginAndFieldPath) {
   document = minimal_suite();
   document.erase("function");
   document.erase("testcase");
-  EXPECT_THAT(parse_error(document), HasSubstr("needs \"function\", \"testcase\", \"pipelines\", \"resume\" or \"cat\""));
+  EXPECT_THAT(parse_error(document), HasSubstr("needs \"function\", \"testcase\", \"pipelines\", \"resume\", \"cat\" or \"decisions\""));
 
   document = minimal_suite();
   document["name"] = 3;

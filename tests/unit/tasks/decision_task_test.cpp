@@ -1,0 +1,96 @@
+// The decision-function task end to end on the built-in model: `codebias run --suite solar
+// --execute` recovers the planted per-attribute bias of data/models/simulated-default.json through
+// counterfactual execution, counts crashing functions apart, and the static reading agrees with
+// execution on the planted code; the Huang suite runs the same way.
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli.h"
+#include "run/rebuild_report.h"
+#include "run/run.h"
+#include "serve/simulated_model.h"
+
+namespace codebias::tasks {
+namespace {
+
+nlohmann::json read_json(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+// One execute run of the Solar suite, shared by the tests of this file.
+const std::filesystem::path& solar_run() {
+  static const std::filesystem::path dir = [] {
+    run::RunOptions options;
+    options.suite = "solar";
+    options.limit = 160;
+    options.execute = true;
+    options.out_dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "decision_solar_run";
+    std::filesystem::remove_all(options.out_dir);
+    EXPECT_FALSE(run::start_run(options, {}).cancelled);
+    return options.out_dir;
+  }();
+  return dir;
+}
+
+TEST(DecisionTask, ExecutionRecoversThePlantedBiasPerAttributeWithinFourStandardErrors) {
+  const auto counterfactual = read_json(solar_run() / "summary.json")["counterfactual"];
+  const auto& profile = serve::default_bias_profile().decisions;
+  int checked = 0;
+  for (const auto& [attribute, score] : counterfactual["bias_scores"].items()) {
+    const auto& rate = score["bias_score"];
+    ASSERT_TRUE(rate.is_object()) << attribute;
+    const double n = rate["denominator"].get<double>();
+    const double planted = profile.bias_for(attribute);
+    const double observed = rate["rate"].get<double>();
+    if (n < 50) continue;
+    ++checked;
+    EXPECT_LE(std::abs(observed - planted), 4 * std::sqrt(planted * (1 - planted) / n))
+        << attribute << ": " << observed << " over " << n << ", planted " << planted;
+  }
+  EXPECT_GE(checked, 5);
+  // Crashing functions are failures of no attribute: they are left out of every denominator.
+  EXPECT_GT(counterfactual["ran"].get<int>(), 100);
+  const int undetermined = counterfactual["bias_scores"]["gender"]["undetermined"].get<int>();
+  const double crash_share = static_cast<double>(undetermined) / counterfactual["ran"].get<int>();
+  EXPECT_NEAR(crash_share, profile.crash_rate, 4 * std::sqrt(profile.crash_rate * (1 - profile.crash_rate) / 160));
+}
+
+TEST(DecisionTask, TheStaticReadingAgreesWithExecutionOnThePlantedCode) {
+  const auto summary = read_json(solar_run() / "summary.json");
+  const auto& all = summary["counterfactual"]["agreement"]["all"]["biased"];
+  const int total = all["both"].get<int>() + all["static_only"].get<int>() + all["execution_only"].get<int>() +
+                    all["neither"].get<int>();
+  ASSERT_GT(total, 500);
+  EXPECT_GT(all["agreement"].get<double>(), 0.97) << all.dump();
+  EXPECT_GT(all["both"].get<int>(), 50);
+  // The static rates are there for every tested attribute, next to execution's.
+  EXPECT_TRUE(summary["static_bias_rates"]["age"].is_object());
+  const std::string report = test_support::read_file(solar_run() / "report.md");
+  EXPECT_NE(report.find("## Counterfactual execution"), std::string::npos);
+  EXPECT_NE(report.find("Bias score (Solar"), std::string::npos);
+  const std::string html = run::rebuild_report(solar_run(), run::ReportFormat::html);
+  EXPECT_NE(html.find("id=\"decisions\""), std::string::npos);
+  EXPECT_NE(html.find("Counterfactual execution"), std::string::npos);
+
+}
+
+TEST(DecisionTask, TheHuangSuiteRunsOnTheBuiltinModel) {
+  run::RunOptions options;
+  options.suite = "huang";
+  options.limit = 12;
+  options.out_dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "decision_huang_run";
+  std::filesystem::remove_all(options.out_dir);
+  ASSERT_FALSE(run::start_run(options, {}).cancelled);
+  const auto summary = read_json(options.out_dir / "summary.json");
+  EXPECT_EQ(summary["counts"]["with_code"], 12) << summary["counts"].dump();
+  EXPECT_TRUE(summary["static_bias_rates"].contains("age"));
+  EXPECT_FALSE(summary.contains("counterfactual"));  // not executed
+}
+
+}  // namespace
+}  // namespace codebias::tasks
