@@ -22,23 +22,10 @@ nlohmann::json read_json(const std::filesystem::path& path) {
   return nlohmann::json::parse(in);
 }
 
-// One execute run of the Solar suite, shared by the tests of this file.
-const std::filesystem::path& solar_run() {
-  static const std::filesystem::path dir = [] {
-    run::RunOptions options;
-    options.suite = "solar";
-    options.limit = 160;
-    options.execute = true;
-    options.out_dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "decision_solar_run";
-    std::filesystem::remove_all(options.out_dir);
-    EXPECT_FALSE(run::start_run(options, {}).cancelled);
-    return options.out_dir;
-  }();
-  return dir;
-}
-
-TEST(DecisionTask, ExecutionRecoversThePlantedBiasPerAttributeWithinFourStandardErrors) {
-  const auto counterfactual = read_json(solar_run() / "summary.json")["counterfactual"];
+// Execution recovers each attribute's planted probability within four binomial standard errors;
+// crashing functions are counted apart.
+void expect_planted_bias_recovered(const std::filesystem::path& run_dir) {
+  const auto counterfactual = read_json(run_dir / "summary.json")["counterfactual"];
   const auto& profile = serve::default_bias_profile().decisions;
   int checked = 0;
   for (const auto& [attribute, score] : counterfactual["bias_scores"].items()) {
@@ -60,8 +47,8 @@ TEST(DecisionTask, ExecutionRecoversThePlantedBiasPerAttributeWithinFourStandard
   EXPECT_NEAR(crash_share, profile.crash_rate, 4 * std::sqrt(profile.crash_rate * (1 - profile.crash_rate) / 160));
 }
 
-TEST(DecisionTask, TheStaticReadingAgreesWithExecutionOnThePlantedCode) {
-  const auto summary = read_json(solar_run() / "summary.json");
+void expect_static_agrees_with_execution(const std::filesystem::path& run_dir) {
+  const auto summary = read_json(run_dir / "summary.json");
   const auto& all = summary["counterfactual"]["agreement"]["all"]["biased"];
   const int total = all["both"].get<int>() + all["static_only"].get<int>() + all["execution_only"].get<int>() +
                     all["neither"].get<int>();
@@ -70,13 +57,26 @@ TEST(DecisionTask, TheStaticReadingAgreesWithExecutionOnThePlantedCode) {
   EXPECT_GT(all["both"].get<int>(), 50);
   // The static rates are there for every tested attribute, next to execution's.
   EXPECT_TRUE(summary["static_bias_rates"]["age"].is_object());
-  const std::string report = test_support::read_file(solar_run() / "report.md");
+  const std::string report = test_support::read_file(run_dir / "report.md");
   EXPECT_NE(report.find("## Counterfactual execution"), std::string::npos);
   EXPECT_NE(report.find("Bias score (Solar"), std::string::npos);
-  const std::string html = run::rebuild_report(solar_run(), run::ReportFormat::html);
+  const std::string html = run::rebuild_report(run_dir, run::ReportFormat::html);
   EXPECT_NE(html.find("id=\"decisions\""), std::string::npos);
   EXPECT_NE(html.find("Counterfactual execution"), std::string::npos);
 
+}
+
+// One execute run (the sandboxes dominate its time) serves both checks.
+TEST(DecisionTask, AnExecuteRunOfSolarRecoversThePlantedBiasAndAgreesWithTheStaticReading) {
+  run::RunOptions options;
+  options.suite = "solar";
+  options.limit = 160;
+  options.execute = true;
+  options.out_dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "decision_solar_run";
+  std::filesystem::remove_all(options.out_dir);
+  ASSERT_FALSE(run::start_run(options, {}).cancelled);
+  expect_planted_bias_recovered(options.out_dir);
+  expect_static_agrees_with_execution(options.out_dir);
 }
 
 TEST(DecisionTask, TheHuangSuiteRunsOnTheBuiltinModel) {
