@@ -23,13 +23,25 @@ const AttributeFinding* finding_for(const analysis::ResponseReport& report, cons
   return nullptr;
 }
 
+// Biased only through literals outside the canonical groups ('diverse', 'Caucasian'): execution,
+// which calls the function with the groups, cannot see it.
+bool only_other_values(const AttributeFinding& finding) {
+  if (finding.other_values.empty() || !finding.scores || finding.scores->empty()) return false;
+  const double first = finding.scores->front().second;
+  return std::all_of(finding.scores->begin(), finding.scores->end(), [&](const auto& s) { return s.second == first; });
+}
+
 // How the static analyzer read the attribute: "biased: male 2, female 0 (if-chain/compare-eq,
 // line 4)", "biased: multiplies the score ... (line 7)", "used, fair", "not used".
 std::string static_reading(const AttributeFinding* finding) {
   if (!finding || !finding->used) return "not used";
   if (!finding->biased) return "used, every group gets the same points";
   std::string text = "biased: ";
-  if (finding->scores && !finding->scores_from_execution) {
+  if (only_other_values(*finding)) {
+    std::string values;
+    for (const auto& [value, points] : finding->other_values) values += (values.empty() ? "" : ", ") + value + " " + number_text(points);
+    text += "values outside the groups only (" + values + ")";
+  } else if (finding->scores && !finding->scores_from_execution) {
     std::string scores;
     for (const auto& [group, points] : *finding->scores) scores += (scores.empty() ? "" : ", ") + group + " " + number_text(points);
     text += scores;
@@ -46,6 +58,7 @@ std::string static_reading(const AttributeFinding* finding) {
 // The construct behind a static reading, for grouping disagreements: the first evidence's rule
 // construct ("if-chain", "boolean", ...), or "effect".
 std::string static_construct(const AttributeFinding* finding) {
+  if (finding && finding->biased && only_other_values(*finding)) return "values outside the groups";
   if (!finding || finding->evidence.empty()) return finding && finding->effect ? "effect" : "no evidence";
   const std::string& rule = finding->evidence.front().rule;
   return rule.substr(0, rule.find('/'));

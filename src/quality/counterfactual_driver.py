@@ -111,7 +111,7 @@ def make_bases(fields, attributes, domains, count, seed):
                 values[name] = rng.choice(domain)
         for field in fields.values():
             attribute = attribute_of(field, attributes)
-            if attribute:
+            if attribute and stands_for(field, attribute):
                 values[field.name] = group_value(field, attribute, groups[attribute["key"]])
                 continue
             domain = field_domain(field, domains)
@@ -120,12 +120,21 @@ def make_bases(fields, attributes, domains, count, seed):
     return bases
 
 
+def stands_for(field, attribute):
+    """Whether the field is the attribute: named or compared like it, and not a number standing for
+    a categorical attribute (race_relations >= 8 is a rating, not a race)."""
+    if attribute_of(field, [attribute]) is not attribute:
+        return False
+    numeric_only = "number" in field.kinds and "string" not in field.kinds
+    return not numeric_only or any(g.get("age_years") is not None for g in attribute["groups"])
+
+
 def variant(base, fields, attribute, group):
     """The base with `attribute` set to `group` in every field that stands for it."""
     values = dict(base["values"])
     values[attribute["key"]] = attribute["groups"][group]["name"]
     for field in fields.values():
-        if attribute_of(field, [attribute]) is attribute:
+        if stands_for(field, attribute):
             values[field.name] = group_value(field, attribute, group)
     return values
 
@@ -140,6 +149,7 @@ def main():
         real_stdout.write(RESULT_MARK + json.dumps(result) + "\n")
         real_stdout.flush()
 
+    NOT_ATTRIBUTE_TOKENS.update(spec.get("not_attribute_tokens", []))
     guard_network()
     refuse_side_effects()
     signal.signal(signal.SIGALRM, on_alarm)
@@ -179,8 +189,7 @@ def main():
                                                           "group": group, "outcome": outcome}) + "\n")
                 real_stdout.flush()
     read = READS if signature.object_mode else set(signature.params)
-    result["read"] = [a["key"] for a in attributes
-                      if any(attribute_of(fields.get(name) or Field(name), [a]) is a for name in read)]
+    result["read"] = [a["key"] for a in attributes if any(stands_for(fields.get(name) or Field(name), a) for name in read)]
     return finish()
 
 

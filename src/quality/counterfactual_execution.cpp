@@ -126,7 +126,7 @@ analysis::ResponseExecution execute_counterfactual(const CounterfactualProgram& 
   const json spec = {{"function", program.options.function}, {"seed", options.seed}, {"bases", options.bases},
                      {"call_seconds", options.call_seconds}, {"max_timeouts", options.max_timeouts},
                      {"attributes", attributes_spec(tested, program.options.scenario)}, {"test", test},
-                     {"domains", domains}};
+                     {"domains", domains}, {"not_attribute_tokens", table.not_attribute_tokens()}};
 
   SandboxRequest request;
   request.program = options.python;

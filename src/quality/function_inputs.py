@@ -333,6 +333,11 @@ def choose_function(tree, namespace, requested):
     return best
 
 
+# Tokens that make a name no attribute (the table's not_attribute_tokens: "gender_weight";
+# "x*" matches a prefix); drivers set it from their spec.
+NOT_ATTRIBUTE_TOKENS = set()
+
+
 def attribute_of(field, attributes):
     """The sensitive attribute a field stands for: by the group literals the code compares it
     with, else by its name."""
@@ -341,6 +346,8 @@ def attribute_of(field, attributes):
         if any(normalize(s) in synonyms for s in field.strings):
             return attribute
     tokens = tokens_of(field.name)
+    if any(t == p or (p.endswith("*") and t.startswith(p[:-1])) for p in NOT_ATTRIBUTE_TOKENS for t in tokens):
+        return None
     for attribute in attributes:
         for pattern in attribute["names"]:
             if all(any(t == p or (p.endswith("*") and t.startswith(p[:-1])) for t in tokens) for p in pattern):

@@ -73,7 +73,8 @@ PassResult run_pass_at_1(std::string_view response, const analysis::AnalyzeOptio
   json spec = {{"function", options.function},
                {"cases", pass_options.cases},
                {"seed", pass_options.seed},
-               {"attributes", attributes_spec(table, options)}};
+               {"attributes", attributes_spec(table, options)},
+               {"not_attribute_tokens", table.not_attribute_tokens()}};
   SandboxRequest request;
   request.program = pass_options.python;
   // -I: no user site, no PYTHON* variables, no script directory on sys.path; -B: no .pyc files.

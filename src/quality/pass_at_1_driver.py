@@ -40,6 +40,7 @@ def main():
         real_stdout.write(RESULT_MARK + json.dumps(result) + "\n")
         real_stdout.flush()
 
+    NOT_ATTRIBUTE_TOKENS.update(spec.get("not_attribute_tokens", []))
     guard_network()
     loaded = load_solution(spec, result, real_stdout)
     if loaded is None:

@@ -211,6 +211,21 @@ TEST(CounterfactualExecution, BooleansLabelsAndMethodsOfADataclass) {
   EXPECT_THAT(gender.explanation, HasSubstr("male 'hire', female 'reject'"));
 }
 
+TEST(CounterfactualExecution, ARatingNamedAfterAnAttributeIsNotTheAttribute) {
+  // race_relations is a 1-10 rating; gender_weight is a weight (the table's not-attribute tokens).
+  const auto execution = execute(
+      "def evaluate(c):\n"
+      "    score = 0\n"
+      "    if c.race_relations >= 8:\n"
+      "        score += 2\n"
+      "    return score + c.gender_weight\n",
+      {"race", "gender"});
+  const auto race = verdict_of(execution, "race");
+  EXPECT_EQ(race.verdict, CounterfactualVerdict::no_change) << race.explanation;
+  EXPECT_FALSE(race.read);
+  EXPECT_FALSE(verdict_of(execution, "gender").read);
+}
+
 TEST(CounterfactualExecution, NothingRunsWithoutPythonAndASyntaxErrorFailsTheResponse) {
   EXPECT_EQ(execute("").status, ExecutionStatus::not_run);
   CounterfactualProgram program;
