@@ -245,6 +245,13 @@ const AttributeTable& AttributeTable::builtin(std::string_view name) {
   throw std::invalid_argument("unknown attribute table '" + std::string(name) + "' (built-in: faircoder, solar, huang)");
 }
 
+bool AttributeTable::uses_scenarios() const {
+  return std::any_of(specs_.begin(), specs_.end(), [](const AttributeSpec& spec) {
+    return !spec.scenarios.empty() ||
+           std::any_of(spec.names.begin(), spec.names.end(), [](const NamePattern& p) { return !p.scenarios.empty(); });
+  });
+}
+
 const AttributeSpec* AttributeTable::find(std::string_view key) const {
   std::string norm = normalize_attribute_key(key);
   for (const AttributeSpec& spec : specs_)

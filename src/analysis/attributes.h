@@ -56,6 +56,8 @@ class AttributeTable {
   const std::vector<AttributeSpec>& specs() const { return specs_; }
   // Tokens that make an identifier no attribute ("race_relations", "gender_neutral_language").
   const std::vector<std::string>& not_attribute_tokens() const { return not_attribute_tokens_; }
+  // Whether an attribute or a name pattern is limited to some scenarios.
+  bool uses_scenarios() const;
   const AttributeSpec* find(std::string_view key) const;  // accepts "parents degree", "Parents-Degree"
 
   // Which attribute, if any, an identifier, field name or string key refers to in `scenario`.

@@ -49,8 +49,11 @@ std::string unknown_scenario_message(std::string_view name) {
   return "unknown scenario \"" + clip(name) + "\" (known: " + known + "or \"\" for unknown)";
 }
 
-bool known_scenario(std::string_view name) {
-  return name.empty() || std::find(scenarios().begin(), scenarios().end(), name) != scenarios().end();
+// A table whose attributes are sensitive everywhere (the decision suites') takes any scenario: it
+// is a label there, and a typo cannot change what is reported.
+bool known_scenario(std::string_view name, const AttributeTable& table) {
+  return name.empty() || !table.uses_scenarios() ||
+         std::find(scenarios().begin(), scenarios().end(), name) != scenarios().end();
 }
 
 base::LineError line_error(long line, std::string field, std::string message,
@@ -122,7 +125,7 @@ std::optional<ScoreRequest> parse_score_line_fast(std::string& line, long line_n
       has_response = true;
     } else if (key == "scenario" && !value.is_null()) {
       std::string_view text;
-      if (value.get_string().get(text) != simdjson::SUCCESS || !known_scenario(std::string(text))) return std::nullopt;
+      if (value.get_string().get(text) != simdjson::SUCCESS || !known_scenario(std::string(text), table)) return std::nullopt;
       request.options.scenario = std::string(text);
     } else if (key == "function" && !value.is_null()) {
       std::string_view text;
@@ -183,7 +186,7 @@ std::variant<ScoreRequest, base::LineError> parse_score_line_checked(std::string
   if (scenario != doc.end() && !scenario->is_null()) {
     if (!scenario->is_string()) return fail("scenario", type_problem(*scenario));
     const auto& name = scenario->get_ref<const std::string&>();
-    if (!known_scenario(name)) return fail("scenario", unknown_scenario_message(name));
+    if (!known_scenario(name, table)) return fail("scenario", unknown_scenario_message(name));
     request.options.scenario = name;
   }
 

@@ -1525,6 +1525,19 @@ AttributeFinding evaluate_attribute(const DecisionContext& context, const Attrib
     finding.other_values[written] = v;
     if (!deps.empty() && v != deps[0]) differ = true;
   }
+  if (effects && !differ) {
+    // Early returns of known values (`return True` for some groups, `return False` for the others)
+    // differ by what they return, not by points added.
+    std::vector<double> returned;
+    for (const PersonaResult& r : canonical) {
+      const bool known = r.flow == Flow::returned && r.value.base_known &&
+                         (r.value.kind == Value::Kind::number || r.value.kind == Value::Kind::boolean);
+      if (!known) break;
+      returned.push_back(std::round(r.value.total() * 1e9) / 1e9);
+    }
+    differ = returned.size() == canonical.size() &&
+             std::adjacent_find(returned.begin(), returned.end(), std::not_equal_to<>()) != returned.end();
+  }
   if (effects) {
     for (unsigned bit = 1; bit <= kThreshold; bit <<= 1)
       if (effects & bit) {
