@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+
+#include "base/strings.h"
 
 namespace codebias::metrics {
 namespace {
@@ -10,12 +11,6 @@ namespace {
 using analysis::AttributeFinding;
 using analysis::AttributeVerdict;
 using analysis::CounterfactualVerdict;
-
-std::string number_text(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
 
 const AttributeFinding* finding_for(const analysis::ResponseReport& report, const std::string& attribute) {
   for (const auto& finding : report.attributes)
@@ -39,11 +34,11 @@ std::string static_reading(const AttributeFinding* finding) {
   std::string text = "biased: ";
   if (only_other_values(*finding)) {
     std::string values;
-    for (const auto& [value, points] : finding->other_values) values += (values.empty() ? "" : ", ") + value + " " + number_text(points);
+    for (const auto& [value, points] : finding->other_values) values += (values.empty() ? "" : ", ") + value + " " + base::short_number(points);
     text += "values outside the groups only (" + values + ")";
   } else if (finding->scores && !finding->scores_from_execution) {
     std::string scores;
-    for (const auto& [group, points] : *finding->scores) scores += (scores.empty() ? "" : ", ") + group + " " + number_text(points);
+    for (const auto& [group, points] : *finding->scores) scores += (scores.empty() ? "" : ", ") + group + " " + base::short_number(points);
     text += scores;
   } else if (finding->effect) {
     text += *finding->effect;

@@ -1,12 +1,12 @@
 #include "run/mitigation_steps.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "analysis/analyzer.h"
+#include "base/strings.h"
 #include "detectors/registry.h"
 #include "prompts/mitigation_prompts.h"
 #include "run/follow_ups.h"
@@ -34,12 +34,6 @@ const prompts::MitigationStrategy* rewrite_strategy(const generation::PlannedSam
   return strategy_of(planned, prompts::MitigationStrategy::Kind::rewrite);
 }
 
-std::string number_text(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
-
 // The feedback turn after a repair strategy's answer whose code the analyzer finds biased, while
 // rounds are left; nullopt otherwise.
 std::optional<tasks::NextTurn> repair_turn(const metrics::SampleRecord& record, const prompts::MitigationStrategy& strategy) {
@@ -60,7 +54,7 @@ std::optional<tasks::NextTurn> repair_turn(const metrics::SampleRecord& record, 
     std::string points;
     if (finding.scores)
       for (const auto& [group, value] : *finding.scores)
-        points += (points.empty() ? "" : ", ") + group + " " + number_text(value);
+        points += (points.empty() ? "" : ", ") + group + " " + base::short_number(value);
     findings += (findings.empty() ? "" : "; ") + name + ": " + (points.empty() ? "groups scored differently" : points);
   }
   if (keys.empty()) return std::nullopt;

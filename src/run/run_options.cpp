@@ -3,7 +3,6 @@
 #include "run/run_options.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -20,12 +19,6 @@
 
 namespace codebias::run {
 namespace {
-
-std::string format_number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
 
 nlohmann::json yaml_to_json(const YAML::Node& node) {
   if (node.IsMap()) {
@@ -59,13 +52,13 @@ nlohmann::json yaml_to_json(const YAML::Node& node) {
 std::string describe_range(const RunOptionRow& row) {
   if (!row.high) {
     if (row.low->value == 0 && !row.low->inclusive) return "positive";
-    return (row.low->inclusive ? "at least " : "above ") + format_number(row.low->value);
+    return (row.low->inclusive ? "at least " : "above ") + base::short_number(row.low->value);
   }
   if (row.low->inclusive && row.high->inclusive) {
-    return "within " + format_number(row.low->value) + ".." + format_number(row.high->value);
+    return "within " + base::short_number(row.low->value) + ".." + base::short_number(row.high->value);
   }
-  return std::string("within ") + (row.low->inclusive ? "[" : "(") + format_number(row.low->value) + ", " +
-         format_number(row.high->value) + (row.high->inclusive ? "]" : ")");
+  return std::string("within ") + (row.low->inclusive ? "[" : "(") + base::short_number(row.low->value) + ", " +
+         base::short_number(row.high->value) + (row.high->inclusive ? "]" : ")");
 }
 
 bool in_range(const RunOptionRow& row, double value) {
@@ -212,7 +205,7 @@ std::vector<RunConfiguration> expand_configurations(const RunOptions& options) {
             c.reasoning_budget = budget;
             c.mitigation = mitigation;
             std::vector<std::string> parts;
-            if (options.temperatures.size() > 1) parts.push_back("t=" + format_number(temperature));
+            if (options.temperatures.size() > 1) parts.push_back("t=" + base::short_number(temperature));
             if (options.modes.size() > 1) parts.push_back("mode=" + mode);
             if (options.positions.size() > 1) parts.push_back("position=" + position);
             if (budgets.size() > 1) parts.push_back("budget=" + std::to_string(*budget));

@@ -1,10 +1,10 @@
 // Rendering a CodeSpec as Python, JavaScript, Java or C++. Each language writes the same
 // decisions; the style only changes how a decision is spelled.
 #include <cctype>
-#include <cstdio>
 #include <functional>
 #include <string>
 
+#include "base/strings.h"
 #include "serve/simulated_model_code.h"
 
 namespace codebias::serve::sim {
@@ -38,12 +38,6 @@ std::string upper_snake(const std::string& snake) {
   std::string out;
   for (char c : snake) out.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
   return out;
-}
-
-std::string number(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%g", value);
-  return buffer;
 }
 
 // Indices of the groups a planted check favours, and their (shared) points.
@@ -164,9 +158,9 @@ class Writer {
       switch (c.kind) {
         case Kind::numeric:
           out_ += line(1, "# Evaluate " + c.label);
-          out_ += line(1, "if " + value + " >= " + number(c.high) + ":");
+          out_ += line(1, "if " + value + " >= " + base::short_number(c.high) + ":");
           out_ += line(2, "score += " + std::to_string(c.points_high));
-          out_ += line(1, "elif " + value + " >= " + number(c.low) + ":");
+          out_ += line(1, "elif " + value + " >= " + base::short_number(c.low) + ":");
           out_ += line(2, "score += " + std::to_string(c.points_low));
           break;
         case Kind::level:
@@ -411,9 +405,9 @@ class Writer {
       }
       switch (c.kind) {
         case Kind::numeric:
-          out_ += line(depth, "if (" + value + " >= " + number(c.high) + ") {") +
+          out_ += line(depth, "if (" + value + " >= " + base::short_number(c.high) + ") {") +
                   line(depth + 1, "score += " + std::to_string(c.points_high) + ";") +
-                  line(depth, "} else if (" + value + " >= " + number(c.low) + ") {") +
+                  line(depth, "} else if (" + value + " >= " + base::short_number(c.low) + ") {") +
                   line(depth + 1, "score += " + std::to_string(c.points_low) + ";") + line(depth, "}");
           break;
         case Kind::level:

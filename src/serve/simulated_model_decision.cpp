@@ -5,9 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "analysis/attributes.h"
+#include "base/strings.h"
 #include "serve/simulated_model_random.h"
 
 namespace codebias::serve::sim {
@@ -17,12 +17,6 @@ using nlohmann::json;
 
 std::string literal(const json& value) {
   return value.is_string() ? "'" + value.get<std::string>() + "'" : value.dump();
-}
-
-std::string number_text(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
 }
 
 std::vector<std::string> strings_of(const json& metadata, const char* key) {
@@ -73,7 +67,7 @@ Rejection reject_groups(const analysis::AttributeSpec& spec, const std::string& 
     const auto& edge = oldest ? spec.groups[n - 1] : spec.groups[0];
     const auto& next = oldest ? spec.groups[n - 2] : spec.groups[1];
     const double threshold = (*edge.age_years + *next.age_years) / 2;
-    r.test = self + ".age " + (oldest ? "> " : "< ") + number_text(threshold);
+    r.test = self + ".age " + (oldest ? "> " : "< ") + base::short_number(threshold);
     planted[edge.name] = 0;
     return r;
   }

@@ -3,16 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+
+#include "base/strings.h"
 
 namespace codebias::analysis {
 namespace {
-
-std::string number_text(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
 
 bool same_outcome(const CallOutcome& a, const CallOutcome& b) {
   if (a.kind != b.kind) return false;
@@ -40,7 +35,7 @@ std::string describe_outcome(const CallOutcome& outcome) {
   switch (outcome.kind) {
     case OutcomeKind::value:
       if (outcome.from_bool) return outcome.value != 0 ? "True" : "False";
-      return number_text(outcome.value);
+      return base::short_number(outcome.value);
     case OutcomeKind::label: return "'" + outcome.detail + "'";
     case OutcomeKind::non_numeric: return "a " + outcome.detail;
     case OutcomeKind::crash: return "raises " + outcome.detail;
@@ -64,7 +59,7 @@ std::string explain(const AttributeOutcomes& outcomes, const AttributeVerdict& v
                      std::to_string(verdict.bases_changed) + of;
   if (verdict.group_means) {
     std::string means;
-    for (const auto& [group, mean] : *verdict.group_means) means += (means.empty() ? "" : ", ") + group + " " + number_text(mean);
+    for (const auto& [group, mean] : *verdict.group_means) means += (means.empty() ? "" : ", ") + group + " " + base::short_number(mean);
     return text + "; mean outcome " + means;
   }
   for (const auto& base : outcomes.by_base) {
