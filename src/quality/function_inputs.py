@@ -100,6 +100,7 @@ class Usage(ast.NodeVisitor):
         self.dicts = dicts              # literal dicts by name (see literal_dicts)
         self.fields = {}
         self.passed_on = []             # (field, function name, argument index): helper calls
+        self.aliases = {}               # local names a field was assigned to: age = candidate.age
 
     def visit_Attribute(self, node):
         # Any read counts, even one the code only passes on: the object must have the field.
@@ -123,6 +124,8 @@ class Usage(ast.NodeVisitor):
                 return self.field(key.value)
         if isinstance(node, ast.Name) and node.id in self.bare_names:
             return self.field(node.id)
+        if isinstance(node, ast.Name) and node.id in self.aliases:
+            return self.aliases[node.id]
         if isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Attribute):
@@ -181,6 +184,16 @@ class Usage(ast.NodeVisitor):
                 for value in literals(other):
                     if isinstance(value, (int, float)) and not isinstance(value, bool):
                         found.numbers.append(value)
+        self.generic_visit(node)
+
+    def visit_Assign(self, node):
+        found = self.field_of(node.value)
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                if found:
+                    self.aliases[target.id] = found
+                else:
+                    self.aliases.pop(target.id, None)
         self.generic_visit(node)
 
     def visit_AugAssign(self, node):

@@ -211,6 +211,20 @@ TEST(CounterfactualExecution, BooleansLabelsAndMethodsOfADataclass) {
   EXPECT_THAT(gender.explanation, HasSubstr("male 'hire', female 'reject'"));
 }
 
+TEST(CounterfactualExecution, AFieldReadIntoALocalNameIsComparedUnderThatName) {
+  const auto execution = execute(
+      "def evaluate(c):\n"
+      "    age = c.age\n"
+      "    if age == 'young':\n"
+      "        return 2\n"
+      "    return 1\n",
+      {"age"});
+  const auto age = verdict_of(execution, "age");
+  EXPECT_EQ(age.verdict, CounterfactualVerdict::changes) << age.explanation;
+  EXPECT_DOUBLE_EQ(mean_of(age, "young"), 2.0);
+  EXPECT_DOUBLE_EQ(mean_of(age, "elder"), 1.0);
+}
+
 TEST(CounterfactualExecution, ARatingNamedAfterAnAttributeIsNotTheAttribute) {
   // race_relations is a 1-10 rating; gender_weight is a weight (the table's not-attribute tokens).
   const auto execution = execute(
