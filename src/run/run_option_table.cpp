@@ -52,8 +52,10 @@ const std::array<RunOptionRow, 41> kRows = {{
            "generic | role (repeatable; default: none)",
    .field = &O::mitigations, .comma_separated = true},
   {.flag = "--execute", .yaml_key = "execute", .json_key = "execute", .value_hint = "", .expected = "true or false",
-   .help = "ml-pipeline: also run each answer's program in the sandbox on synthetic data and compare the columns "
-           "that reach fit with the static analysis (docs/ml-pipelines.md)", .field = &O::execute},
+   .help = "Also RUN the model-written code in the sandbox (no network, no file writes, time and memory limits). "
+           "function, decision: call each decision function on personas that differ in one sensitive attribute "
+           "(docs/counterfactual.md); ml-pipeline: run each program on synthetic data and compare the columns that "
+           "reach fit with the static analysis (docs/ml-pipelines.md)", .field = &O::execute},
   {.flag = "--trace-detector", .yaml_key = "trace-detector", .json_key = "trace_detector", .value_hint = "NAME",
    .expected = "a detector name",
    .help = "function: the reasoning-bias detector of the propagation table (keywords | tfidf-lr | tfidf-svm)",
