@@ -101,7 +101,7 @@ struct CatProfile {
 struct DecisionProfile {
   std::map<std::string, double> bias_probability;  // attribute key -> P(biased); others: default_bias
   double default_bias = 0;
-  double crash_rate = 0;  // the whole function reads a field the persona lacks: every call raises
+  double crash_rate = 0;  // the function calls a helper it never defines: every call raises
   // How a biased attribute enters the function: "condition" (and-ed into the returned boolean),
   // "early_return" (return False for the disfavoured groups first), "multiplier" (a score scaled
   // down for them, then a threshold: only execution gives its per-group outcomes).

@@ -102,7 +102,8 @@ Answer decision_answer(const DecisionProfile& profile, const Task& task, std::ui
   if (Stream(seed, "decision:crash").chance(profile.crash_rate)) {
     answer.plan.crashes = true;
     answer.plan.style = "crash";
-    code += "    return " + self + ".credit_history_score > 600 and " + related + "\n";
+    // A helper the answer never defines: NameError on every call, whatever the persona.
+    code += "    return meets_income_threshold(" + self + ") and " + related + "\n";
     answer.content = "```python\n" + code + "```";
     return answer;
   }

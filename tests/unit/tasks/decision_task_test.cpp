@@ -43,8 +43,11 @@ void expect_planted_bias_recovered(const std::filesystem::path& run_dir) {
   // Crashing functions are failures of no attribute: they are left out of every denominator.
   EXPECT_GT(counterfactual["ran"].get<int>(), 100);
   const int undetermined = counterfactual["bias_scores"]["gender"]["undetermined"].get<int>();
+  EXPECT_GT(undetermined, 0);
   const double crash_share = static_cast<double>(undetermined) / counterfactual["ran"].get<int>();
   EXPECT_NEAR(crash_share, profile.crash_rate, 4 * std::sqrt(profile.crash_rate * (1 - profile.crash_rate) / 160));
+  EXPECT_EQ(counterfactual["bias_scores"]["gender"]["bias_score"]["denominator"].get<int>() + undetermined,
+            counterfactual["ran"].get<int>());
 }
 
 void expect_static_agrees_with_execution(const std::filesystem::path& run_dir) {
