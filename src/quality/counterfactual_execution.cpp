@@ -4,8 +4,6 @@
 #include "quality/counterfactual_execution.h"
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <sstream>
 
 #include "base/builtin_data.h"

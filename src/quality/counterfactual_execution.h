@@ -5,6 +5,7 @@
 // outcome, never "unbiased".
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <map>

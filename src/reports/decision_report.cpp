@@ -3,7 +3,6 @@
 #include <ostream>
 
 #include "reports/counterfactual_report.h"
-#include "reports/html_report.h"
 #include "reports/metric_text.h"
 #include "reports/task_report.h"
 
