@@ -126,6 +126,10 @@ double fairness_score(double bias_rate, double entropy_shifted);
 AttributeMetrics compute_attribute_metrics(
     const std::vector<codebias::analysis::ResponseReport>& responses, const std::string& attribute,
     const std::vector<std::string>& groups, const MetricsOptions& options = {});
+// The same over responses held elsewhere (a bootstrap resample without copies).
+AttributeMetrics compute_attribute_metrics_over(
+    std::span<const codebias::analysis::ResponseReport* const> responses, const std::string& attribute,
+    const std::vector<std::string>& groups, const MetricsOptions& options = {});
 
 // Metrics of every attribute in `attributes`, in that order, plus the response counts.
 SummaryMetrics summarize(const std::vector<codebias::analysis::ResponseReport>& responses,

@@ -29,48 +29,101 @@ double interpolated_quantile(const std::vector<double>& sorted, double probabili
   return sorted[below] + fraction * (sorted[above] - sorted[below]);
 }
 
-}  // namespace
+// Why a statistic has no interval, for bootstrap_units' message.
+enum class Undefined { on_data, on_every_resample };
 
-BootstrapResult bootstrap_units(std::size_t units, const IndexStatistic& statistic,
-                                const BootstrapOptions& options) {
+struct JointResult {
+  std::vector<BootstrapResult> results;
+  std::vector<std::optional<Undefined>> undefined;
+};
+
+JointResult bootstrap_jointly(std::size_t units, std::size_t count, const IndexStatistics& statistics,
+                              const BootstrapOptions& options) {
   if (units == 0) throw std::invalid_argument("bootstrap: nothing to resample (no units)");
   if (options.resamples < 1) throw std::invalid_argument("bootstrap: resamples must be >= 1");
   if (!(options.confidence > 0 && options.confidence < 1)) {
     throw std::invalid_argument("bootstrap: confidence must be in (0, 1)");
   }
-  BootstrapResult result;
-  result.resamples = options.resamples;
-  result.confidence = options.confidence;
-  result.seed = options.seed;
-  result.units = units;
-
+  const auto evaluate = [&](std::span<const std::size_t> indices) {
+    auto values = statistics(indices);
+    if (values.size() != count) {
+      throw std::invalid_argument("bootstrap: the statistics gave " + std::to_string(values.size()) +
+                                  " values, not " + std::to_string(count));
+    }
+    return values;
+  };
+  JointResult joint;
+  joint.results.resize(count);
+  joint.undefined.resize(count);
   std::vector<std::size_t> indices(units);
   std::iota(indices.begin(), indices.end(), std::size_t{0});
-  result.estimate = statistic(indices);
-  if (!std::isfinite(result.estimate)) {
-    throw std::invalid_argument("bootstrap: the statistic is not finite on the original data");
+  const auto estimates = evaluate(indices);
+  for (std::size_t i = 0; i < count; ++i) {
+    auto& result = joint.results[i];
+    result.resamples = options.resamples;
+    result.confidence = options.confidence;
+    result.seed = options.seed;
+    result.units = units;
+    result.estimate = estimates[i];
+    if (!std::isfinite(estimates[i])) joint.undefined[i] = Undefined::on_data;
+  }
+  if (std::all_of(joint.undefined.begin(), joint.undefined.end(), [](const auto& u) { return u.has_value(); })) {
+    return joint;  // nothing left to resample for
   }
 
   Xoshiro256StarStar generator(options.seed);
-  std::vector<double> replicates;
-  replicates.reserve(static_cast<std::size_t>(options.resamples));
+  std::vector<std::vector<double>> replicates(count);
+  for (auto& values : replicates) values.reserve(static_cast<std::size_t>(options.resamples));
   for (int r = 0; r < options.resamples; ++r) {
     for (std::size_t& index : indices) index = generator.uniform_below(units);
-    const double value = statistic(indices);
-    if (std::isfinite(value)) {
-      replicates.push_back(value);
-    } else {
-      ++result.undefined_resamples;
+    const auto values = evaluate(indices);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (std::isfinite(values[i])) {
+        replicates[i].push_back(values[i]);
+      } else {
+        ++joint.results[i].undefined_resamples;
+      }
     }
   }
-  if (replicates.empty()) {
+  const double tail = (1.0 - options.confidence) / 2.0;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (joint.undefined[i]) continue;
+    if (replicates[i].empty()) {
+      joint.undefined[i] = Undefined::on_every_resample;
+      continue;
+    }
+    std::sort(replicates[i].begin(), replicates[i].end());
+    joint.results[i].lower = interpolated_quantile(replicates[i], tail);
+    joint.results[i].upper = interpolated_quantile(replicates[i], 1.0 - tail);
+  }
+  return joint;
+}
+
+}  // namespace
+
+BootstrapResult bootstrap_units(std::size_t units, const IndexStatistic& statistic,
+                                const BootstrapOptions& options) {
+  auto joint = bootstrap_jointly(
+      units, 1, [&](std::span<const std::size_t> indices) { return std::vector<double>{statistic(indices)}; },
+      options);
+  if (joint.undefined[0] == Undefined::on_data) {
+    throw std::invalid_argument("bootstrap: the statistic is not finite on the original data");
+  }
+  if (joint.undefined[0] == Undefined::on_every_resample) {
     throw std::invalid_argument("bootstrap: the statistic was not finite on any resample");
   }
-  std::sort(replicates.begin(), replicates.end());
-  const double tail = (1.0 - options.confidence) / 2.0;
-  result.lower = interpolated_quantile(replicates, tail);
-  result.upper = interpolated_quantile(replicates, 1.0 - tail);
-  return result;
+  return joint.results[0];
+}
+
+std::vector<std::optional<BootstrapResult>> bootstrap_units_jointly(std::size_t units, std::size_t count,
+                                                                    const IndexStatistics& statistics,
+                                                                    const BootstrapOptions& options) {
+  auto joint = bootstrap_jointly(units, count, statistics, options);
+  std::vector<std::optional<BootstrapResult>> results;
+  for (std::size_t i = 0; i < count; ++i) {
+    results.push_back(joint.undefined[i] ? std::nullopt : std::optional(std::move(joint.results[i])));
+  }
+  return results;
 }
 
 BootstrapResult bootstrap_ci(std::span<const double> sample, const SampleStatistic& statistic,

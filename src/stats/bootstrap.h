@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -51,6 +52,9 @@ struct BootstrapResult {
 
 // Statistic of a resample given as indices into the n units (repeats allowed).
 using IndexStatistic = std::function<double(std::span<const std::size_t> indices)>;
+// Several statistics of one resample at once (e.g. every metric of a table cell, which one pass
+// over the resampled data computes together).
+using IndexStatistics = std::function<std::vector<double>(std::span<const std::size_t> indices)>;
 using SampleStatistic = std::function<double(std::span<const double> sample)>;
 using PairedStatistic = std::function<double(std::span<const double> a, std::span<const double> b)>;
 using ClusterStatistic = std::function<double(std::span<const std::span<const double>> clusters)>;
@@ -60,6 +64,13 @@ using ClusterStatistic = std::function<double(std::span<const std::span<const do
 // resample gave a finite statistic.
 BootstrapResult bootstrap_units(std::size_t units, const IndexStatistic& statistic,
                                 const BootstrapOptions& options = {});
+// `count` statistics over the same resamples: result i equals bootstrap_units on statistic i
+// alone with the same options, or is empty where that call would throw because statistic i is not
+// finite on the original data or on any resample. Still throws for no units, bad options, or a
+// statistic that returns other than `count` values.
+std::vector<std::optional<BootstrapResult>> bootstrap_units_jointly(std::size_t units, std::size_t count,
+                                                                    const IndexStatistics& statistics,
+                                                                    const BootstrapOptions& options = {});
 BootstrapResult bootstrap_ci(std::span<const double> sample, const SampleStatistic& statistic,
                              const BootstrapOptions& options = {});
 // a and b must have the same size; the statistic sees the resampled a and b, aligned.

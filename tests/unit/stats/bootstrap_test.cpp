@@ -197,5 +197,45 @@ TEST(StatsBootstrap, UnitEngineHandsOutValidIndices) {
   EXPECT_GE(result.lower, 0.0);
 }
 
+// Several statistics over the same resamples give what each would give bootstrapped alone; one
+// that is undefined has no result and leaves the others theirs.
+TEST(StatsBootstrap, JointStatisticsEqualTheirSeparateBootstraps) {
+  const std::vector<double> values = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5};
+  const auto mean_of = [&](std::span<const std::size_t> indices) {
+    double sum = 0;
+    for (std::size_t i : indices) sum += values[i];
+    return sum / static_cast<double>(indices.size());
+  };
+  const auto largest_of = [&](std::span<const std::size_t> indices) {
+    double largest = values[indices[0]];
+    for (std::size_t i : indices) largest = std::max(largest, values[i]);
+    return largest;
+  };
+  const BootstrapOptions options{.resamples = 300, .seed = 7};
+  const auto joint = bootstrap_units_jointly(
+      values.size(), 3,
+      [&](std::span<const std::size_t> indices) {
+        return std::vector<double>{mean_of(indices), std::nan(""), largest_of(indices)};
+      },
+      options);
+  ASSERT_EQ(joint.size(), 3u);
+  ASSERT_TRUE(joint[0] && joint[2]);
+  EXPECT_FALSE(joint[1]);
+  for (const auto& [result, statistic] : {std::pair{*joint[0], IndexStatistic(mean_of)},
+                                          std::pair{*joint[2], IndexStatistic(largest_of)}}) {
+    const auto alone = bootstrap_units(values.size(), statistic, options);
+    EXPECT_EQ(result.estimate, alone.estimate);
+    EXPECT_EQ(result.lower, alone.lower);
+    EXPECT_EQ(result.upper, alone.upper);
+    EXPECT_EQ(result.undefined_resamples, alone.undefined_resamples);
+  }
+  EXPECT_LT(joint[0]->lower, joint[0]->upper);
+
+  // A statistic function that returns the wrong number of values is a programming error.
+  EXPECT_THROW(bootstrap_units_jointly(values.size(), 2,
+                                       [](std::span<const std::size_t>) { return std::vector<double>{1.0}; }),
+               std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace codebias::stats
