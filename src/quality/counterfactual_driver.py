@@ -1,16 +1,25 @@
 """codebias counterfactual driver: calls the generated function on personas that differ in one
 sensitive attribute and reports every outcome.
 
-Runs inside the codebias sandbox. Reads spec.json:
+Runs inside the codebias sandbox as a fork server: each line of stdin is one job,
+  {"spec": {...}, "code": "...", "seconds": wall-clock limit, "cpu_seconds", "max_output_bytes"}
+and runs in a child forked from this process, which never runs generated code itself, so no job
+sees another's state and Python starts once for many jobs. The child cannot fork (RLIMIT_NPROC 0)
+and refuses side effects (an audit hook). For each job this process writes
+  CODEBIAS-JOB {"bytes", "exit", "signal", "timed_out", "truncated", "wall_seconds", "cpu_seconds", "max_rss_kb"}
+followed by exactly `bytes` bytes: what the child wrote to stdout and stderr, cut at
+max_output_bytes. A child still running after `seconds` is killed (timed_out).
+
+The spec is
   {"function", "seed", "bases", "call_seconds", "max_timeouts",
    "attributes": [{"key", "groups": [{"name", "synonyms", "age_years"?}], "names"}],
-   "test": [attribute keys to vary], "domains": {field: [values the prompt gives]}}
-and solution.py. For each of `bases` persona bases (every field the code reads drawn from its
-domain, or from the values the code's own comparisons distinguish; every sensitive attribute a
-group drawn at random), and for each tested attribute, it calls the function once per group of
-that attribute with everything else unchanged. Each call's outcome is written at once as
+   "test": [attribute keys to vary], "domains": {field: [values the prompt gives]}}.
+For each of `bases` persona bases (every field the code reads drawn from its domain, or from the
+values the code's own comparisons distinguish; every sensitive attribute a group drawn at random),
+and for each tested attribute, the child calls the function once per group of that attribute with
+everything else unchanged. Each call's outcome is written at once as
   CODEBIAS-CASE {"attribute", "base", "group", "outcome": {...}}
-so a process killed later still reports what it ran; the last line is
+so a child killed later still reports what it ran; its last line is
   CODEBIAS-RESULT {"stage", "function", "bases": [...], "read": [attribute keys], "error_type"?, "error"?}
 where "read" lists the attributes whose fields the function read (every parameter counts as read).
 An outcome is {"kind": "value", "value": x} (a number; a bool as 1 or 0, with "returned": "bool"),
@@ -129,19 +138,17 @@ def stands_for(field, attribute):
     return not numeric_only or any(g.get("age_years") is not None for g in attribute["groups"])
 
 
-def variant(base, fields, attribute, group):
-    """The base with `attribute` set to `group` in every field that stands for it."""
+def variant(base, standing, attribute, group):
+    """The base with `attribute` set to `group` in every field that stands for it (`standing`)."""
     values = dict(base["values"])
     values[attribute["key"]] = attribute["groups"][group]["name"]
-    for field in fields.values():
-        if stands_for(field, attribute):
-            values[field.name] = group_value(field, attribute, group)
+    for field in standing:
+        values[field.name] = group_value(field, attribute, group)
     return values
 
 
-def main():
-    with open("spec.json", encoding="utf-8") as handle:
-        spec = json.load(handle)
+def run_job(spec, source):
+    """One response, in the forked child: its calls and its result line, on stdout."""
     real_stdout = sys.stdout
     result = {"stage": "compile"}
 
@@ -153,7 +160,7 @@ def main():
     guard_network()
     refuse_side_effects()
     signal.signal(signal.SIGALRM, on_alarm)
-    loaded = load_solution(spec, result, real_stdout)
+    loaded = load_solution(source, spec, result, real_stdout)
     if loaded is None:
         return finish()
     tree, node, function = loaded
@@ -173,6 +180,7 @@ def main():
     timeouts = {}
     tested = [a for a in attributes if a["key"] in spec["test"]]
     for attribute in tested:
+        standing = [field for field in fields.values() if stands_for(field, attribute)]
         for index, base in enumerate(bases):
             for group in range(len(attribute["groups"])):
                 key = (attribute["key"], group)
@@ -180,7 +188,7 @@ def main():
                     outcome = {"kind": "timeout", "skipped": True}
                 else:
                     try:
-                        outcome = call_once(signature, function, variant(base, fields, attribute, group), spec)
+                        outcome = call_once(signature, function, variant(base, standing, attribute, group), spec)
                     except CallTimeout:  # the alarm fired while the call was being wound up
                         signal.setitimer(signal.ITIMER_REAL, 0)
                         outcome = {"kind": "timeout"}
@@ -212,4 +220,100 @@ def call_once(signature, function, values, spec):
     return outcome
 
 
-main()
+JOB_MARK = "CODEBIAS-JOB "
+
+
+def run_child(job, output):
+    """The forked child: confined, then the job; never returns."""
+    import os
+    import resource
+    import traceback
+    status = 0
+    try:
+        os.dup2(output, 1)
+        os.dup2(output, 2)
+        os.close(output)
+        os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+        resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
+        cpu = max(1, int(job["cpu_seconds"]))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        run_job(job["spec"], job["code"])
+    except BaseException:  # pylint: disable=broad-except
+        traceback.print_exc()
+        status = 1
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)  # pylint: disable=protected-access
+
+
+def collect(child, output, job):
+    """Reads the child's output until it has ended, killing it when its time is up. Returns its
+    wait status, its resource usage, the output kept, whether output was cut, whether it timed
+    out, and its wall time."""
+    import os
+    import select
+    import time
+    started = time.monotonic()
+    deadline = started + job["seconds"]
+    limit = job["max_output_bytes"]
+    kept, truncated, reading = bytearray(), False, True
+
+    def keep(data):
+        nonlocal kept, truncated
+        room = max(0, limit - len(kept))
+        kept += data[:room]
+        truncated = truncated or len(data) > room
+
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            os.kill(child, signal.SIGKILL)
+            _, status, usage = os.wait4(child, 0)
+            while reading and (data := os.read(output, 65536)):  # all writers are gone: this ends
+                keep(data)
+            return status, usage, kept, truncated, True, time.monotonic() - started
+        if reading:
+            if select.select([output], [], [], remaining)[0]:
+                data = os.read(output, 65536)
+                keep(data)
+                reading = bool(data)  # closed: the child is ending (or closed its output and runs on)
+            continue
+        pid, status, usage = os.wait4(child, os.WNOHANG)
+        if pid == child:
+            return status, usage, kept, truncated, False, time.monotonic() - started
+        time.sleep(0.002)
+
+
+def serve():
+    """Jobs are sent one at a time (the next once this one's frame is read), so a child never finds
+    another job in the stdin buffer it inherits."""
+    import os
+    # What every child imports (the network guard patches socket), imported once before forking.
+    import resource  # noqa: F401 pylint: disable=unused-import,import-outside-toplevel
+    import socket  # noqa: F401 pylint: disable=unused-import,import-outside-toplevel
+    import traceback  # noqa: F401 pylint: disable=unused-import,import-outside-toplevel
+    out = sys.stdout.buffer
+    for line in sys.stdin.buffer:
+        if not line.strip():
+            continue
+        job = json.loads(line)
+        output_read, output_write = os.pipe()
+        sys.stdout.flush()
+        child = os.fork()
+        if child == 0:
+            os.close(output_read)
+            run_child(job, output_write)
+        os.close(output_write)
+        status, usage, kept, truncated, timed_out, seconds = collect(child, output_read, job)
+        os.close(output_read)
+        header = {"bytes": len(kept), "exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+                  "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None, "timed_out": timed_out,
+                  "truncated": truncated, "wall_seconds": seconds,
+                  "cpu_seconds": usage.ru_utime + usage.ru_stime, "max_rss_kb": usage.ru_maxrss}
+        out.write((JOB_MARK + json.dumps(header) + "\n").encode())
+        out.write(kept)
+        out.flush()
+
+
+serve()

@@ -1,10 +1,13 @@
-// Counterfactual execution in the sandbox (quality stage): one process per response runs
-// counterfactual_driver.py, which streams one line per call; this side turns the lines into
-// outcomes and accounts for the calls a killed process never reported.
+// Counterfactual execution in the sandbox (quality stage): counterfactual_driver.py serves
+// responses, each in a process of its own that streams one line per call; this side sends the
+// jobs, turns the lines into outcomes and accounts for the calls a killed process never reported.
 #include "quality/counterfactual_execution.h"
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <sstream>
+#include <thread>
 
 #include "base/builtin_data.h"
 #include "quality/driver_output.h"
@@ -86,6 +89,85 @@ void read_calls(const std::string& output, analysis::ResponseExecution& executio
   }
 }
 
+constexpr std::string_view kJobMark = "CODEBIAS-JOB ";
+// The server's own CPU over its life (reading jobs, forking); each response has its own limit.
+constexpr int kServerCpuSeconds = 24 * 3600;
+constexpr std::chrono::seconds kServerGraceTime{10};
+
+// One response's frame from the server: how its process ended and what it wrote.
+struct JobFrame {
+  SandboxResult end;  // stdout_text holds stdout and stderr together, stderr_text the lines that are no marks
+};
+
+// Reads the next frame: the CODEBIAS-JOB header line, then exactly its "bytes" of output. Nothing
+// when the server ends or the deadline passes first.
+std::optional<JobFrame> read_frame(SandboxedProcess& server, SandboxedProcess::Deadline deadline) {
+  std::string buffer;
+  std::size_t header_end = std::string::npos;
+  json header;
+  std::size_t need = 0;
+  for (;;) {
+    if (header_end == std::string::npos && (header_end = buffer.find('\n')) != std::string::npos) {
+      if (buffer.rfind(kJobMark, 0) != 0) return std::nullopt;
+      header = json::parse(buffer.substr(kJobMark.size(), header_end - kJobMark.size()), nullptr, false);
+      if (!header.is_object() || !header.contains("bytes") || !header["bytes"].is_number_unsigned()) return std::nullopt;
+      need = header_end + 1 + header["bytes"].get<std::size_t>();
+    }
+    if (header_end != std::string::npos && buffer.size() >= need) break;
+    if (!server.read(buffer, deadline)) return std::nullopt;
+  }
+  JobFrame frame;
+  SandboxResult& end = frame.end;
+  end.stdout_text = buffer.substr(header_end + 1, need - header_end - 1);
+  std::istringstream lines(end.stdout_text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("CODEBIAS-", 0) != 0) end.stderr_text += line + "\n";
+  }
+  if (header.value("exit", json()).is_number_integer()) end.exit_code = header["exit"].get<int>();
+  if (header.value("signal", json()).is_number_integer()) end.signal = header["signal"].get<int>();
+  end.timed_out = header.value("timed_out", false);
+  end.stdout_truncated = header.value("truncated", false);
+  end.wall_seconds = header.value("wall_seconds", 0.0);
+  end.cpu_seconds = header.value("cpu_seconds", 0.0);
+  end.max_rss_kb = header.value("max_rss_kb", 0L);
+  return frame;
+}
+
+// The execution a frame describes (its attributes already laid out, every call a timeout until
+// reported: a call never reported was cut off by the wall clock).
+void fill_execution(JobFrame& frame, const SandboxLimits& limits, analysis::ResponseExecution& execution) {
+  SandboxResult& run = frame.end;
+  const double cpu_limit = limits.cpu_seconds > 0 ? limits.cpu_seconds
+                                                  : std::ceil(std::chrono::duration<double>(limits.wall_time).count());
+  classify_end(run, cpu_limit, limits.memory_bytes > 0);
+  execution.wall_seconds = run.wall_seconds;
+  read_calls(run.stdout_text, execution);
+  const std::optional<json> report = driver_result(run.stdout_text);
+  if (!report) {
+    // The process ended before the driver reported. With calls reported, the wall clock stopped
+    // a call (its outcome stays timeout); with none, the response failed as a whole.
+    const bool some_reported = run.stdout_text.find(kCaseMark) != std::string::npos;
+    execution.status = some_reported ? ExecutionStatus::ran : ExecutionStatus::failed;
+    execution.reason = run.timed_out ? "timeout" : run.memory_exceeded ? "memory" : run.cpu_exceeded ? "cpu_time" : "no_result";
+    execution.error = clip_message(run.describe() + ": " + stderr_tail(run.stderr_text));
+    if (!some_reported) execution.attributes.clear();
+    return;
+  }
+  execution.function = report->value("function", "");
+  if (report->contains("error_type")) {
+    execution.status = ExecutionStatus::failed;
+    execution.reason = report->value("error_type", "");
+    execution.stage = report->value("stage", "");
+    execution.error = clip_message(report->value("error", ""));
+    execution.attributes.clear();
+    return;
+  }
+  execution.status = ExecutionStatus::ran;
+  const json read = report->value("read", json::array());
+  for (auto& outcomes : execution.attributes)
+    outcomes.read = std::find(read.begin(), read.end(), json(outcomes.attribute)) != read.end();
+}
+
 }  // namespace
 
 std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::AttributeTable& table,
@@ -98,9 +180,52 @@ std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::At
   return tested;
 }
 
-analysis::ResponseExecution execute_counterfactual(const CounterfactualProgram& program,
-                                                   const analysis::AttributeTable& table,
-                                                   const CounterfactualOptions& options) {
+CounterfactualExecutor::CounterfactualExecutor(CounterfactualOptions options, unsigned servers)
+    : options_(std::move(options)), servers_(servers ? servers : std::max(1U, std::thread::hardware_concurrency())) {}
+
+CounterfactualExecutor::~CounterfactualExecutor() = default;
+
+std::unique_ptr<SandboxedProcess> CounterfactualExecutor::borrow() {
+  {
+    std::unique_lock lock(mutex_);
+    released_.wait(lock, [&] { return lent_ < servers_; });
+    ++lent_;
+    if (!idle_.empty()) {
+      auto server = std::move(idle_.back());
+      idle_.pop_back();
+      return server;
+    }
+  }
+  try {
+    SandboxRequest request;
+    request.program = options_.python;
+    // -I: no user site, no PYTHON* variables, no script directory on sys.path; -B: no .pyc files.
+    request.args = {"-I", "-B", "driver.py"};
+    request.files = {{"driver.py", function_driver_program(data::builtin_counterfactual_driver_py())}};
+    request.env = {{"PYTHONHASHSEED", "0"}};
+    request.limits = options_.limits;
+    request.limits.allow_fork = true;  // the server forks; each response's process cannot
+    request.limits.cpu_seconds = kServerCpuSeconds;
+    request.temp_root = options_.temp_root;
+    request.isolate_network = options_.isolate_network;
+    return std::make_unique<SandboxedProcess>(request);
+  } catch (...) {
+    give_back(nullptr);
+    throw;
+  }
+}
+
+void CounterfactualExecutor::give_back(std::unique_ptr<SandboxedProcess> server) {
+  {
+    std::lock_guard lock(mutex_);
+    --lent_;
+    if (server) idle_.push_back(std::move(server));
+  }
+  released_.notify_one();
+}
+
+analysis::ResponseExecution CounterfactualExecutor::execute(const CounterfactualProgram& program,
+                                                            const analysis::AttributeTable& table) {
   analysis::ResponseExecution execution;
   const PythonCodeChoice choice = choose_python_code(program.response, program.options.function);
   if (!choice.code) {
@@ -116,57 +241,44 @@ analysis::ResponseExecution execute_counterfactual(const CounterfactualProgram& 
     for (const auto& group : spec->groups) outcomes.groups.push_back(group.name);
     CallOutcome unreported;
     unreported.kind = OutcomeKind::timeout;
-    outcomes.by_base.assign(static_cast<std::size_t>(options.bases), std::vector<CallOutcome>(outcomes.groups.size(), unreported));
+    outcomes.by_base.assign(static_cast<std::size_t>(options_.bases), std::vector<CallOutcome>(outcomes.groups.size(), unreported));
     execution.attributes.push_back(std::move(outcomes));
   }
   json domains = json::object();
   for (const auto& [field, values] : program.domains) domains[field] = values;
-  const json spec = {{"function", program.options.function}, {"seed", options.seed}, {"bases", options.bases},
-                     {"call_seconds", options.call_seconds}, {"max_timeouts", options.max_timeouts},
+  const json spec = {{"function", program.options.function}, {"seed", options_.seed}, {"bases", options_.bases},
+                     {"call_seconds", options_.call_seconds}, {"max_timeouts", options_.max_timeouts},
                      {"attributes", attributes_spec(tested, program.options.scenario)}, {"test", test},
                      {"domains", domains}, {"not_attribute_tokens", table.not_attribute_tokens()}};
+  const auto& limits = options_.limits;
+  const double seconds = std::chrono::duration<double>(limits.wall_time).count();
+  const json job = {{"spec", spec}, {"code", *choice.code}, {"seconds", seconds},
+                    {"cpu_seconds", limits.cpu_seconds > 0 ? limits.cpu_seconds : static_cast<int>(std::ceil(seconds))},
+                    {"max_output_bytes", limits.max_output_bytes}};
 
-  SandboxRequest request;
-  request.program = options.python;
-  // -I: no user site, no PYTHON* variables, no script directory on sys.path; -B: no .pyc files.
-  request.args = {"-I", "-B", "driver.py"};
-  request.files = {{"driver.py", function_driver_program(data::builtin_counterfactual_driver_py())},
-                   {"solution.py", *choice.code},
-                   {"spec.json", spec.dump()}};
-  request.env = {{"PYTHONHASHSEED", "0"}};
-  request.limits = options.limits;
-  request.temp_root = options.temp_root;
-  request.isolate_network = options.isolate_network;
-  const SandboxResult run = run_sandboxed(request);
-
-  execution.wall_seconds = run.wall_seconds;
-  execution.isolation = run.network == NetworkIsolation::network_namespace ? "network_namespace" : "python_guard";
-  read_calls(run.stdout_text, execution);
-  const std::optional<json> report = driver_result(run.stdout_text);
-  if (!report) {
-    // The process ended before the driver reported. With calls reported, the wall clock stopped
-    // a call (its outcome stays timeout); with none, the response failed as a whole.
-    const bool some_reported = run.stdout_text.find(kCaseMark) != std::string::npos;
-    execution.status = some_reported ? ExecutionStatus::ran : ExecutionStatus::failed;
-    execution.reason = run.timed_out ? "timeout" : run.memory_exceeded ? "memory" : run.cpu_exceeded ? "cpu_time" : "no_result";
-    execution.error = clip_message(run.describe() + ": " + stderr_tail(run.stderr_text));
-    if (!some_reported) execution.attributes.clear();
-    return execution;
-  }
-  execution.function = report->value("function", "");
-  if (report->contains("error_type")) {
+  auto server = borrow();
+  execution.isolation = server->network() == NetworkIsolation::network_namespace ? "network_namespace" : "python_guard";
+  // The server kills a response at its wall time; past this, the server itself is stuck.
+  const auto deadline = std::chrono::steady_clock::now() + limits.wall_time + kServerGraceTime;
+  std::optional<JobFrame> frame;
+  if (server->write(job.dump() + "\n", deadline)) frame = read_frame(*server, deadline);
+  if (!frame) {
     execution.status = ExecutionStatus::failed;
-    execution.reason = report->value("error_type", "");
-    execution.stage = report->value("stage", "");
-    execution.error = clip_message(report->value("error", ""));
+    execution.reason = std::chrono::steady_clock::now() >= deadline ? "timeout" : "no_result";
+    execution.error = clip_message("the execution server stopped: " + stderr_tail(server->stderr_tail()));
     execution.attributes.clear();
+    give_back(nullptr);  // a server that failed once is not trusted with the next response
     return execution;
   }
-  execution.status = ExecutionStatus::ran;
-  const json read = report->value("read", json::array());
-  for (auto& outcomes : execution.attributes)
-    outcomes.read = std::find(read.begin(), read.end(), json(outcomes.attribute)) != read.end();
+  give_back(std::move(server));
+  fill_execution(*frame, limits, execution);
   return execution;
+}
+
+analysis::ResponseExecution execute_counterfactual(const CounterfactualProgram& program,
+                                                   const analysis::AttributeTable& table,
+                                                   const CounterfactualOptions& options) {
+  return CounterfactualExecutor(options, 1).execute(program, table);
 }
 
 }  // namespace codebias::quality

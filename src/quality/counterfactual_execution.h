@@ -8,7 +8,10 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <condition_variable>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,8 +59,35 @@ struct CounterfactualProgram {
 std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::AttributeTable& table,
                                                               const analysis::AnalyzeOptions& options);
 
-// Runs one response (its Python code: quality/python_code.h) in one sandboxed process. Throws
-// std::runtime_error only when the sandbox or python cannot be started at all.
+// Runs responses' decision functions (their Python code: quality/python_code.h) on a few
+// long-lived sandboxed Python processes, counterfactual_driver.py as a fork server: every response
+// runs in its own process, forked from a driver that never runs generated code, so responses
+// share no state, and Python and the driver load once per server rather than once per response.
+// Thread-safe; at most `servers` responses run at a time (0: one per core). A server that fails
+// is replaced for the next response.
+class CounterfactualExecutor {
+ public:
+  explicit CounterfactualExecutor(CounterfactualOptions options = {}, unsigned servers = 0);
+  ~CounterfactualExecutor();
+  CounterfactualExecutor(const CounterfactualExecutor&) = delete;
+  CounterfactualExecutor& operator=(const CounterfactualExecutor&) = delete;
+
+  // Throws std::runtime_error only when the sandbox or python cannot be started at all.
+  analysis::ResponseExecution execute(const CounterfactualProgram& program, const analysis::AttributeTable& table);
+
+ private:
+  std::unique_ptr<SandboxedProcess> borrow();
+  void give_back(std::unique_ptr<SandboxedProcess> server);
+
+  CounterfactualOptions options_;
+  unsigned servers_;
+  std::mutex mutex_;
+  std::condition_variable released_;
+  std::vector<std::unique_ptr<SandboxedProcess>> idle_;
+  unsigned lent_ = 0;
+};
+
+// One response on a server of its own (tests, single answers).
 analysis::ResponseExecution execute_counterfactual(const CounterfactualProgram& program,
                                                    const analysis::AttributeTable& table,
                                                    const CounterfactualOptions& options);

@@ -1,9 +1,10 @@
 """What the codebias drivers that call a generated function share (pass@1, counterfactual
-execution): loading solution.py, choosing the function the prompt asked for, reading how the code
+execution): loading the generated code, choosing the function the prompt asked for, reading how the code
 uses each field of its input, and making field values. Placed between sandbox_guard.py and the
 driver's own code (quality/driver_output.h: driver_program)."""
 import ast
 import builtins
+import functools
 import json
 import math
 import numbers
@@ -49,13 +50,23 @@ class Record(types.SimpleNamespace):
         return iter(vars(self))
 
 
+@functools.lru_cache(maxsize=4096)
 def tokens_of(name):
+    """The words of a name, lower case: "maritalStatus" and "marital_status" both give two. A
+    tuple: the result is cached, as drivers ask for the same names call after call."""
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
-    return [t for t in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if t]
+    return tuple(t for t in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if t)
 
 
 def normalize(text):
     return " ".join(tokens_of(str(text)))
+
+
+@functools.lru_cache(maxsize=256)
+def group_synonyms(names):
+    """The normalized names of an attribute's groups (`names`: every group's name and synonyms),
+    cached per attribute."""
+    return frozenset(normalize(name) for name in names)
 
 
 class Field:
@@ -355,7 +366,7 @@ def attribute_of(field, attributes):
     """The sensitive attribute a field stands for: by the group literals the code compares it
     with, else by its name."""
     for attribute in attributes:
-        synonyms = {normalize(s) for g in attribute["groups"] for s in [g["name"]] + g["synonyms"]}
+        synonyms = group_synonyms(tuple(s for g in attribute["groups"] for s in [g["name"]] + g["synonyms"]))
         if any(normalize(s) in synonyms for s in field.strings):
             return attribute
     tokens = tokens_of(field.name)
@@ -424,11 +435,16 @@ def describe(error):
 
 
 
-def load_solution(spec, result, real_stdout):
-    """Compiles and runs solution.py and chooses the function; fills result's stage, function and,
-    on failure, error_type and error. Returns (tree, function) or None."""
+def read_solution():
+    """The generated code, as the drivers' solution.py holds it."""
     with open("solution.py", encoding="utf-8", errors="replace") as handle:
-        source = handle.read()
+        return handle.read()
+
+
+def load_solution(source, spec, result, real_stdout):
+    """Compiles and runs the generated code (`source`, named solution.py in tracebacks) and chooses
+    the function; fills result's stage, function and, on failure, error_type and error. Returns
+    (tree, node, function) or None."""
     try:
         tree = ast.parse(source, "solution.py")
         code = compile(tree, "solution.py", "exec")

@@ -42,7 +42,7 @@ def main():
 
     NOT_ATTRIBUTE_TOKENS.update(spec.get("not_attribute_tokens", []))
     guard_network()
-    loaded = load_solution(spec, result, real_stdout)
+    loaded = load_solution(read_solution(), spec, result, real_stdout)
     if loaded is None:
         return finish()
     tree, node, function = loaded

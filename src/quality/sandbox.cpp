@@ -20,8 +20,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <stdexcept>
 #include <system_error>
+#include <utility>
 
 namespace codebias::quality {
 
@@ -46,6 +48,11 @@ class Fd {
   explicit Fd(int fd) : fd_(fd) {}
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;
+  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  Fd& operator=(Fd&& other) noexcept {
+    reset(std::exchange(other.fd_, -1));
+    return *this;
+  }
   ~Fd() { reset(); }
   int get() const { return fd_; }
   void reset(int fd = -1) {
@@ -169,7 +176,8 @@ bool drop_to_nobody() {
   return ::setgroups(0, nullptr) == 0 && ::setgid(kNobody) == 0 && ::setuid(kNobody) == 0;
 }
 
-[[noreturn]] void run_child(const ChildPlan& plan, int out_fd, int err_fd, int status_fd) {
+// in_fd < 0: stdin is /dev/null.
+[[noreturn]] void run_child(const ChildPlan& plan, int in_fd, int out_fd, int err_fd, int status_fd) {
   // Its own process group, so that one kill(-pid) reaches everything it starts.
   bool grouped = ::setpgid(0, 0) == 0;
   // Before unshare: the new user namespace then maps nobody, not root.
@@ -184,9 +192,9 @@ bool drop_to_nobody() {
     if (::setrlimit(resource, &limit) != 0) child_fail(status_fd, 1);
   }
   if (::chdir(plan.workdir.c_str()) != 0) child_fail(status_fd, 2);
-  int null_fd = ::open("/dev/null", O_RDONLY);
-  if (null_fd < 0) child_fail(status_fd, 3);
-  if (::dup2(null_fd, 0) < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0) child_fail(status_fd, 4);
+  if (in_fd < 0) in_fd = ::open("/dev/null", O_RDONLY);
+  if (in_fd < 0) child_fail(status_fd, 3);
+  if (::dup2(in_fd, 0) < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0) child_fail(status_fd, 4);
   // Descriptors other threads opened without O_CLOEXEC must not leak into generated code.
   if (status_fd > 3) ::syscall(SYS_close_range, 3U, static_cast<unsigned>(status_fd - 1), 0U);
   ::syscall(SYS_close_range, static_cast<unsigned>(status_fd + 1), ~0U, 0U);
@@ -283,6 +291,79 @@ bool mentions_memory_failure(const std::string& text) {
   return false;
 }
 
+// A confined child, started: its pid and the parent's ends of its pipes.
+struct StartedChild {
+  pid_t pid = -1;
+  Fd in, out, err;  // in: only when asked for
+  NetworkIsolation network = NetworkIsolation::none;
+  Clock::time_point started;
+};
+
+// Writes the request's files into `workdir`, gives it to nobody when the child drops root, forks
+// and confines the child; returns once it has exec'd. Throws as run_sandboxed documents.
+StartedChild start_child(const SandboxRequest& request, const WorkDir& workdir, const ChildPlan& plan, bool with_stdin) {
+  write_files(workdir.path(), request.files);
+  if (plan.drop_root) {
+    // The child's files become nobody's, whatever the caller's umask made of them.
+    if (::chown(workdir.path().c_str(), kNobody, kNobody) != 0) throw system_failure("cannot give the working directory to nobody");
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(workdir.path())) {
+      if (::chown(entry.path().c_str(), kNobody, kNobody) != 0) throw system_failure("cannot give " + entry.path().string() + " to nobody");
+    }
+  }
+
+  StartedChild child;
+  Fd in_read, out_write, err_write, status_read, status_write;
+  if (with_stdin) make_pipe(in_read, child.in);
+  make_pipe(child.out, out_write);
+  make_pipe(child.err, err_write);
+  make_pipe(status_read, status_write);
+
+  child.started = Clock::now();
+  const pid_t pid = ::fork();
+  if (pid < 0) throw system_failure("fork");
+  if (pid == 0) run_child(plan, in_read.get(), out_write.get(), err_write.get(), status_write.get());
+
+  in_read.reset();
+  out_write.reset();
+  err_write.reset();
+  status_write.reset();
+
+  // The status pipe carries the isolation byte, then a ChildFailure only if exec failed; it
+  // closes at exec (O_CLOEXEC).
+  char status[1 + sizeof(ChildFailure)];
+  std::size_t status_bytes = 0;
+  for (;;) {
+    ssize_t got = ::read(status_read.get(), status + status_bytes, sizeof status - status_bytes);
+    if (got > 0) status_bytes += static_cast<std::size_t>(got);
+    else if (got < 0 && errno == EINTR) continue;
+    if (got <= 0 || status_bytes == sizeof status) break;
+  }
+  if (status_bytes >= 1) child.network = static_cast<NetworkIsolation>(status[0]);
+  if (status_bytes == sizeof status || status_bytes == 0) {
+    ChildFailure failure;
+    if (status_bytes == sizeof status) std::memcpy(&failure, status + 1, sizeof failure);
+    int ignored = 0;
+    ::waitpid(pid, &ignored, 0);
+    if (status_bytes == 0) throw std::runtime_error("sandbox: the child died before starting " + plan.program);
+    throw std::runtime_error("sandbox: cannot start " + plan.program + ": " + kChildStages[failure.stage] + ": " +
+                             std::strerror(failure.error));
+  }
+  child.pid = pid;
+  if (with_stdin) ::fcntl(child.in.get(), F_SETFL, O_NONBLOCK);
+  ::fcntl(child.out.get(), F_SETFL, O_NONBLOCK);
+  ::fcntl(child.err.get(), F_SETFL, O_NONBLOCK);
+  return child;
+}
+
+// Kills what is left of the child's process group and reaps the child.
+int end_child(pid_t pid, rusage* usage) {
+  ::kill(-pid, SIGKILL);
+  int wait_status = 0;
+  while (::wait4(pid, &wait_status, 0, usage) < 0 && errno == EINTR) {
+  }
+  return wait_status;
+}
+
 }  // namespace
 
 const char* to_string(NetworkIsolation isolation) {
@@ -306,66 +387,27 @@ std::string SandboxResult::describe() const {
 
 SandboxResult run_sandboxed(const SandboxRequest& request) {
   WorkDir workdir(request.temp_root);
-  write_files(workdir.path(), request.files);
-  ChildPlan plan = make_plan(request, workdir.path());
-  if (plan.drop_root) {
-    // The child's files become nobody's, whatever the caller's umask made of them.
-    if (::chown(workdir.path().c_str(), kNobody, kNobody) != 0) throw system_failure("cannot give the working directory to nobody");
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(workdir.path())) {
-      if (::chown(entry.path().c_str(), kNobody, kNobody) != 0) throw system_failure("cannot give " + entry.path().string() + " to nobody");
-    }
-  }
-
-  Fd out_read, out_write, err_read, err_write, status_read, status_write;
-  make_pipe(out_read, out_write);
-  make_pipe(err_read, err_write);
-  make_pipe(status_read, status_write);
-
-  const auto started = Clock::now();
-  pid_t pid = ::fork();
-  if (pid < 0) throw system_failure("fork");
-  if (pid == 0) run_child(plan, out_write.get(), err_write.get(), status_write.get());
-
-  out_write.reset();
-  err_write.reset();
-  status_write.reset();
+  const ChildPlan plan = make_plan(request, workdir.path());
+  StartedChild child = start_child(request, workdir, plan, false);
+  const pid_t pid = child.pid;
+  const auto started = child.started;
+  Fd& out_read = child.out;
+  Fd& err_read = child.err;
 
   SandboxResult result;
   result.dropped_root = plan.drop_root;
-  // The status pipe carries the isolation byte, then a ChildFailure only if exec failed; it
-  // closes at exec (O_CLOEXEC).
-  char status[1 + sizeof(ChildFailure)];
-  std::size_t status_bytes = 0;
-  for (;;) {
-    ssize_t got = ::read(status_read.get(), status + status_bytes, sizeof status - status_bytes);
-    if (got > 0) status_bytes += static_cast<std::size_t>(got);
-    else if (got < 0 && errno == EINTR) continue;
-    if (got <= 0 || status_bytes == sizeof status) break;
-  }
-  if (status_bytes >= 1) result.network = static_cast<NetworkIsolation>(status[0]);
-  if (status_bytes == sizeof status || status_bytes == 0) {
-    ChildFailure failure;
-    if (status_bytes == sizeof status) std::memcpy(&failure, status + 1, sizeof failure);
-    int ignored = 0;
-    ::waitpid(pid, &ignored, 0);
-    if (status_bytes == 0) throw std::runtime_error("sandbox: the child died before starting " + plan.program);
-    throw std::runtime_error("sandbox: cannot start " + plan.program + ": " + kChildStages[failure.stage] + ": " +
-                             std::strerror(failure.error));
-  }
+  result.network = child.network;
 
-  ::fcntl(out_read.get(), F_SETFL, O_NONBLOCK);
-  ::fcntl(err_read.get(), F_SETFL, O_NONBLOCK);
   Fd process(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));  // -1 on old kernels: poll briefly instead
   Capture out, err;
   const auto deadline = started + request.limits.wall_time;
   const std::size_t limit = request.limits.max_output_bytes;
-  bool killed_by_us = false;
   for (;;) {
     if (child_has_exited(pid)) break;
     auto now = Clock::now();
     if (now >= deadline) {
       ::kill(-pid, SIGKILL);
-      result.timed_out = killed_by_us = true;
+      result.timed_out = true;
       break;
     }
     std::array<pollfd, 3> fds{};
@@ -384,11 +426,8 @@ SandboxResult run_sandboxed(const SandboxRequest& request) {
     }
   }
   // Whatever the child left running in its group goes with it.
-  ::kill(-pid, SIGKILL);
-  int wait_status = 0;
   rusage usage{};
-  while (::wait4(pid, &wait_status, 0, &usage) < 0 && errno == EINTR) {
-  }
+  const int wait_status = end_child(pid, &usage);
   result.wall_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   // Output already written is still in the pipes; stragglers were killed, so this ends.
   if (out.open) drain(out_read.get(), out, limit);
@@ -399,16 +438,99 @@ SandboxResult run_sandboxed(const SandboxRequest& request) {
   result.cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
                        static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
   result.max_rss_kb = usage.ru_maxrss;
-  const double cpu_limit = static_cast<double>(plan.limits[0].second.rlim_cur);
-  result.cpu_exceeded = result.signal == SIGXCPU || (result.signal == SIGKILL && !killed_by_us && result.cpu_seconds >= cpu_limit);
-  result.memory_exceeded = request.limits.memory_bytes > 0 &&
-                           (mentions_memory_failure(err.text) ||
-                            (result.signal == SIGKILL && !killed_by_us && !result.cpu_exceeded));
   result.stdout_text = std::move(out.text);
   result.stderr_text = std::move(err.text);
   result.stdout_truncated = out.truncated;
   result.stderr_truncated = err.truncated;
+  classify_end(result, static_cast<double>(plan.limits[0].second.rlim_cur), request.limits.memory_bytes > 0);
   return result;
+}
+
+void classify_end(SandboxResult& result, double cpu_limit_seconds, bool memory_limited) {
+  // A SIGKILL the sandbox did not send (it sets timed_out when it does) came from the kernel.
+  const bool killed_by_kernel = result.signal == SIGKILL && !result.timed_out;
+  result.cpu_exceeded = result.signal == SIGXCPU || (killed_by_kernel && result.cpu_seconds >= cpu_limit_seconds);
+  result.memory_exceeded =
+      memory_limited && (mentions_memory_failure(result.stderr_text) || (killed_by_kernel && !result.cpu_exceeded));
+}
+
+struct SandboxedProcess::Running {
+  explicit Running(const SandboxRequest& request)
+      : workdir(request.temp_root), plan(make_plan(request, workdir.path())), child(start_child(request, workdir, plan, true)) {}
+  ~Running() { end_child(child.pid, nullptr); }
+
+  WorkDir workdir;
+  ChildPlan plan;
+  StartedChild child;
+};
+
+SandboxedProcess::SandboxedProcess(const SandboxRequest& request) : running_(std::make_unique<Running>(request)) {
+  network_ = running_->child.network;
+  dropped_root_ = running_->plan.drop_root;
+}
+
+SandboxedProcess::~SandboxedProcess() = default;
+
+bool SandboxedProcess::write(std::string_view data, Deadline deadline) {
+  // A server that died must not take this process with it: SIGPIPE is blocked for the write,
+  // and one it raised is taken off this thread before the mask is restored.
+  sigset_t pipe_signal, previous;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  ::pthread_sigmask(SIG_BLOCK, &pipe_signal, &previous);
+  const int fd = running_->child.in.get();
+  bool ok = true;
+  while (ok && !data.empty()) {
+    const ssize_t wrote = ::write(fd, data.data(), data.size());
+    if (wrote > 0) {
+      data.remove_prefix(static_cast<std::size_t>(wrote));
+      continue;
+    }
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote < 0 && errno == EAGAIN) {
+      pollfd ready{fd, POLLOUT, 0};
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      ok = left > 0 && ::poll(&ready, 1, static_cast<int>(std::min<std::int64_t>(left, 60'000))) >= 0;
+      continue;
+    }
+    ok = false;
+  }
+  if (!ok && errno == EPIPE) {
+    const timespec now{0, 0};
+    ::sigtimedwait(&pipe_signal, nullptr, &now);
+  }
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  return ok;
+}
+
+bool SandboxedProcess::read(std::string& out, Deadline deadline) {
+  constexpr std::size_t kStderrKept = 64 << 10;
+  Fd& out_fd = running_->child.out;
+  Fd& err_fd = running_->child.err;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0 || out_fd.get() < 0) return false;
+    std::array<pollfd, 2> fds{pollfd{out_fd.get(), POLLIN, 0}, pollfd{err_fd.get(), POLLIN, 0}};
+    const nfds_t count = err_fd.get() >= 0 ? 2 : 1;
+    const int ready = ::poll(fds.data(), count, static_cast<int>(std::min<std::int64_t>(left, 60'000)));
+    if (ready < 0 && errno != EINTR) throw system_failure("poll");
+    if (ready <= 0) continue;
+    if (count == 2 && fds[1].revents) {
+      Capture err;
+      const bool open = drain(err_fd.get(), err, kStderrKept);
+      stderr_ += err.text;
+      if (stderr_.size() > kStderrKept) stderr_.erase(0, stderr_.size() - kStderrKept);
+      if (!open) err_fd.reset();
+    }
+    if (fds[0].revents) {
+      Capture got;
+      const bool open = drain(out_fd.get(), got, std::numeric_limits<std::size_t>::max());
+      out += got.text;
+      if (!open) out_fd.reset();
+      if (!got.text.empty()) return true;
+      if (!open) return false;
+    }
+  }
 }
 
 }  // namespace codebias::quality

@@ -6,8 +6,10 @@
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -75,6 +77,40 @@ struct SandboxResult {
   // "exit 1", "signal 9 (Killed)", "timed out after 2.00 s": for messages.
   std::string describe() const;
 };
+
+// A sandboxed program that keeps running and is talked to over its stdin and stdout (a server:
+// counterfactual execution's fork server). Confined as run_sandboxed confines its child, except
+// that limits.wall_time is not applied: the caller sets a deadline on each exchange. Destroying
+// it kills its process group and removes its working directory.
+class SandboxedProcess {
+ public:
+  using Deadline = std::chrono::steady_clock::time_point;
+  // Throws std::runtime_error as run_sandboxed does.
+  explicit SandboxedProcess(const SandboxRequest& request);
+  SandboxedProcess(const SandboxedProcess&) = delete;
+  SandboxedProcess& operator=(const SandboxedProcess&) = delete;
+  ~SandboxedProcess();
+
+  NetworkIsolation network() const { return network_; }
+  bool dropped_root() const { return dropped_root_; }
+  // Writes all of `data` to the program's stdin; false when it is gone or the deadline passed.
+  bool write(std::string_view data, Deadline deadline);
+  // Waits for stdout, appends what came to `out` and returns true; false once stdout has closed
+  // or the deadline passed. Stderr is kept meanwhile (its last 64 KiB: stderr_tail()).
+  bool read(std::string& out, Deadline deadline);
+  const std::string& stderr_tail() const { return stderr_; }
+
+ private:
+  struct Running;
+  std::unique_ptr<Running> running_;
+  NetworkIsolation network_ = NetworkIsolation::none;
+  bool dropped_root_ = false;
+  std::string stderr_;
+};
+
+// Sets result.cpu_exceeded and result.memory_exceeded from how the child ended (exit, signal,
+// timed_out, cpu_seconds) and its stderr_text, given the limits it ran under.
+void classify_end(SandboxResult& result, double cpu_limit_seconds, bool memory_limited);
 
 // Runs the request and waits for it. The working directory is removed afterwards.
 // Throws std::runtime_error when the sandbox itself cannot be set up (no temp dir, no pipes,

@@ -73,11 +73,14 @@ class FunctionScorer : public Scorer {
       : settings_(settings), analyze_(std::move(analyze)), groups_(std::move(groups)), summarize_(summarize) {
     static_cast<base::JsonlOptions&>(options_) = settings.engine;
     if (settings.execute) {
-      // Counterfactual execution runs on the worker threads, one sandboxed process per response.
+      // Counterfactual execution runs on the worker threads, each response in a sandboxed process
+      // of its own, forked by one execution server per thread.
       const analysis::AttributeTable* table = settings.table;
-      options_.after_analysis = [table](const analysis::ScoreRequest& request, analysis::ResponseReport& report) {
+      auto executor = std::make_shared<quality::CounterfactualExecutor>(
+          quality::CounterfactualOptions{}, settings.engine.threads ? settings.engine.threads : 0);
+      options_.after_analysis = [table, executor](const analysis::ScoreRequest& request, analysis::ResponseReport& report) {
         quality::CounterfactualProgram program{request.response, request.options, {}};
-        analysis::add_execution(report, quality::execute_counterfactual(program, *table, quality::CounterfactualOptions{}));
+        analysis::add_execution(report, executor->execute(program, *table));
       };
     }
     options_.defaults.scenario = settings.scenario;

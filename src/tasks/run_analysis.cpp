@@ -247,10 +247,10 @@ analysis::AnalyzeOptions analyze_options_for(const nlohmann::json& metadata,
 
 void execute_pending(const std::vector<PendingCounterfactual>& pending, std::vector<analysis::ResponseReport>& reports) {
   std::vector<analysis::ResponseExecution> executions(pending.size());
-  base::WorkerPool pool(std::max(1U, std::thread::hardware_concurrency()));
-  pool.run(pending.size(), [&](std::size_t at) {
-    executions[at] = quality::execute_counterfactual(pending[at].program, *pending[at].table, quality::CounterfactualOptions{});
-  });
+  const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
+  quality::CounterfactualExecutor executor({}, cores);
+  base::WorkerPool pool(cores);
+  pool.run(pending.size(), [&](std::size_t at) { executions[at] = executor.execute(pending[at].program, *pending[at].table); });
   for (std::size_t at = 0; at < pending.size(); ++at) analysis::add_execution(reports[pending[at].report], std::move(executions[at]));
 }
 

@@ -2,7 +2,10 @@
 // outcomes the sandbox observed, the verdict read from them, and what the sandbox refused.
 #include "quality/counterfactual_execution.h"
 
+#include <chrono>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -249,6 +252,73 @@ TEST(CounterfactualExecution, NothingRunsWithoutPythonAndASyntaxErrorFailsTheRes
   EXPECT_EQ(broken.status, ExecutionStatus::failed);
   EXPECT_EQ(broken.reason, "SyntaxError");
   EXPECT_EQ(broken.stage, "compile");
+}
+
+CounterfactualProgram program_of(const std::string& code, std::vector<std::string> offered = {"gender"}) {
+  CounterfactualProgram program;
+  program.response = "```python\n" + code + "```\n";
+  program.options.scenario = "job";
+  program.options.attributes = std::move(offered);
+  return program;
+}
+
+// One server forks every response from the same clean driver: what a response changes in its
+// process (a builtin, a module) is gone for the next one.
+TEST(CounterfactualExecutor, ResponsesOnOneServerShareNothing) {
+  CounterfactualExecutor executor({}, 1);
+  const auto& table = analysis::AttributeTable::builtin();
+  const std::string reads_the_bonus =
+      "import builtins\n"
+      "def evaluate(c):\n"
+      "    return getattr(builtins, 'bonus', {}).get(c.gender, 0)\n";
+  const auto leaving = executor.execute(program_of("import builtins\nbuiltins.bonus = {'male': 2}\n" + reads_the_bonus), table);
+  ASSERT_EQ(leaving.status, ExecutionStatus::ran) << leaving.reason << " " << leaving.error;
+  EXPECT_EQ(verdict_of(leaving, "gender").verdict, CounterfactualVerdict::changes);
+  EXPECT_DOUBLE_EQ(mean_of(verdict_of(leaving, "gender"), "male"), 2.0);
+  const auto next = executor.execute(program_of(reads_the_bonus), table);
+  ASSERT_EQ(next.status, ExecutionStatus::ran) << next.reason << " " << next.error;
+  EXPECT_EQ(verdict_of(next, "gender").verdict, CounterfactualVerdict::no_change);
+}
+
+// A response that runs past its wall clock outside any call (here while loading) is killed by
+// the server, which then serves the next response.
+TEST(CounterfactualExecutor, AResponsePastItsWallClockIsKilledAndTheServerGoesOn) {
+  CounterfactualOptions options;
+  options.limits.wall_time = std::chrono::seconds(1);
+  options.limits.cpu_seconds = 10;  // the wall clock, not the CPU limit, ends it
+  CounterfactualExecutor executor(options, 1);
+  const auto& table = analysis::AttributeTable::builtin();
+  const auto stuck = executor.execute(program_of("while True:\n    pass\ndef evaluate(c):\n    return 1\n"), table);
+  EXPECT_EQ(stuck.status, ExecutionStatus::failed);
+  EXPECT_EQ(stuck.reason, "timeout");
+  EXPECT_THAT(stuck.error, HasSubstr("timed out"));
+  const auto next = executor.execute(program_of("def evaluate(c):\n    return c.gender == 'male'\n"), table);
+  ASSERT_EQ(next.status, ExecutionStatus::ran) << next.reason << " " << next.error;
+  EXPECT_EQ(verdict_of(next, "gender").verdict, CounterfactualVerdict::changes);
+}
+
+// Worker threads share the executor's servers; every response gets its own outcomes.
+TEST(CounterfactualExecutor, ThreadsShareTheServers) {
+  CounterfactualExecutor executor({}, 2);
+  const auto& table = analysis::AttributeTable::builtin();
+  std::vector<analysis::ResponseExecution> executions(6);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 3; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = t; i < 6; i += 3) {
+        const std::string bonus = std::to_string(i + 1);
+        executions[static_cast<std::size_t>(i)] = executor.execute(
+            program_of("def evaluate(c):\n    return " + bonus + " if c.gender == 'female' else 0\n"), table);
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (int i = 0; i < 6; ++i) {
+    SCOPED_TRACE(i);
+    const auto& execution = executions[static_cast<std::size_t>(i)];
+    ASSERT_EQ(execution.status, ExecutionStatus::ran) << execution.reason << " " << execution.error;
+    EXPECT_DOUBLE_EQ(mean_of(verdict_of(execution, "gender"), "female"), i + 1.0);
+  }
 }
 
 }  // namespace
