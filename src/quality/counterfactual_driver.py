@@ -250,39 +250,59 @@ def run_child(job, output):
 def collect(child, output, job):
     """Reads the child's output until it has ended, killing it when its time is up. Returns its
     wait status, its resource usage, the output kept, whether output was cut, whether it timed
-    out, and its wall time."""
+    out, and its wall time. The child's exit wakes this process (a pidfd); its output waits in the
+    pipe, enlarged to max_output_bytes, and is read every 50 ms, not line by line."""
+    import fcntl
     import os
     import select
     import time
     started = time.monotonic()
     deadline = started + job["seconds"]
     limit = job["max_output_bytes"]
-    kept, truncated, reading = bytearray(), False, True
+    kept, truncated = bytearray(), False
+    try:
+        fcntl.fcntl(output, fcntl.F_SETPIPE_SZ, max(limit, 65536))
+    except OSError:
+        pass  # a smaller pipe only means more wakeups
+    os.set_blocking(output, False)
+    try:
+        process = os.pidfd_open(child)
+    except (AttributeError, OSError):
+        process = None  # a kernel before 5.3: look every 2 ms instead
 
-    def keep(data):
+    def ended(timeout):
+        if process is not None:
+            return bool(select.select([process], [], [], timeout)[0])
+        time.sleep(min(timeout, 0.002))
+        return os.waitid(os.P_PID, child, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+
+    def drain():
         nonlocal kept, truncated
-        room = max(0, limit - len(kept))
-        kept += data[:room]
-        truncated = truncated or len(data) > room
+        while True:
+            try:
+                data = os.read(output, 1 << 20)
+            except BlockingIOError:
+                return
+            if not data:
+                return
+            room = max(0, limit - len(kept))
+            kept += data[:room]
+            truncated = truncated or len(data) > room
 
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            os.kill(child, signal.SIGKILL)
-            _, status, usage = os.wait4(child, 0)
-            while reading and (data := os.read(output, 65536)):  # all writers are gone: this ends
-                keep(data)
-            return status, usage, kept, truncated, True, time.monotonic() - started
-        if reading:
-            if select.select([output], [], [], remaining)[0]:
-                data = os.read(output, 65536)
-                keep(data)
-                reading = bool(data)  # closed: the child is ending (or closed its output and runs on)
-            continue
-        pid, status, usage = os.wait4(child, os.WNOHANG)
-        if pid == child:
-            return status, usage, kept, truncated, False, time.monotonic() - started
-        time.sleep(0.002)
+    timed_out = False
+    try:
+        while not ended(max(0.0, min(deadline - time.monotonic(), 0.05))):
+            drain()
+            if time.monotonic() >= deadline:
+                os.kill(child, signal.SIGKILL)
+                timed_out = True
+                break
+        _, status, usage = os.wait4(child, 0)
+    finally:
+        if process is not None:
+            os.close(process)
+    drain()
+    return status, usage, kept, truncated, timed_out, time.monotonic() - started
 
 
 def serve():

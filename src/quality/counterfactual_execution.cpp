@@ -94,14 +94,11 @@ constexpr std::string_view kJobMark = "CODEBIAS-JOB ";
 constexpr int kServerCpuSeconds = 24 * 3600;
 constexpr std::chrono::seconds kServerGraceTime{10};
 
-// One response's frame from the server: how its process ended and what it wrote.
-struct JobFrame {
-  SandboxResult end;  // stdout_text holds stdout and stderr together, stderr_text the lines that are no marks
-};
-
-// Reads the next frame: the CODEBIAS-JOB header line, then exactly its "bytes" of output. Nothing
-// when the server ends or the deadline passes first.
-std::optional<JobFrame> read_frame(SandboxedProcess& server, SandboxedProcess::Deadline deadline) {
+// Reads the next frame from the server: the CODEBIAS-JOB header line, then exactly its "bytes" of
+// output. Returns how the response's process ended, its stdout and stderr together in
+// stdout_text and the lines that are no driver marks in stderr_text; nothing when the server
+// ends or the deadline passes first.
+std::optional<SandboxResult> read_frame(SandboxedProcess& server, SandboxedProcess::Deadline deadline) {
   std::string buffer;
   std::size_t header_end = std::string::npos;
   json header;
@@ -116,8 +113,7 @@ std::optional<JobFrame> read_frame(SandboxedProcess& server, SandboxedProcess::D
     if (header_end != std::string::npos && buffer.size() >= need) break;
     if (!server.read(buffer, deadline)) return std::nullopt;
   }
-  JobFrame frame;
-  SandboxResult& end = frame.end;
+  SandboxResult end;
   end.stdout_text = buffer.substr(header_end + 1, need - header_end - 1);
   std::istringstream lines(end.stdout_text);
   for (std::string line; std::getline(lines, line);) {
@@ -130,13 +126,12 @@ std::optional<JobFrame> read_frame(SandboxedProcess& server, SandboxedProcess::D
   end.wall_seconds = header.value("wall_seconds", 0.0);
   end.cpu_seconds = header.value("cpu_seconds", 0.0);
   end.max_rss_kb = header.value("max_rss_kb", 0L);
-  return frame;
+  return end;
 }
 
 // The execution a frame describes (its attributes already laid out, every call a timeout until
 // reported: a call never reported was cut off by the wall clock).
-void fill_execution(JobFrame& frame, const SandboxLimits& limits, analysis::ResponseExecution& execution) {
-  SandboxResult& run = frame.end;
+void fill_execution(SandboxResult& run, const SandboxLimits& limits, analysis::ResponseExecution& execution) {
   const double cpu_limit = limits.cpu_seconds > 0 ? limits.cpu_seconds
                                                   : std::ceil(std::chrono::duration<double>(limits.wall_time).count());
   classify_end(run, cpu_limit, limits.memory_bytes > 0);
@@ -260,7 +255,7 @@ analysis::ResponseExecution CounterfactualExecutor::execute(const Counterfactual
   execution.isolation = server->network() == NetworkIsolation::network_namespace ? "network_namespace" : "python_guard";
   // The server kills a response at its wall time; past this, the server itself is stuck.
   const auto deadline = std::chrono::steady_clock::now() + limits.wall_time + kServerGraceTime;
-  std::optional<JobFrame> frame;
+  std::optional<SandboxResult> frame;
   if (server->write(job.dump() + "\n", deadline)) frame = read_frame(*server, deadline);
   if (!frame) {
     execution.status = ExecutionStatus::failed;
