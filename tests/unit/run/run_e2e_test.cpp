@@ -162,8 +162,8 @@ TEST(RunEndToEnd, KilledRunResumesWithEverySampleExactlyOnce) {
   SlowModel model;
   const auto dir = fresh_dir("run_killed");
   const std::string cli = CODEBIAS_CLI;
-  // The first 400 job prompts × 5 samples = 2,000 samples.
-  const std::vector<std::string> args = {cli, "run", "--scenario", "job", "--full", "--limit", "400",
+  // The first 100 job prompts × 5 samples = 500 samples.
+  const std::vector<std::string> args = {cli, "run", "--scenario", "job", "--full", "--limit", "100",
                                          "--samples", "5", "--endpoint", model.url(), "--model", "sim",
                                          "--concurrency", "4", "--out", dir.string()};
   const auto spawn = [](const std::vector<std::string>& argv) {
@@ -183,7 +183,7 @@ TEST(RunEndToEnd, KilledRunResumesWithEverySampleExactlyOnce) {
   const pid_t child = spawn(args);
   ASSERT_GT(child, 0);
   std::mt19937 random(static_cast<unsigned>(std::random_device{}()));
-  const std::int64_t kill_after = std::uniform_int_distribution<std::int64_t>(50, 1950)(random);
+  const std::int64_t kill_after = std::uniform_int_distribution<std::int64_t>(50, 450)(random);
   std::int64_t seen = 0;
   for (int wait = 0; wait < 6000 && seen < kill_after; ++wait) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -199,8 +199,8 @@ TEST(RunEndToEnd, KilledRunResumesWithEverySampleExactlyOnce) {
   ASSERT_TRUE(WIFSIGNALED(status)) << "the run finished before it could be killed";
 
   const auto before = store::RunStore::open(dir).counts();
-  EXPECT_EQ(before.planned, 2000);
-  EXPECT_LT(before.done, 2000);
+  EXPECT_EQ(before.planned, 500);
+  EXPECT_LT(before.done, 500);
   EXPECT_GE(before.done, kill_after);
 
   const auto resumed = test_support::run_cli({"run", "--resume", dir.string(), "--endpoint", model.url()},
@@ -208,11 +208,11 @@ TEST(RunEndToEnd, KilledRunResumesWithEverySampleExactlyOnce) {
   ASSERT_EQ(resumed.code, 0) << resumed.err;
 
   const auto after = store::RunStore::open(dir).counts();
-  EXPECT_EQ(after.planned, 2000);
-  EXPECT_EQ(after.done + after.errors, 2000);
+  EXPECT_EQ(after.planned, 500);
+  EXPECT_EQ(after.done + after.errors, 500);
   const auto ids = response_ids(dir / "responses.jsonl");
-  EXPECT_EQ(ids.size(), 2000u);
-  EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()).size(), 2000u);
+  EXPECT_EQ(ids.size(), 500u);
+  EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()).size(), 500u);
 }
 
 }  // namespace
