@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The cost of --execute (docs/counterfactual.md): the same built-in-model run of the Solar suite
-# with and without counterfactual execution, wall time and peak RSS of each, and the ratio.
+# with and without counterfactual execution, wall time and peak RSS of each, the ratio and the
+# time execution adds per response.
 #   scripts/bench_execute.sh [RESPONSES]     (default 1000: 343 tasks x 3 samples, first 1000)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -34,4 +35,6 @@ print(f"{responses} responses (solar, built-in model, {samples} samples per task
 print(f"without --execute: {plain:.1f} s, peak RSS {plain_rss:.0f} MiB")
 print(f"with --execute:    {executed:.1f} s, peak RSS {executed_rss:.0f} MiB (largest process)")
 print(f"ratio: {executed / plain:.2f} x (target: at most 3 x)")
+print(f"added by --execute: {(executed - plain) * 1000 / responses:.1f} ms per response "
+      f"({os.cpu_count()} cores; a run against a real endpoint adds the same)")
 PY

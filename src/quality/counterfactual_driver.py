@@ -310,9 +310,9 @@ def serve():
     another job in the stdin buffer it inherits."""
     import os
     # What every child imports (the network guard patches socket), imported once before forking.
-    import resource  # noqa: F401 pylint: disable=unused-import,import-outside-toplevel
-    import socket  # noqa: F401 pylint: disable=unused-import,import-outside-toplevel
-    import traceback  # noqa: F401 pylint: disable=unused-import,import-outside-toplevel
+    import resource  # pylint: disable=unused-import,import-outside-toplevel
+    import socket  # pylint: disable=unused-import,import-outside-toplevel
+    import traceback  # pylint: disable=unused-import,import-outside-toplevel
     out = sys.stdout.buffer
     for line in sys.stdin.buffer:
         if not line.strip():

@@ -1,5 +1,6 @@
 // The sandbox: fork, confine the child (namespaces, rlimits, directory, environment), exec,
-// collect its output under a wall-clock deadline, kill its process group.
+// collect its output under a wall-clock deadline, kill its process group; or keep the child
+// running and talk to it over pipes (SandboxedProcess).
 #include "quality/sandbox.h"
 
 #include <fcntl.h>
