@@ -77,7 +77,7 @@ class FunctionScorer : public Scorer {
       // of its own, forked by one execution server per thread.
       const analysis::AttributeTable* table = settings.table;
       auto executor = std::make_shared<quality::CounterfactualExecutor>(
-          quality::CounterfactualOptions{}, settings.engine.threads ? settings.engine.threads : 0);
+          quality::CounterfactualOptions{}, settings.engine.threads);  // 0: one server per core
       options_.after_analysis = [table, executor](const analysis::ScoreRequest& request, analysis::ResponseReport& report) {
         quality::CounterfactualProgram program{request.response, request.options, {}};
         analysis::add_execution(report, executor->execute(program, *table));
