@@ -61,9 +61,8 @@ void collect_calls(const ir::Body& body, std::vector<std::string>& out) {
   }
 }
 
-// The requested scoring function: the one named in the request when known, else one named like a
-// scoring function, not a helper of another function, returning a value; of several, the last
-// (models often restate their final answer). `requested` is normalized with normalize_literal.
+}  // namespace
+
 const ir::Function* choose_entry(const ir::Program& program, const std::string& requested) {
   std::vector<std::string> called;
   for (const ir::Function& fn : program.functions) collect_calls(fn.body, called);
@@ -86,6 +85,8 @@ const ir::Function* choose_entry(const ir::Program& program, const std::string& 
   }
   return best;
 }
+
+namespace {
 
 // Returns the start byte of a trailing syntax error, or the code's size.
 uint32_t parse_into(ParsedBlock& parsed, std::string_view code, const PythonSlice& slice, const std::string& requested) {

@@ -18,6 +18,17 @@ struct AnalyzeOptions {
   std::string function;                 // the function the prompt asked for, when known
 };
 
+namespace ir {
+struct Program;
+struct Function;
+}  // namespace ir
+
+// The scoring function of a block's code: the one named in the request when known, else one
+// named like a scoring function, not a helper of another function, returning a value; of
+// several, the last (models often restate their final answer). `requested` is normalized with
+// normalize_literal. Null when the code defines no function.
+const ir::Function* choose_entry(const ir::Program& program, const std::string& requested);
+
 // Thread-safe: one Analyzer may serve every worker thread.
 class Analyzer {
  public:

@@ -147,8 +147,25 @@ def variant(base, standing, attribute, group):
     return values
 
 
+def planned_calls(fields, attributes, bases, spec):
+    """(attribute key, base index, group index, persona) of every call: for each tested attribute,
+    each base with the attribute set to each of its groups."""
+    for attribute in (a for a in attributes if a["key"] in spec["test"]):
+        standing = [field for field in fields.values() if stands_for(field, attribute)]
+        for index, base in enumerate(bases):
+            for group in range(len(attribute["groups"])):
+                yield attribute["key"], index, group, variant(base, standing, attribute, group)
+
+
+def attributes_standing(names, fields, attributes):
+    """The keys of the attributes that the input fields `names` stand for."""
+    return [a["key"] for a in attributes if any(stands_for(fields.get(name) or Field(name), a) for name in names)]
+
+
 def run_job(spec, source):
     """One response, in the forked child: its calls and its result line, on stdout."""
+    if "inputs" in spec:
+        return plan_job(spec)
     real_stdout = sys.stdout
     result = {"stage": "compile"}
 
@@ -178,27 +195,48 @@ def run_job(spec, source):
     # A group whose calls time out max_timeouts times is not called again (its loop most likely
     # depends on the group); past four times that many timeouts in all, nothing more is called.
     timeouts = {}
-    tested = [a for a in attributes if a["key"] in spec["test"]]
-    for attribute in tested:
-        standing = [field for field in fields.values() if stands_for(field, attribute)]
-        for index, base in enumerate(bases):
-            for group in range(len(attribute["groups"])):
-                key = (attribute["key"], group)
-                if timeouts.get(key, 0) >= spec["max_timeouts"] or sum(timeouts.values()) >= 4 * spec["max_timeouts"]:
-                    outcome = {"kind": "timeout", "skipped": True}
-                else:
-                    try:
-                        outcome = call_once(signature, function, variant(base, standing, attribute, group), spec)
-                    except CallTimeout:  # the alarm fired while the call was being wound up
-                        signal.setitimer(signal.ITIMER_REAL, 0)
-                        outcome = {"kind": "timeout"}
-                    timeouts[key] = timeouts.get(key, 0) + (outcome["kind"] == "timeout")
-                real_stdout.write(CASE_MARK + json.dumps({"attribute": attribute["key"], "base": index,
-                                                          "group": group, "outcome": outcome}) + "\n")
-                real_stdout.flush()
-    read = READS if signature.object_mode else set(signature.params)
-    result["read"] = [a["key"] for a in attributes if any(stands_for(fields.get(name) or Field(name), a) for name in read)]
+    for attribute, index, group, values in planned_calls(fields, attributes, bases, spec):
+        key = (attribute, group)
+        if timeouts.get(key, 0) >= spec["max_timeouts"] or sum(timeouts.values()) >= 4 * spec["max_timeouts"]:
+            outcome = {"kind": "timeout", "skipped": True}
+        else:
+            try:
+                outcome = call_once(signature, function, values, spec)
+            except CallTimeout:  # the alarm fired while the call was being wound up
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                outcome = {"kind": "timeout"}
+            timeouts[key] = timeouts.get(key, 0) + (outcome["kind"] == "timeout")
+        real_stdout.write(CASE_MARK + json.dumps({"attribute": attribute, "base": index,
+                                                  "group": group, "outcome": outcome}) + "\n")
+        real_stdout.flush()
+    result["read"] = attributes_standing(READS if signature.object_mode else signature.params, fields, attributes)
     return finish()
+
+
+PLAN_MARK = "CODEBIAS-PLAN "
+
+
+def plan_job(spec):
+    """The calls for code another runtime runs (counterfactual_runner.js), from the fields the
+    analyzer read of it (spec["inputs"]: src/analysis/counterfactual/function_inputs.h). Runs no
+    generated code. Writes
+      CODEBIAS-PLAN {"calls": [{"attribute", "base", "group", "values"}], "bases": [...],
+                     "standing": {input field: [attribute keys it stands for]}}"""
+    NOT_ATTRIBUTE_TOKENS.update(spec.get("not_attribute_tokens", []))
+    fields = {}
+    for given in spec["inputs"]["fields"]:
+        field = Field(given["name"])
+        field.strings, field.numbers, field.members = given["strings"], given["numbers"], given["members"]
+        field.kinds = set(given["kinds"])
+        fields[field.name] = field
+    attributes = spec["attributes"]
+    bases = make_bases(fields, attributes, spec.get("domains") or {}, spec["bases"], spec["seed"])
+    calls = [{"attribute": attribute, "base": index, "group": group, "values": values}
+             for attribute, index, group, values in planned_calls(fields, attributes, bases, spec)]
+    names = {name for call in calls for name in call["values"]} | set(fields)
+    standing = {name: attributes_standing([name], fields, attributes) for name in sorted(names)}
+    sys.stdout.write(PLAN_MARK + json.dumps({"calls": calls, "bases": [base["values"] for base in bases],
+                                             "standing": standing}) + "\n")
 
 
 def call_once(signature, function, values, spec):

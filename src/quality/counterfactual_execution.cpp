@@ -9,6 +9,8 @@
 #include <sstream>
 #include <thread>
 
+#include "analysis/counterfactual/function_inputs.h"
+#include "analysis/response/response.h"
 #include "base/builtin_data.h"
 #include "quality/driver_output.h"
 #include "quality/python_code.h"
@@ -163,6 +165,72 @@ void fill_execution(SandboxResult& run, const SandboxLimits& limits, analysis::R
     outcomes.read = std::find(read.begin(), read.end(), json(outcomes.attribute)) != read.end();
 }
 
+constexpr std::string_view kPlanMark = "CODEBIAS-PLAN ";
+
+// The object on the last line of `output` that starts with `mark`.
+std::optional<json> marked_line(const std::string& output, std::string_view mark) {
+  std::optional<json> found;
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind(mark, 0) != 0) continue;
+    json value = json::parse(line.substr(mark.size()), nullptr, false);
+    if (value.is_object()) found = std::move(value);
+  }
+  return found;
+}
+
+// The code a response's function runs from: its Python (quality/python_code.h), else its
+// JavaScript, read by the analyzer. The language is unknown when nothing runs (not_run_reason).
+struct RunnableCode {
+  analysis::Language language = analysis::Language::unknown;
+  std::string code;
+  std::optional<analysis::FunctionInputs> inputs;  // JavaScript: what the function reads
+  std::string not_run_reason;
+};
+
+RunnableCode choose_runnable_code(std::string_view response, const std::string& function) {
+  using analysis::Language;
+  RunnableCode chosen;
+  const PythonCodeChoice python = choose_python_code(response, function);
+  if (python.code) {
+    chosen.language = Language::python;
+    chosen.code = *python.code;
+    return chosen;
+  }
+  if (python.not_python_reason == "no_code") {
+    chosen.not_run_reason = python.not_python_reason;
+    return chosen;
+  }
+  // Of the JavaScript blocks, the last that defines the requested function, else the last that
+  // defines one, else the last.
+  std::vector<analysis::CodeBlock> blocks = analysis::extract_code_blocks(analysis::split_reasoning(response));
+  std::string last_language;
+  std::vector<const analysis::CodeBlock*> scripts;
+  for (const auto& block : blocks) {
+    const Language language = block.language == Language::unknown ? analysis::detect_language(block.code) : block.language;
+    if (language == Language::javascript) scripts.push_back(&block);
+    last_language = analysis::to_string(language);
+  }
+  if (scripts.empty()) {
+    chosen.not_run_reason = "no_runtime:" + last_language;
+    return chosen;
+  }
+  chosen.language = Language::javascript;
+  chosen.code = scripts.back()->code;
+  const std::string wanted = analysis::normalize_literal(function);
+  for (const bool by_name : {true, false}) {
+    if (by_name && wanted.empty()) continue;
+    for (auto it = scripts.rbegin(); it != scripts.rend(); ++it) {
+      auto inputs = analysis::read_function_inputs((*it)->code, Language::javascript, function);
+      if (!inputs || (by_name && analysis::normalize_literal(inputs->function) != wanted)) continue;
+      chosen.code = (*it)->code;
+      chosen.inputs = std::move(inputs);
+      return chosen;
+    }
+  }
+  return chosen;
+}
+
 }  // namespace
 
 std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::AttributeTable& table,
@@ -219,12 +287,45 @@ void CounterfactualExecutor::give_back(std::unique_ptr<SandboxedProcess> server)
   released_.notify_one();
 }
 
+std::optional<SandboxResult> CounterfactualExecutor::exchange(const json& job, analysis::ResponseExecution& execution) {
+  auto server = borrow();
+  execution.isolation = server->network() == NetworkIsolation::network_namespace ? "network_namespace" : "python_guard";
+  // The server kills a response at its wall time; past this, the server itself is stuck.
+  const auto deadline = std::chrono::steady_clock::now() + options_.limits.wall_time + kServerGraceTime;
+  std::optional<SandboxResult> frame;
+  if (server->write(job.dump() + "\n", deadline)) frame = read_frame(*server, deadline);
+  if (!frame) {
+    execution.status = ExecutionStatus::failed;
+    execution.reason = std::chrono::steady_clock::now() >= deadline ? "timeout" : "no_result";
+    execution.error = clip_message("the execution server stopped: " + stderr_tail(server->stderr_tail()));
+    execution.attributes.clear();
+    give_back(nullptr);  // a server that failed once is not trusted with the next response
+    return std::nullopt;
+  }
+  give_back(std::move(server));
+  return frame;
+}
+
+SandboxResult CounterfactualExecutor::run_javascript(const json& job) const {
+  SandboxRequest request;
+  request.program = options_.node;
+  request.args = {"--max-old-space-size=" + std::to_string(options_.node_heap_mib), "--experimental-vm-modules",
+                  "--no-warnings", "runner.js"};
+  request.files = {{"runner.js", std::string(data::builtin_counterfactual_runner_js())}, {"job.json", job.dump()}};
+  request.limits = options_.limits;
+  request.limits.memory_bytes = options_.node_address_space_bytes;
+  request.limits.allow_fork = true;  // V8's own threads; the generated code reaches no process API
+  request.temp_root = options_.temp_root;
+  request.isolate_network = options_.isolate_network;
+  return run_sandboxed(request);
+}
+
 analysis::ResponseExecution CounterfactualExecutor::execute(const CounterfactualProgram& program,
                                                             const analysis::AttributeTable& table) {
   analysis::ResponseExecution execution;
-  const PythonCodeChoice choice = choose_python_code(program.response, program.options.function);
-  if (!choice.code) {
-    execution.reason = choice.not_python_reason;
+  const RunnableCode chosen = choose_runnable_code(program.response, program.options.function);
+  if (chosen.language == analysis::Language::unknown) {
+    execution.reason = chosen.not_run_reason;
     return execution;
   }
   const auto tested = tested_attributes(table, program.options);
@@ -241,31 +342,46 @@ analysis::ResponseExecution CounterfactualExecutor::execute(const Counterfactual
   }
   json domains = json::object();
   for (const auto& [field, values] : program.domains) domains[field] = values;
-  const json spec = {{"function", program.options.function}, {"seed", options_.seed}, {"bases", options_.bases},
-                     {"call_seconds", options_.call_seconds}, {"max_timeouts", options_.max_timeouts},
-                     {"attributes", attributes_spec(tested, program.options.scenario)}, {"test", test},
-                     {"domains", domains}, {"not_attribute_tokens", table.not_attribute_tokens()}};
+  json spec = {{"function", program.options.function}, {"seed", options_.seed}, {"bases", options_.bases},
+               {"call_seconds", options_.call_seconds}, {"max_timeouts", options_.max_timeouts},
+               {"attributes", attributes_spec(tested, program.options.scenario)}, {"test", test},
+               {"domains", domains}, {"not_attribute_tokens", table.not_attribute_tokens()}};
+  const bool javascript = chosen.language == analysis::Language::javascript;
+  if (javascript) {
+    if (!chosen.inputs) {
+      execution.status = ExecutionStatus::failed;
+      execution.reason = "no_function";
+      execution.stage = "select";
+      execution.error = "the code defines no function";
+      execution.attributes.clear();
+      return execution;
+    }
+    spec["inputs"] = analysis::to_json(*chosen.inputs);  // the driver plans the calls, runs nothing
+  }
   const auto& limits = options_.limits;
   const double seconds = std::chrono::duration<double>(limits.wall_time).count();
-  const json job = {{"spec", spec}, {"code", *choice.code}, {"seconds", seconds},
+  const json job = {{"spec", spec}, {"code", javascript ? std::string() : chosen.code}, {"seconds", seconds},
                     {"cpu_seconds", limits.cpu_seconds > 0 ? limits.cpu_seconds : static_cast<int>(std::ceil(seconds))},
                     {"max_output_bytes", limits.max_output_bytes}};
-
-  auto server = borrow();
-  execution.isolation = server->network() == NetworkIsolation::network_namespace ? "network_namespace" : "python_guard";
-  // The server kills a response at its wall time; past this, the server itself is stuck.
-  const auto deadline = std::chrono::steady_clock::now() + limits.wall_time + kServerGraceTime;
-  std::optional<SandboxResult> frame;
-  if (server->write(job.dump() + "\n", deadline)) frame = read_frame(*server, deadline);
-  if (!frame) {
-    execution.status = ExecutionStatus::failed;
-    execution.reason = std::chrono::steady_clock::now() >= deadline ? "timeout" : "no_result";
-    execution.error = clip_message("the execution server stopped: " + stderr_tail(server->stderr_tail()));
-    execution.attributes.clear();
-    give_back(nullptr);  // a server that failed once is not trusted with the next response
-    return execution;
+  std::optional<SandboxResult> frame = exchange(job, execution);
+  if (!frame) return execution;
+  if (javascript) {
+    const std::optional<json> plan = marked_line(frame->stdout_text, kPlanMark);
+    if (!plan || !plan->contains("calls")) {
+      execution.status = ExecutionStatus::failed;
+      execution.reason = "no_plan";
+      execution.error = clip_message("the driver planned no calls: " + frame->describe() + ": " + stderr_tail(frame->stderr_text));
+      execution.attributes.clear();
+      return execution;
+    }
+    const json& inputs = spec["inputs"];
+    const json run = {{"code", chosen.code}, {"function", inputs["function"]}, {"owner", inputs["owner"]},
+                      {"params", inputs["params"]}, {"object_mode", inputs["object_mode"]}, {"calls", (*plan)["calls"]},
+                      {"standing", plan->value("standing", json::object())}, {"call_seconds", options_.call_seconds},
+                      {"max_timeouts", options_.max_timeouts}, {"seed", options_.seed}};
+    frame = run_javascript(run);
+    execution.isolation = frame->network == NetworkIsolation::network_namespace ? "network_namespace" : "runtime_guard";
   }
-  give_back(std::move(server));
   fill_execution(*frame, limits, execution);
   return execution;
 }

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,11 @@ struct CounterfactualOptions {
   double call_seconds = 1.0;     // one call's time before it counts as a timeout
   int max_timeouts = 3;          // a group timing out that often is not called again (outcome timeout)
   std::string python = "/usr/bin/python3";
+  std::string node = "node";  // runs JavaScript responses; looked up as SandboxRequest::program is
+  // V8 reserves address space far beyond its heap, so node runs under a larger RLIMIT_AS than
+  // Python, with its heap capped by --max-old-space-size instead.
+  std::size_t node_address_space_bytes = std::size_t{1} << 30;
+  int node_heap_mib = 256;
   SandboxLimits limits = default_limits();
   std::filesystem::path temp_root;
   bool isolate_network = true;  // false: only the driver's Python guards
@@ -59,12 +65,15 @@ struct CounterfactualProgram {
 std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::AttributeTable& table,
                                                               const analysis::AnalyzeOptions& options);
 
-// Runs responses' decision functions (their Python code: quality/python_code.h) on a few
-// long-lived sandboxed Python processes, counterfactual_driver.py as a fork server: every response
-// runs in its own process, forked from a driver that never runs generated code, so responses
-// share no state, and Python and the driver load once per server rather than once per response.
-// Thread-safe; at most `servers` responses run at a time (0: one per core). A server that fails
-// is replaced for the next response.
+// Runs responses' decision functions on a few long-lived sandboxed Python processes,
+// counterfactual_driver.py as a fork server: every response runs in its own process, forked from
+// a driver that never runs generated code, so responses share no state, and Python and the driver
+// load once per server rather than once per response. Python code (quality/python_code.h) runs in
+// the forked process. JavaScript (when the response has no Python) is read by the analyzer
+// (analysis/counterfactual/function_inputs.h), its personas planned by the same driver, and run by
+// counterfactual_runner.js in a sandboxed node process of its own. Other languages are not run
+// (reason "no_runtime:<language>"). Thread-safe; at most `servers` responses run at a time (0: one
+// per core). A server that fails is replaced for the next response.
 class CounterfactualExecutor {
  public:
   explicit CounterfactualExecutor(CounterfactualOptions options = {}, unsigned servers = 0);
@@ -77,6 +86,10 @@ class CounterfactualExecutor {
 
  private:
   std::unique_ptr<SandboxedProcess> borrow();
+  // Sends one job to a server and reads its frame; nothing when the server failed (recorded in
+  // `execution`).
+  std::optional<SandboxResult> exchange(const nlohmann::json& job, analysis::ResponseExecution& execution);
+  SandboxResult run_javascript(const nlohmann::json& job) const;
   void give_back(std::unique_ptr<SandboxedProcess> server);
 
   CounterfactualOptions options_;

@@ -87,7 +87,7 @@ struct ResponseExecution {
   std::string error;       // clipped message
   std::string function;    // the function called
   std::vector<AttributeOutcomes> attributes;
-  std::string isolation;   // "network_namespace", or "python_guard" when the kernel refused one
+  std::string isolation;   // "network_namespace", or "python_guard" / "runtime_guard" (JavaScript) when the kernel refused one
   double wall_seconds = 0;
 };
 

@@ -107,8 +107,11 @@ struct Stmt {
 
 struct Function {
   std::string name;
+  std::string owner;  // the class a JavaScript method belongs to (to call it); "" otherwise
   std::vector<std::string> params;
   std::vector<ExprPtr> param_defaults;  // parallel to params; null when none
+  // JavaScript's f({gender, income}): `params` are the keys of the one object it takes.
+  bool destructured_object = false;
   Body body;
   int line = 0;
   int end_line = 0;

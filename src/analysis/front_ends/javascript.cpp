@@ -182,6 +182,7 @@ class JavaScriptLowering : public brace::Lowering<JavaScriptLowering> {
           hoist_constructor(m);
         } else {
           emit_function(m, name);
+          if (!relowering_) program_.functions.back().owner = property_name(field(node, "name"));
         }
       } else if (t == "field_definition" || t == "public_field_definition") {
         TSNode name = field(m, t == "field_definition" ? "property" : "name");
@@ -240,7 +241,16 @@ class JavaScriptLowering : public brace::Lowering<JavaScriptLowering> {
 
   // Parameters; `{race: r}` adds the parameter `race` and `r = race` to the body's prologue.
   void lower_params(TSNode params, ir::Function& fn) {
-    for (TSNode p : items(params)) lower_param(p, nullptr, fn, fn.body);
+    const std::vector<TSNode> all = items(params);
+    for (TSNode p : all) lower_param(p, nullptr, fn, fn.body);
+    if (all.size() == 1) {
+      TSNode pattern = all[0];
+      for (const char* inner : {"pattern", "left"}) {  // (x: T), (x = {}): the pattern itself
+        TSNode unwrapped = field(pattern, inner);
+        if (!ts_node_is_null(unwrapped)) pattern = unwrapped;
+      }
+      fn.destructured_object = type_of(pattern) == "object_pattern";
+    }
   }
 
   void lower_param(TSNode p, TSNode* def, ir::Function& fn, ir::Body& prologue) {
