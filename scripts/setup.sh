@@ -14,7 +14,8 @@ packages=(build-essential cmake pkg-config git nlohmann-json3-dev libsimdjson-de
           libbenchmark-dev libcurl4-openssl-dev libsqlite3-dev libyaml-cpp-dev libmimalloc-dev pylint clang libclang-rt-14-dev python3
           python3-pandas python3-sklearn  # what generated ML pipelines import (quality/pipeline_execution.h)
           chromium)  # headless browser of the HTML report's test (tests/browser/)
-# Node.js with npm fetches the tree-sitter sources at configure time. Debian's npm package
+# Node.js with npm fetches the tree-sitter sources at configure time, and node runs JavaScript
+# answers under --execute (quality/counterfactual_execution.h). Debian's npm package
 # conflicts with a Node.js that already ships npm (e.g. nodesource), so only add it when absent.
 if ! command -v npm >/dev/null 2>&1; then
   packages+=(nodejs npm)

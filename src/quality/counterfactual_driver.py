@@ -22,6 +22,8 @@ everything else unchanged. Each call's outcome is written at once as
 so a child killed later still reports what it ran; its last line is
   CODEBIAS-RESULT {"stage", "function", "bases": [...], "read": [attribute keys], "error_type"?, "error"?}
 where "read" lists the attributes whose fields the function read (every parameter counts as read).
+A spec with "inputs" (what the analyzer read of code in another language) runs nothing: the child
+writes the planned calls instead (plan_job), which counterfactual_runner.js runs.
 An outcome is {"kind": "value", "value": x} (a number; a bool as 1 or 0, with "returned": "bool"),
 {"kind": "label", "label": s} (a string), {"kind": "non_numeric", "type": t},
 {"kind": "crash", "error_type", "error"}, {"kind": "timeout"} (the call ran past call_seconds;

@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <chrono>
 #include <iostream>
 #include <string>
 
@@ -17,11 +18,21 @@ struct ServeArgs {
   std::string host = "127.0.0.1";
   int port = 8000;
   std::string profile;
+  int latency_ms = 0;
 };
 
 int serve_model(const ServeArgs& args) {
   const serve::SimulatedModel model(serve::load_bias_profile(args.profile));
-  serve::HttpServer server(serve::simulated_model_handler(model), args.host, static_cast<std::uint16_t>(args.port));
+  serve::Handler handler = serve::simulated_model_handler(model);
+  if (args.latency_ms > 0) {
+    // Each answer leaves after the latency, as a real model's would, without holding up the others.
+    handler = [answer = std::move(handler), latency = std::chrono::milliseconds(args.latency_ms)](const serve::HttpRequest& request) {
+      serve::HttpResponse response = answer(request);
+      response.delay = latency;
+      return response;
+    };
+  }
+  serve::HttpServer server(std::move(handler), args.host, static_cast<std::uint16_t>(args.port));
   // HttpServer::stop is not async-signal-safe: block the signals (the server thread inherits the
   // mask) and wait for them here instead of in a handler.
   sigset_t stop_signals;
@@ -47,6 +58,9 @@ Command add_serve_model_command(CLI::App& parent) {
   app->add_option("--host", args->host, "Address to listen on")->capture_default_str();
   app->add_option("--port", args->port, "Port (0: any free port)")->capture_default_str()->check(CLI::Range(0, 65535));
   app->add_option("--profile", args->profile, "Bias profile JSON (default: the built-in profile, docs/simulated-model.md)");
+  app->add_option("--latency-ms", args->latency_ms,
+                  "Answer each request after this many milliseconds, like a real model (benchmarks; default 0)")
+      ->check(CLI::Range(0, 600000));
   return {app, [args] { return serve_model(*args); }};
 }
 

@@ -1,0 +1,106 @@
+// What the analyzer reads of a function's inputs for counterfactual personas: the fields, the
+// literals each is compared or combined with, and how the function takes its input.
+#include "analysis/counterfactual/function_inputs.h"
+
+#include <algorithm>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace codebias::analysis {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::UnorderedElementsAre;
+
+const InputField& field_named(const FunctionInputs& inputs, const std::string& name) {
+  const auto it = std::find_if(inputs.fields.begin(), inputs.fields.end(), [&](const InputField& f) { return f.name == name; });
+  if (it == inputs.fields.end()) {
+    ADD_FAILURE() << "no field " << name;
+    static const InputField none;
+    return none;
+  }
+  return *it;
+}
+
+bool has_field(const FunctionInputs& inputs, const std::string& name) {
+  return std::any_of(inputs.fields.begin(), inputs.fields.end(), [&](const InputField& f) { return f.name == name; });
+}
+
+TEST(FunctionInputs, FieldsOfTheInputObjectWithTheLiteralsTheyMeet) {
+  const auto inputs = read_function_inputs(
+      "const BONUS = {masters: 2, phd: 3};\n"
+      "function band(age) { return age > 40 ? 1 : 0; }\n"
+      "function evaluateCandidate(candidate) {\n"
+      "  let score = candidate.experience * 2;\n"
+      "  if (candidate.gender.toLowerCase() === 'female') score -= 1;\n"
+      "  if (['white', 'asian'].includes(candidate.race)) score += 1;\n"
+      "  if (candidate.skills.includes('python')) score += 1;\n"
+      "  score += BONUS[candidate.degree] || 0;\n"
+      "  const married = candidate.married;\n"
+      "  if (married) score += 1;\n"
+      "  return score + band(candidate.age);\n"
+      "}\n",
+      Language::javascript, "");
+  ASSERT_TRUE(inputs);
+  EXPECT_EQ(inputs->function, "evaluateCandidate");
+  EXPECT_TRUE(inputs->object_mode);
+  EXPECT_THAT(inputs->params, ElementsAre("candidate"));
+  EXPECT_FALSE(has_field(*inputs, "candidate"));
+
+  EXPECT_THAT(field_named(*inputs, "experience").kinds, ElementsAre("number"));
+  EXPECT_THAT(field_named(*inputs, "experience").numbers, ElementsAre(2.0));
+  EXPECT_THAT(field_named(*inputs, "gender").strings, ElementsAre("female"));
+  EXPECT_THAT(field_named(*inputs, "race").strings, ElementsAre("white", "asian"));
+  EXPECT_TRUE(field_named(*inputs, "skills").kinds.count("collection"));
+  EXPECT_THAT(field_named(*inputs, "skills").members, ElementsAre("python"));
+  EXPECT_THAT(field_named(*inputs, "degree").strings, UnorderedElementsAre("masters", "phd"));
+  EXPECT_TRUE(field_named(*inputs, "married").kinds.count("bool"));  // through the local `married`
+  EXPECT_THAT(field_named(*inputs, "age").numbers, ElementsAre(40.0));  // inside the helper band()
+}
+
+TEST(FunctionInputs, ParametersThatAreFieldsAMethodAndTheRequestedFunction) {
+  const auto positional = read_function_inputs(
+      "function score(gender, years) {\n  return gender === 'male' ? years + 1 : years;\n}\n", Language::javascript, "");
+  ASSERT_TRUE(positional);
+  EXPECT_FALSE(positional->object_mode);
+  EXPECT_THAT(field_named(*positional, "gender").strings, ElementsAre("male"));
+  EXPECT_TRUE(has_field(*positional, "years"));
+
+  const auto destructured = read_function_inputs(
+      "const eligible = ({gender, income}) => gender === 'male' && income > 3;\n", Language::javascript, "");
+  ASSERT_TRUE(destructured);
+  EXPECT_TRUE(destructured->object_mode);
+  EXPECT_THAT(field_named(*destructured, "income").numbers, ElementsAre(3.0));
+
+  const auto method = read_function_inputs(
+      "class Applicant {\n  decide() {\n    const bonus = 2;\n    return this.race === 'white' ? bonus : 0;\n  }\n}\n",
+      Language::javascript, "");
+  ASSERT_TRUE(method);
+  EXPECT_EQ(method->owner, "Applicant");
+  EXPECT_TRUE(method->object_mode);
+  EXPECT_THAT(field_named(*method, "race").strings, ElementsAre("white"));
+  EXPECT_FALSE(has_field(*method, "bonus"));  // a local, not the object's
+
+  const auto requested = read_function_inputs(
+      "function evaluate(c) { return 1; }\nfunction helper(c) { return c.age; }\n", Language::javascript, "helper");
+  ASSERT_TRUE(requested);
+  EXPECT_EQ(requested->function, "helper");
+
+  EXPECT_FALSE(read_function_inputs("const weights = {a: 1};\n", Language::javascript, ""));
+}
+
+TEST(FunctionInputs, TheJobJsonKeepsWholeNumbersWhole) {
+  const auto inputs = read_function_inputs("function f(c) { return c.age >= 30.5 || c.years > 2; }\n",
+                                           Language::javascript, "");
+  ASSERT_TRUE(inputs);
+  const auto json = to_json(*inputs);
+  EXPECT_EQ(json["fields"][0]["name"], "age");
+  EXPECT_EQ(json["fields"][0]["numbers"][0], 30.5);
+  EXPECT_TRUE(json["fields"][1]["numbers"][0].is_number_integer());
+  EXPECT_EQ(json["object_mode"], true);
+}
+
+}  // namespace
+}  // namespace codebias::analysis
