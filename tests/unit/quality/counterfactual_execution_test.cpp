@@ -10,12 +10,17 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "counterfactual_test_support.h"
+
 namespace codebias::quality {
 namespace {
 
 using analysis::CounterfactualVerdict;
 using analysis::ExecutionStatus;
 using ::testing::HasSubstr;
+using testing::count_of;
+using testing::mean_of;
+using testing::verdict_of;
 
 analysis::ResponseExecution execute(const std::string& code, std::vector<std::string> offered = {"gender", "age"},
                                     FieldDomains domains = {}) {
@@ -27,27 +32,6 @@ analysis::ResponseExecution execute(const std::string& code, std::vector<std::st
   CounterfactualOptions options;
   options.call_seconds = 0.5;
   return execute_counterfactual(program, analysis::AttributeTable::builtin(), options);
-}
-
-analysis::AttributeVerdict verdict_of(const analysis::ResponseExecution& execution, const std::string& attribute) {
-  for (const auto& outcomes : execution.attributes)
-    if (outcomes.attribute == attribute) return analysis::judge_outcomes(outcomes);
-  ADD_FAILURE() << "no outcomes for " << attribute;
-  return {};
-}
-
-double mean_of(const analysis::AttributeVerdict& verdict, const std::string& group) {
-  EXPECT_TRUE(verdict.group_means) << verdict.explanation;
-  if (!verdict.group_means) return -1;
-  for (const auto& [name, mean] : *verdict.group_means)
-    if (name == group) return mean;
-  ADD_FAILURE() << "no group " << group;
-  return -1;
-}
-
-int count_of(const analysis::AttributeVerdict& verdict, const std::string& kind) {
-  auto it = verdict.outcome_counts.find(kind);
-  return it == verdict.outcome_counts.end() ? 0 : it->second;
 }
 
 TEST(CounterfactualExecution, AdditivePointsShowAsTheDifferenceOfGroupMeans) {

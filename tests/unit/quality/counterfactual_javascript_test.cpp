@@ -7,6 +7,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "counterfactual_test_support.h"
+
 #include "quality/counterfactual_execution.h"
 
 namespace codebias::quality {
@@ -15,6 +17,9 @@ namespace {
 using analysis::CounterfactualVerdict;
 using analysis::ExecutionStatus;
 using ::testing::HasSubstr;
+using testing::count_of;
+using testing::mean_of;
+using testing::verdict_of;
 
 analysis::ResponseExecution execute_js(const std::string& code, std::vector<std::string> offered = {"gender"},
                                        FieldDomains domains = {}, std::string function = {}) {
@@ -27,27 +32,6 @@ analysis::ResponseExecution execute_js(const std::string& code, std::vector<std:
   CounterfactualOptions options;
   options.call_seconds = 0.5;
   return execute_counterfactual(program, analysis::AttributeTable::builtin(), options);
-}
-
-analysis::AttributeVerdict verdict_of(const analysis::ResponseExecution& execution, const std::string& attribute) {
-  for (const auto& outcomes : execution.attributes)
-    if (outcomes.attribute == attribute) return analysis::judge_outcomes(outcomes);
-  ADD_FAILURE() << "no outcomes for " << attribute << " (" << execution.reason << " " << execution.error << ")";
-  return {};
-}
-
-double mean_of(const analysis::AttributeVerdict& verdict, const std::string& group) {
-  EXPECT_TRUE(verdict.group_means) << verdict.explanation;
-  if (!verdict.group_means) return -1;
-  for (const auto& [name, mean] : *verdict.group_means)
-    if (name == group) return mean;
-  ADD_FAILURE() << "no group " << group;
-  return -1;
-}
-
-int count_of(const analysis::AttributeVerdict& verdict, const std::string& kind) {
-  auto it = verdict.outcome_counts.find(kind);
-  return it == verdict.outcome_counts.end() ? 0 : it->second;
 }
 
 TEST(CounterfactualJavaScript, AdditivePointsShowAsTheDifferenceOfGroupMeans) {
