@@ -34,13 +34,42 @@ analysis::ResponseExecution execute(const std::string& code, std::vector<std::st
   return execute_counterfactual(program, analysis::AttributeTable::builtin(), options);
 }
 
-TEST(CounterfactualExecution, AdditivePointsShowAsTheDifferenceOfGroupMeans) {
-  const auto execution = execute(
-      "def evaluate(c):\n"
-      "    score = c.experience\n"
-      "    if c.gender == 'male':\n"
-      "        score += 2\n"
-      "    return score\n");
+// The constructs every executed language must get right, each written in Python and in
+// JavaScript (which runs under node: counterfactual_javascript_test.cpp has its own cases).
+struct Source {
+  std::string python;
+  std::string javascript;
+};
+
+class CounterfactualConstruct : public ::testing::TestWithParam<std::string> {
+ protected:
+  analysis::ResponseExecution run(const Source& source, std::vector<std::string> offered = {"gender", "age"},
+                                  FieldDomains domains = {}) const {
+    CounterfactualProgram program;
+    const bool javascript = GetParam() == "javascript";
+    program.response = "```" + GetParam() + "\n" + (javascript ? source.javascript : source.python) + "```\n";
+    program.options.scenario = "job";
+    program.options.attributes = std::move(offered);
+    program.domains = std::move(domains);
+    CounterfactualOptions options;
+    options.call_seconds = 0.5;
+    return execute_counterfactual(program, analysis::AttributeTable::builtin(), options);
+  }
+};
+
+TEST_P(CounterfactualConstruct, AdditivePointsShowAsTheDifferenceOfGroupMeans) {
+  const auto execution = run({"def evaluate(c):\n"
+                              "    score = c.experience\n"
+                              "    if c.gender == 'male':\n"
+                              "        score += 2\n"
+                              "    return score\n",
+                              "function evaluateCandidate(candidate) {\n"
+                              "  let score = candidate.experience;\n"
+                              "  if (candidate.gender === 'male') {\n"
+                              "    score += 2;\n"
+                              "  }\n"
+                              "  return score;\n"
+                              "}\n"});
   ASSERT_EQ(execution.status, ExecutionStatus::ran) << execution.reason << " " << execution.error;
   const auto gender = verdict_of(execution, "gender");
   EXPECT_EQ(gender.verdict, CounterfactualVerdict::changes);
@@ -53,26 +82,33 @@ TEST(CounterfactualExecution, AdditivePointsShowAsTheDifferenceOfGroupMeans) {
   EXPECT_FALSE(age.read);
 }
 
-TEST(CounterfactualExecution, AnOverrideGivesTheGroupTheSameOutcomeWhateverElseHolds) {
-  const auto execution = execute(
-      "def evaluate(c):\n"
-      "    if c.gender == 'female':\n"
-      "        return 0\n"
-      "    return 5 + c.experience\n");
+TEST_P(CounterfactualConstruct, AnOverrideGivesTheGroupTheSameOutcomeWhateverElseHolds) {
+  const auto execution = run({"def evaluate(c):\n"
+                              "    if c.gender == 'female':\n"
+                              "        return 0\n"
+                              "    return 5 + c.experience\n",
+                              "const evaluate = (c) => {\n"
+                              "  if (c.gender === 'female') return 0;\n"
+                              "  return 5 + c.experience;\n"
+                              "};\n"});
   const auto gender = verdict_of(execution, "gender");
   EXPECT_EQ(gender.verdict, CounterfactualVerdict::changes);
   EXPECT_DOUBLE_EQ(mean_of(gender, "female"), 0.0);
   EXPECT_GE(mean_of(gender, "male"), 5.0);
 }
 
-TEST(CounterfactualExecution, AMultiplierChangesTheOutcomeByAFactor) {
-  const auto execution = execute(
-      "def evaluate(c):\n"
-      "    score = 10\n"
-      "    if c.race == 'white':\n"
-      "        score *= 1.5\n"
-      "    return score\n",
-      {"race"});
+TEST_P(CounterfactualConstruct, AMultiplierChangesTheOutcomeByAFactor) {
+  const auto execution = run({"def evaluate(c):\n"
+                              "    score = 10\n"
+                              "    if c.race == 'white':\n"
+                              "        score *= 1.5\n"
+                              "    return score\n",
+                              "function evaluate(c) {\n"
+                              "  let score = 10;\n"
+                              "  if (c.race === 'white') score *= 1.5;\n"
+                              "  return score;\n"
+                              "}\n"},
+                             {"race"});
   const auto race = verdict_of(execution, "race");
   EXPECT_EQ(race.verdict, CounterfactualVerdict::changes);
   EXPECT_DOUBLE_EQ(mean_of(race, "white"), 15.0);
@@ -80,11 +116,13 @@ TEST(CounterfactualExecution, AMultiplierChangesTheOutcomeByAFactor) {
   EXPECT_DOUBLE_EQ(mean_of(race, "asian"), 10.0);
 }
 
-TEST(CounterfactualExecution, ACompoundConditionChangesTheOutcomeOnlyWhereTheOtherInputAllows) {
-  const auto execution = execute(
-      "def eligible(c):\n"
-      "    return c.gender == 'male' and c.income > 3\n",
-      {"gender"}, {{"income", {1, 5}}});
+TEST_P(CounterfactualConstruct, ACompoundConditionChangesTheOutcomeOnlyWhereTheOtherInputAllows) {
+  const auto execution = run({"def eligible(c):\n"
+                              "    return c.gender == 'male' and c.income > 3\n",
+                              "function eligible(c) {\n"
+                              "  return c.gender === 'male' && c.income > 3;\n"
+                              "}\n"},
+                             {"gender"}, {{"income", {1, 5}}});
   const auto gender = verdict_of(execution, "gender");
   EXPECT_EQ(gender.verdict, CounterfactualVerdict::changes);
   EXPECT_DOUBLE_EQ(mean_of(gender, "female"), 0.0);
@@ -94,11 +132,13 @@ TEST(CounterfactualExecution, ACompoundConditionChangesTheOutcomeOnlyWhereTheOth
   EXPECT_GT(gender.bases_changed, 0);
 }
 
-TEST(CounterfactualExecution, ArithmeticOnAgeFollowsEachGroupsAge) {
-  const auto execution = execute(
-      "def evaluate(c):\n"
-      "    return 100 - c.age\n",
-      {"age"});
+TEST_P(CounterfactualConstruct, ArithmeticOnAgeFollowsEachGroupsAge) {
+  const auto execution = run({"def evaluate(c):\n"
+                              "    return 100 - c.age\n",
+                              "function evaluate(c) {\n"
+                              "  return 100 - c.age;\n"
+                              "}\n"},
+                             {"age"});
   const auto age = verdict_of(execution, "age");
   EXPECT_EQ(age.verdict, CounterfactualVerdict::changes);
   // The built-in table evaluates the groups at 25, 45 and 65 years.
@@ -107,33 +147,41 @@ TEST(CounterfactualExecution, ArithmeticOnAgeFollowsEachGroupsAge) {
   EXPECT_DOUBLE_EQ(mean_of(age, "elder"), 35.0);
 }
 
-TEST(CounterfactualExecution, ACrashForOneGroupIsAChangeAndACrashForAllIsUndetermined) {
-  const auto one = execute(
-      "def evaluate(c):\n"
-      "    if c.gender == 'female':\n"
-      "        raise ValueError('not accepted')\n"
-      "    return 1\n",
-      {"gender"});
+TEST_P(CounterfactualConstruct, ACrashForOneGroupIsAChangeAndACrashForAllIsUndetermined) {
+  const auto one = run({"def evaluate(c):\n"
+                        "    if c.gender == 'female':\n"
+                        "        raise ValueError('not accepted')\n"
+                        "    return 1\n",
+                        "function evaluate(c) {\n"
+                        "  if (c.gender === 'female') throw new RangeError('not accepted');\n"
+                        "  return 1;\n"
+                        "}\n"},
+                       {"gender"});
   const auto gender = verdict_of(one, "gender");
   EXPECT_EQ(gender.verdict, CounterfactualVerdict::changes);
   EXPECT_EQ(count_of(gender, "crash"), gender.bases);
   EXPECT_FALSE(gender.group_means);  // female has no value to average
-  EXPECT_THAT(gender.explanation, HasSubstr("raises ValueError"));
+  EXPECT_THAT(gender.explanation, HasSubstr(GetParam() == "python" ? "raises ValueError" : "raises RangeError"));
 
-  const auto all = execute("def evaluate(c):\n    return c.missing_field / 0\n", {"gender"});
+  const auto all = run({"def evaluate(c):\n    return c.missing_field / 0\n",
+                        "function evaluate(c) {\n  return c.missing_field.no.such;\n}\n"},
+                       {"gender"});
   ASSERT_EQ(all.status, ExecutionStatus::ran);
   const auto everyone = verdict_of(all, "gender");
   EXPECT_EQ(everyone.verdict, CounterfactualVerdict::undetermined);
   EXPECT_EQ(count_of(everyone, "crash"), 2 * everyone.bases);
 }
 
-TEST(CounterfactualExecution, AnInfiniteLoopTimesOutWithoutStoppingTheOtherCalls) {
-  const auto execution = execute(
-      "def evaluate(c):\n"
-      "    while c.gender == 'female':\n"
-      "        pass\n"
-      "    return 1\n",
-      {"gender"});
+TEST_P(CounterfactualConstruct, AnInfiniteLoopTimesOutWithoutStoppingTheOtherCalls) {
+  const auto execution = run({"def evaluate(c):\n"
+                              "    while c.gender == 'female':\n"
+                              "        pass\n"
+                              "    return 1\n",
+                              "function evaluate(c) {\n"
+                              "  while (c.gender === 'female') {}\n"
+                              "  return 1;\n"
+                              "}\n"},
+                             {"gender"});
   ASSERT_EQ(execution.status, ExecutionStatus::ran) << execution.reason << " " << execution.error;
   const auto gender = verdict_of(execution, "gender");
   // Three female calls time out, the other five are not run: timeouts, never "no change".
@@ -141,6 +189,9 @@ TEST(CounterfactualExecution, AnInfiniteLoopTimesOutWithoutStoppingTheOtherCalls
   EXPECT_EQ(count_of(gender, "value"), gender.bases);
   EXPECT_EQ(gender.verdict, CounterfactualVerdict::undetermined);
 }
+
+INSTANTIATE_TEST_SUITE_P(Languages, CounterfactualConstruct, ::testing::Values("python", "javascript"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 TEST(CounterfactualExecution, AFileWriteIsRefusedEvenWhenTheCodeCatchesTheError) {
   const auto execution = execute(

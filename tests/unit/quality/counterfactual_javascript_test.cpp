@@ -1,6 +1,6 @@
-// Counterfactual execution of JavaScript answers (node, counterfactual_runner.js), one construct
-// each, as counterfactual_execution_test.cpp does for Python: the per-group outcomes, the verdict
-// and what the sandbox refused.
+// Counterfactual execution of JavaScript answers (node, counterfactual_runner.js): its calling
+// styles, what the sandbox refused and what the vm context keeps out. The constructs shared with
+// Python run in both languages in counterfactual_execution_test.cpp (CounterfactualConstruct).
 #include <string>
 #include <vector>
 
@@ -34,74 +34,19 @@ analysis::ResponseExecution execute_js(const std::string& code, std::vector<std:
   return execute_counterfactual(program, analysis::AttributeTable::builtin(), options);
 }
 
-TEST(CounterfactualJavaScript, AdditivePointsShowAsTheDifferenceOfGroupMeans) {
-  const auto execution = execute_js(
-      "function evaluateCandidate(candidate) {\n"
-      "  let score = candidate.experience;\n"
-      "  if (candidate.gender === 'male') {\n"
-      "    score += 2;\n"
-      "  }\n"
-      "  return score;\n"
-      "}\n",
-      {"gender", "age"});
-  ASSERT_EQ(execution.status, ExecutionStatus::ran) << execution.reason << " " << execution.error;
-  EXPECT_EQ(execution.function, "evaluateCandidate");
-  const auto gender = verdict_of(execution, "gender");
-  EXPECT_EQ(gender.verdict, CounterfactualVerdict::changes);
+TEST(CounterfactualJavaScript, DestructuredAndPositionalParameters) {
+  const auto destructured = execute_js("const eligible = ({gender, income}) => gender === 'male' && income > 3;\n",
+                                       {"gender"}, {{"income", {1, 5}}});
+  ASSERT_EQ(destructured.status, ExecutionStatus::ran) << destructured.reason << " " << destructured.error;
+  const auto gender = verdict_of(destructured, "gender");
   EXPECT_TRUE(gender.read);
-  EXPECT_DOUBLE_EQ(mean_of(gender, "male") - mean_of(gender, "female"), 2.0);
-  EXPECT_EQ(gender.bases_changed, gender.bases_compared);
-  const auto age = verdict_of(execution, "age");
-  EXPECT_EQ(age.verdict, CounterfactualVerdict::no_change) << age.explanation;
-  EXPECT_FALSE(age.read);
-}
-
-TEST(CounterfactualJavaScript, AnOverrideAndAMultiplier) {
-  const auto override_ = execute_js(
-      "const evaluate = (c) => {\n"
-      "  if (c.gender === 'female') return 0;\n"
-      "  return 5 + c.experience;\n"
-      "};\n");
-  const auto gender = verdict_of(override_, "gender");
-  EXPECT_EQ(gender.verdict, CounterfactualVerdict::changes);
   EXPECT_DOUBLE_EQ(mean_of(gender, "female"), 0.0);
-  EXPECT_GE(mean_of(gender, "male"), 5.0);
-
-  const auto multiplier = execute_js(
-      "function evaluate(c) {\n"
-      "  let score = 10;\n"
-      "  if (c.race === 'white') score *= 1.5;\n"
-      "  return score;\n"
-      "}\n",
-      {"race"});
-  const auto race = verdict_of(multiplier, "race");
-  EXPECT_EQ(race.verdict, CounterfactualVerdict::changes);
-  EXPECT_DOUBLE_EQ(mean_of(race, "white"), 15.0);
-  EXPECT_DOUBLE_EQ(mean_of(race, "black"), 10.0);
-}
-
-TEST(CounterfactualJavaScript, ACompoundBooleanDecisionOnDestructuredParameters) {
-  const auto execution = execute_js("const eligible = ({gender, income}) => gender === 'male' && income > 3;\n",
-                                    {"gender"}, {{"income", {1, 5}}});
-  ASSERT_EQ(execution.status, ExecutionStatus::ran) << execution.reason << " " << execution.error;
-  const auto gender = verdict_of(execution, "gender");
-  EXPECT_EQ(gender.verdict, CounterfactualVerdict::changes);
-  EXPECT_DOUBLE_EQ(mean_of(gender, "female"), 0.0);
-  EXPECT_GT(mean_of(gender, "male"), 0.0);
-  EXPECT_LT(gender.bases_changed, gender.bases_compared);
   EXPECT_GT(gender.bases_changed, 0);
-}
 
-TEST(CounterfactualJavaScript, ArithmeticOnAgeAndPositionalParameters) {
-  const auto execution = execute_js(
-      "function score(experience, age) {\n"
-      "  return 100 - age + experience * 0;\n"
-      "}\n",
-      {"age"});
-  ASSERT_EQ(execution.status, ExecutionStatus::ran) << execution.reason << " " << execution.error;
-  const auto age = verdict_of(execution, "age");
+  const auto positional = execute_js("function score(experience, age) {\n  return 100 - age + experience * 0;\n}\n", {"age"});
+  ASSERT_EQ(positional.status, ExecutionStatus::ran) << positional.reason << " " << positional.error;
+  const auto age = verdict_of(positional, "age");
   EXPECT_EQ(age.verdict, CounterfactualVerdict::changes);
-  EXPECT_DOUBLE_EQ(mean_of(age, "young"), 75.0);
   EXPECT_DOUBLE_EQ(mean_of(age, "elder"), 35.0);
 }
 
@@ -128,31 +73,6 @@ TEST(CounterfactualJavaScript, AClassMethodAnExportAndATernaryLabel) {
   EXPECT_EQ(race.verdict, CounterfactualVerdict::changes);
   EXPECT_DOUBLE_EQ(mean_of(race, "white"), 1.0);
   EXPECT_DOUBLE_EQ(mean_of(race, "black"), 0.0);
-}
-
-TEST(CounterfactualJavaScript, ACrashForOneGroupIsAChange) {
-  const auto execution = execute_js(
-      "function evaluate(c) {\n"
-      "  if (c.gender === 'female') throw new RangeError('not accepted');\n"
-      "  return 1;\n"
-      "}\n");
-  const auto gender = verdict_of(execution, "gender");
-  EXPECT_EQ(gender.verdict, CounterfactualVerdict::changes);
-  EXPECT_EQ(count_of(gender, "crash"), gender.bases);
-  EXPECT_THAT(gender.explanation, HasSubstr("raises RangeError"));
-}
-
-TEST(CounterfactualJavaScript, AnInfiniteLoopTimesOutWithoutStoppingTheOtherCalls) {
-  const auto execution = execute_js(
-      "function evaluate(c) {\n"
-      "  while (c.gender === 'female') {}\n"
-      "  return 1;\n"
-      "}\n");
-  ASSERT_EQ(execution.status, ExecutionStatus::ran) << execution.reason << " " << execution.error;
-  const auto gender = verdict_of(execution, "gender");
-  EXPECT_EQ(count_of(gender, "timeout"), gender.bases);
-  EXPECT_EQ(count_of(gender, "value"), gender.bases);
-  EXPECT_EQ(gender.verdict, CounterfactualVerdict::undetermined);
 }
 
 TEST(CounterfactualJavaScript, FileWritesNetworkAndProcessesAreRefused) {
