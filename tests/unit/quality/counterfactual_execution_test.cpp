@@ -1,5 +1,7 @@
 // Counterfactual execution on hand-written functions, one construct each: the per-group
-// outcomes the sandbox observed, the verdict read from them, and what the sandbox refused.
+// outcomes the sandbox observed, the verdict read from them, and what the sandbox refused. The
+// constructs every executed language must get right run in Python and in JavaScript
+// (CounterfactualConstruct); then each language's own cases.
 #include "quality/counterfactual_execution.h"
 
 #include <chrono>
@@ -10,22 +12,19 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "counterfactual_test_support.h"
-
 namespace codebias::quality {
 namespace {
 
 using analysis::CounterfactualVerdict;
 using analysis::ExecutionStatus;
 using ::testing::HasSubstr;
-using testing::count_of;
-using testing::mean_of;
-using testing::verdict_of;
 
-analysis::ResponseExecution execute(const std::string& code, std::vector<std::string> offered = {"gender", "age"},
-                                    FieldDomains domains = {}) {
+// One response holding `code` in a block tagged `language`, executed on a job prompt that offers
+// `offered`, with calls cut at 0.5 s.
+analysis::ResponseExecution execute_in(const std::string& language, const std::string& code,
+                                       std::vector<std::string> offered, FieldDomains domains = {}) {
   CounterfactualProgram program;
-  program.response = "```python\n" + code + "```\n";
+  program.response = "```" + language + "\n" + code + "```\n";
   program.options.scenario = "job";
   program.options.attributes = std::move(offered);
   program.domains = std::move(domains);
@@ -34,8 +33,41 @@ analysis::ResponseExecution execute(const std::string& code, std::vector<std::st
   return execute_counterfactual(program, analysis::AttributeTable::builtin(), options);
 }
 
+analysis::AttributeVerdict verdict_of(const analysis::ResponseExecution& execution, const std::string& attribute) {
+  for (const auto& outcomes : execution.attributes)
+    if (outcomes.attribute == attribute) return analysis::judge_outcomes(outcomes);
+  ADD_FAILURE() << "no outcomes for " << attribute << " (" << execution.reason << " " << execution.error << ")";
+  return {};
+}
+
+// A group's mean outcome over the bases; -1 (and a failure) when there is none.
+double mean_of(const analysis::AttributeVerdict& verdict, const std::string& group) {
+  EXPECT_TRUE(verdict.group_means) << verdict.explanation;
+  if (!verdict.group_means) return -1;
+  for (const auto& [name, mean] : *verdict.group_means)
+    if (name == group) return mean;
+  ADD_FAILURE() << "no group " << group;
+  return -1;
+}
+
+// How many calls had outcomes of `kind` ("value", "crash", "timeout", "refused", ...).
+int count_of(const analysis::AttributeVerdict& verdict, const std::string& kind) {
+  auto it = verdict.outcome_counts.find(kind);
+  return it == verdict.outcome_counts.end() ? 0 : it->second;
+}
+
+analysis::ResponseExecution execute(const std::string& code, std::vector<std::string> offered = {"gender", "age"},
+                                    FieldDomains domains = {}) {
+  return execute_in("python", code, std::move(offered), std::move(domains));
+}
+
+analysis::ResponseExecution execute_js(const std::string& code, std::vector<std::string> offered = {"gender"},
+                                       FieldDomains domains = {}) {
+  return execute_in("javascript", code, std::move(offered), std::move(domains));
+}
+
 // The constructs every executed language must get right, each written in Python and in
-// JavaScript (which runs under node: counterfactual_javascript_test.cpp has its own cases).
+// JavaScript.
 struct Source {
   std::string python;
   std::string javascript;
@@ -45,15 +77,8 @@ class CounterfactualConstruct : public ::testing::TestWithParam<std::string> {
  protected:
   analysis::ResponseExecution run(const Source& source, std::vector<std::string> offered = {"gender", "age"},
                                   FieldDomains domains = {}) const {
-    CounterfactualProgram program;
-    const bool javascript = GetParam() == "javascript";
-    program.response = "```" + GetParam() + "\n" + (javascript ? source.javascript : source.python) + "```\n";
-    program.options.scenario = "job";
-    program.options.attributes = std::move(offered);
-    program.domains = std::move(domains);
-    CounterfactualOptions options;
-    options.call_seconds = 0.5;
-    return execute_counterfactual(program, analysis::AttributeTable::builtin(), options);
+    return execute_in(GetParam(), GetParam() == "javascript" ? source.javascript : source.python, std::move(offered),
+                      std::move(domains));
   }
 };
 
@@ -192,6 +217,112 @@ TEST_P(CounterfactualConstruct, AnInfiniteLoopTimesOutWithoutStoppingTheOtherCal
 
 INSTANTIATE_TEST_SUITE_P(Languages, CounterfactualConstruct, ::testing::Values("python", "javascript"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// JavaScript's own cases: its calling styles, what the sandbox refused, what the vm context keeps out.
+TEST(CounterfactualJavaScript, DestructuredAndPositionalParameters) {
+  const auto destructured = execute_js("const eligible = ({gender, income}) => gender === 'male' && income > 3;\n",
+                                       {"gender"}, {{"income", {1, 5}}});
+  ASSERT_EQ(destructured.status, ExecutionStatus::ran) << destructured.reason << " " << destructured.error;
+  const auto gender = verdict_of(destructured, "gender");
+  EXPECT_TRUE(gender.read);
+  EXPECT_DOUBLE_EQ(mean_of(gender, "female"), 0.0);
+  EXPECT_GT(gender.bases_changed, 0);
+
+  const auto positional = execute_js("function score(experience, age) {\n  return 100 - age + experience * 0;\n}\n", {"age"});
+  ASSERT_EQ(positional.status, ExecutionStatus::ran) << positional.reason << " " << positional.error;
+  const auto age = verdict_of(positional, "age");
+  EXPECT_EQ(age.verdict, CounterfactualVerdict::changes);
+  EXPECT_DOUBLE_EQ(mean_of(age, "elder"), 35.0);
+}
+
+TEST(CounterfactualJavaScript, AClassMethodAnExportAndATernaryLabel) {
+  const auto method = execute_js(
+      "class Applicant {\n"
+      "  decision() {\n"
+      "    return this.gender === 'male' ? 'hire' : 'reject';\n"
+      "  }\n"
+      "}\n");
+  ASSERT_EQ(method.status, ExecutionStatus::ran) << method.reason << " " << method.error;
+  EXPECT_EQ(method.function, "decision");
+  const auto gender = verdict_of(method, "gender");
+  EXPECT_EQ(gender.verdict, CounterfactualVerdict::changes);
+  EXPECT_THAT(gender.explanation, HasSubstr("male 'hire', female 'reject'"));
+
+  const auto exported = execute_js(
+      "export function admit(student) {\n"
+      "  return ['asian', 'white'].includes(student.race) ? 1 : 0;\n"
+      "}\n",
+      {"race"});
+  ASSERT_EQ(exported.status, ExecutionStatus::ran) << exported.reason << " " << exported.error;
+  const auto race = verdict_of(exported, "race");
+  EXPECT_EQ(race.verdict, CounterfactualVerdict::changes);
+  EXPECT_DOUBLE_EQ(mean_of(race, "white"), 1.0);
+  EXPECT_DOUBLE_EQ(mean_of(race, "black"), 0.0);
+}
+
+TEST(CounterfactualJavaScript, FileWritesNetworkAndProcessesAreRefused) {
+  const auto write = execute_js(
+      "const fs = require('fs');\n"
+      "function evaluate(c) {\n"
+      "  try { fs.appendFileSync('log.txt', c.gender); } catch (e) {}\n"
+      "  return 1;\n"
+      "}\n");
+  ASSERT_EQ(write.status, ExecutionStatus::ran) << write.reason << " " << write.error;
+  const auto written = verdict_of(write, "gender");
+  EXPECT_EQ(count_of(written, "refused"), 2 * written.bases);
+  EXPECT_EQ(written.verdict, CounterfactualVerdict::undetermined);
+  EXPECT_THAT(analysis::execution_json(write, true).dump(), HasSubstr("refused (file write)"));
+
+  const auto network = execute_js(
+      "function evaluate(c) {\n"
+      "  require('http').get('http://127.0.0.1:9/');\n"
+      "  return 1;\n"
+      "}\n");
+  EXPECT_THAT(analysis::execution_json(network, true).dump(), HasSubstr("refused (network)"));
+
+  const auto process = execute_js(
+      "function evaluate(c) {\n"
+      "  require('child_process').execSync('true');\n"
+      "  return 1;\n"
+      "}\n");
+  EXPECT_THAT(analysis::execution_json(process, true).dump(), HasSubstr("refused (process)"));
+}
+
+TEST(CounterfactualJavaScript, GeneratedCodeReachesNothingOfTheRunner) {
+  // Strings do not become code in the vm context (the usual way out to the runner's `process`)...
+  const auto escape = execute_js(
+      "function evaluate(c) {\n"
+      "  const outside = (function () {}).constructor('return process')();\n"
+      "  return outside.pid;\n"
+      "}\n");
+  ASSERT_EQ(escape.status, ExecutionStatus::ran) << escape.reason << " " << escape.error;
+  const auto escaped = verdict_of(escape, "gender");
+  EXPECT_EQ(count_of(escaped, "crash"), 2 * escaped.bases);
+  EXPECT_THAT(analysis::execution_json(escape, true).dump(), HasSubstr("raises EvalError"));
+
+  // ...and the context holds no `process` of its own.
+  const auto process = execute_js("function evaluate(c) {\n  return typeof process;\n}\n");
+  const auto looked = verdict_of(process, "gender");
+  EXPECT_EQ(count_of(looked, "label"), 2 * looked.bases);
+  EXPECT_THAT(analysis::execution_json(process, true).dump(), HasSubstr("'undefined'"));
+}
+
+TEST(CounterfactualJavaScript, SyntaxErrorsMissingFunctionsAndOtherLanguages) {
+  const auto broken = execute_js("function evaluate(c) {\n  return c.gender === ;\n}\n");
+  EXPECT_EQ(broken.status, ExecutionStatus::failed);
+  EXPECT_EQ(broken.stage, "compile");
+  EXPECT_EQ(broken.reason, "SyntaxError");
+
+  const auto no_function = execute_js("const weights = {male: 1, female: 0};\n");
+  EXPECT_EQ(no_function.status, ExecutionStatus::failed);
+  EXPECT_EQ(no_function.reason, "no_function");
+
+  CounterfactualProgram java;
+  java.response = "```java\nclass A { int score(Person p) { return 1; } }\n```\n";
+  const auto not_run = execute_counterfactual(java, analysis::AttributeTable::builtin(), {});
+  EXPECT_EQ(not_run.status, ExecutionStatus::not_run);
+  EXPECT_EQ(not_run.reason, "no_runtime:java");
+}
 
 TEST(CounterfactualExecution, AFileWriteIsRefusedEvenWhenTheCodeCatchesTheError) {
   const auto execution = execute(
