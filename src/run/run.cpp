@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <thread>
 #include <tuple>
+#include <unordered_map>
 
 #include "analysis/analyzer.h"
 #include "base/utc_time.h"
@@ -158,14 +159,31 @@ bool to_rewrite_endpoint(const RunOptions& options, const generation::PlannedSam
   return !options.rewrite_endpoint.empty() && sample.metadata.value("step", "") == "rewrite";
 }
 
-// Sends what is pending (of the samples `mine` selects) and stores each result as it arrives.
-// Returns false when interrupted.
+// What the run's task analysis reads besides the samples.
+tasks::RunAnalysisSettings analysis_settings(const RunOptions& options) {
+  tasks::RunAnalysisSettings settings;
+  settings.table = &analysis::AttributeTable::builtin();
+  settings.samples_per_prompt = options.samples;
+  settings.execute = options.execute;
+  settings.trace_detector = options.trace_detector;
+  settings.trace_detector_model = options.trace_detector_model.string();
+  return settings;
+}
+
+// Sends what is pending (of the samples `mine` selects) and stores each result as it arrives;
+// with `executions`, starts executing each stored answer. Returns false when interrupted.
 bool generate(store::RunStore& store, const RunOptions& options, const std::vector<std::string>& endpoints,
               const std::string& api_key_env, bool retry_errors, const RunIo& io,
-              const std::function<bool(const generation::PlannedSample&)>& mine) {
+              const std::function<bool(const generation::PlannedSample&)>& mine, tasks::RunExecutions* executions) {
   auto pending = store.pending(retry_errors);
   std::erase_if(pending, [&](const generation::PlannedSample& sample) { return !mine(sample); });
   if (pending.empty()) return true;
+  // With --execute, each stored answer starts executing while the others are still generated.
+  const tasks::Task& task = tasks::find_task(options.task);
+  const tasks::RunAnalysisSettings settings = analysis_settings(options);
+  std::unordered_map<std::string, const generation::PlannedSample*> planned_by_id;
+  if (executions && task.executable_answer)
+    for (const auto& sample : pending) planned_by_id.emplace(sample.id, &sample);
 
   std::unique_ptr<BuiltinModelServer> builtin;
   std::vector<std::string> urls = endpoints;
@@ -205,6 +223,8 @@ bool generate(store::RunStore& store, const RunOptions& options, const std::vect
     generator.run(pending, [&](const generation::SampleResult& result) {
       if (result.error_kind == "cancelled") return;  // stays pending: a resume sends it again
       store.record(result);
+      if (const auto planned = planned_by_id.find(result.id); planned != planned_by_id.end())
+        if (auto answer = task.executable_answer({*planned->second, result}, settings)) executions->start(*answer);
       ++snapshot.done;
       if (result.status == generation::SampleStatus::error) ++snapshot.errors;
       snapshot.tokens += result.usage.completion_tokens;
@@ -226,13 +246,14 @@ bool generate(store::RunStore& store, const RunOptions& options, const std::vect
 // Sends what is pending, then the further turns the answers call for (run/follow_ups.h) until
 // none is left. Returns false when interrupted.
 bool generate_conversations(store::RunStore& store, const RunOptions& options, const std::vector<std::string>& endpoints,
-                            bool retry_errors, const RunIo& io) {
+                            bool retry_errors, const RunIo& io, tasks::RunExecutions* executions) {
   const tasks::Task& task = tasks::find_task(options.task);
   for (bool retry = retry_errors;; retry = false) {
     const auto for_target = [&](const generation::PlannedSample& s) { return !to_rewrite_endpoint(options, s); };
     const auto for_rewriter = [&](const generation::PlannedSample& s) { return to_rewrite_endpoint(options, s); };
-    if (!generate(store, options, endpoints, options.api_key_env, retry, io, for_target)) return false;
-    if (!generate(store, options, {options.rewrite_endpoint}, options.rewrite_api_key_env, retry, io, for_rewriter))
+    if (!generate(store, options, endpoints, options.api_key_env, retry, io, for_target, executions)) return false;
+    if (!generate(store, options, {options.rewrite_endpoint}, options.rewrite_api_key_env, retry, io, for_rewriter,
+                  executions))
       return false;
     std::vector<metrics::SampleRecord> records;
     store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
@@ -250,9 +271,9 @@ bool generate_conversations(store::RunStore& store, const RunOptions& options, c
 
 // Analyses every stored sample, stores the analyses and writes the report files.
 metrics::RunCounts analyse_and_report(store::RunStore& store, const RunOptions& options, const std::filesystem::path& dir,
-                                      const RunIo& io) {
+                                      const RunIo& io, tasks::RunExecutions* executions) {
   std::vector<metrics::SampleRecord> records;
-  const metrics::RunResults results = analyse_stored_samples(store, options, records);
+  const metrics::RunResults results = analyse_stored_samples(store, options, records, executions);
   for (const auto& sample : results.samples) {
     if (!sample.analysis.is_null()) store.record_analysis(sample.record->planned.id, nlohmann::json(sample.analysis));
   }
@@ -272,6 +293,13 @@ metrics::RunCounts analyse_and_report(store::RunStore& store, const RunOptions& 
             << " unparseable); report: " << (dir / "report.md").string() << '\n';
   }
   return results.counts;
+}
+
+// The executions a run with --execute starts while it generates; null when its task executes
+// nothing counterfactually.
+std::unique_ptr<tasks::RunExecutions> executions_for(const RunOptions& options) {
+  if (!options.execute || !tasks::find_task(options.task).executable_answer) return nullptr;
+  return std::make_unique<tasks::RunExecutions>();
 }
 
 }  // namespace
@@ -359,17 +387,12 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
 }
 
 metrics::RunResults analyse_stored_samples(const store::RunStore& store, const RunOptions& options,
-                                           std::vector<metrics::SampleRecord>& records) {
+                                           std::vector<metrics::SampleRecord>& records, tasks::RunExecutions* started) {
   records.clear();
   store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
                             const nlohmann::json*) { records.push_back({planned, result}); });
-  const auto& table = analysis::AttributeTable::builtin();
-  tasks::RunAnalysisSettings settings;
-  settings.table = &table;
-  settings.samples_per_prompt = options.samples;
-  settings.execute = options.execute;
-  settings.trace_detector = options.trace_detector;
-  settings.trace_detector_model = options.trace_detector_model.string();
+  tasks::RunAnalysisSettings settings = analysis_settings(options);
+  settings.executions = started;
   return tasks::find_task(options.task).analyse_run(records, settings);
 }
 
@@ -387,8 +410,9 @@ RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
 
   RunOutcome outcome;
   outcome.dir = options.out_dir;
-  outcome.cancelled = !generate_conversations(store, options, options.endpoints, false, io);
-  outcome.counts = analyse_and_report(store, options, options.out_dir, io);
+  auto executions = executions_for(options);
+  outcome.cancelled = !generate_conversations(store, options, options.endpoints, false, io, executions.get());
+  outcome.counts = analyse_and_report(store, options, options.out_dir, io, executions.get());
   return outcome;
 }
 
@@ -406,8 +430,9 @@ RunOutcome resume_run(const std::filesystem::path& dir, const ResumeOptions& res
   }
   RunOutcome outcome;
   outcome.dir = dir;
-  outcome.cancelled = !generate_conversations(store, options, endpoints, resume.retry_errors, io);
-  outcome.counts = analyse_and_report(store, options, dir, io);
+  auto executions = executions_for(options);
+  outcome.cancelled = !generate_conversations(store, options, endpoints, resume.retry_errors, io, executions.get());
+  outcome.counts = analyse_and_report(store, options, dir, io, executions.get());
   return outcome;
 }
 

@@ -29,8 +29,16 @@ metrics::RunResults analyse_cat_samples(const std::vector<metrics::SampleRecord>
                                         const RunAnalysisSettings& settings);
 // The resume task's follow-up turn: the fields the answer left out, while the prompt's
 // follow-up policy allows another turn.
+std::optional<NextTurn> resume_next_turn(const generation::PlannedSample& planned, const generation::SampleResult& result);
+
+// The decision-function task (Solar, Huang et al.; tasks/decision_task.cpp).
 metrics::RunResults analyse_decision_samples(const std::vector<metrics::SampleRecord>& records,
                                              const RunAnalysisSettings& settings);
-std::optional<NextTurn> resume_next_turn(const generation::PlannedSample& planned, const generation::SampleResult& result);
+
+// What the function and decision tasks execute of a stored sample (Task::executable_answer).
+std::optional<ExecutableAnswer> function_answer_to_execute(const metrics::SampleRecord& record,
+                                                           const RunAnalysisSettings& settings);
+std::optional<ExecutableAnswer> decision_answer_to_execute(const metrics::SampleRecord& record,
+                                                           const RunAnalysisSettings& settings);
 
 }  // namespace codebias::tasks

@@ -43,6 +43,15 @@ quality::FieldDomains domains_of(const nlohmann::json& metadata) {
 
 }  // namespace
 
+std::optional<ExecutableAnswer> decision_answer_to_execute(const metrics::SampleRecord& record,
+                                                           const RunAnalysisSettings& settings) {
+  if (record.result.status != generation::SampleStatus::done) return std::nullopt;
+  const std::string table_name = metadata_string(record.planned.metadata, "attribute_table");
+  const analysis::AttributeTable& table = table_name.empty() ? *settings.table : analysis::AttributeTable::builtin(table_name);
+  return ExecutableAnswer{{record.result.answer, decision_options(record.planned.metadata), domains_of(record.planned.metadata)},
+                          &table};
+}
+
 metrics::RunResults analyse_decision_samples(const std::vector<metrics::SampleRecord>& records,
                                              const RunAnalysisSettings& settings) {
   metrics::RunResults results;
@@ -64,12 +73,9 @@ metrics::RunResults analyse_decision_samples(const std::vector<metrics::SampleRe
     reports.push_back(analyzer->analyze(record.result.answer, options));
     count_status(results.counts, reports.back().code_status);
     report_of_sample.back() = reports.size() - 1;
-    if (settings.execute) {
-      pending.push_back({{record.result.answer, options, domains_of(record.planned.metadata)},
-                         &analyzer->attributes(), reports.size() - 1});
-    }
+    if (settings.execute) pending.push_back({*decision_answer_to_execute(record, settings), reports.size() - 1});
   }
-  execute_pending(pending, reports);
+  if (settings.execute) execute_pending(pending, reports, settings.executions);
 
   metrics::DecisionResults decision;
   std::vector<std::string> order;

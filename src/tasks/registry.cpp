@@ -12,7 +12,8 @@ namespace codebias::tasks {
 const std::vector<Task>& all_tasks() {
   static const std::vector<Task> tasks = {
       {"function", "scoring functions (FairCoder function implementation)", &make_function_scorer,
-       &prompts::build_function_prompts, &analyse_function_samples, true, true, nullptr, true},
+       &prompts::build_function_prompts, &analyse_function_samples, true, true, nullptr, true,
+       &function_answer_to_execute},
       {"testcase", "FairCoder's unit-test generation (lines carry topic/request/fields metadata; docs/testcases.md)",
        &make_testcase_scorer, &prompts::build_testcase_prompts, &analyse_testcase_samples, false},
       {"ml-pipeline", "which dataset columns a conditional function or an ML pipeline uses (docs/ml-pipelines.md)",
@@ -23,7 +24,8 @@ const std::vector<Task>& all_tasks() {
        &make_cat_scorer, &prompts::build_cat_prompts, &analyse_cat_samples, false},
       {"decision", "a function deciding about a person (Solar, Huang et al.; lines name the tested attributes; "
                    "docs/counterfactual.md)",
-       &make_function_scorer, &prompts::build_decision_prompts, &analyse_decision_samples, false, true},
+       &make_function_scorer, &prompts::build_decision_prompts, &analyse_decision_samples, false, true, nullptr,
+       false, &decision_answer_to_execute},
       {"faircoder-compat", "function lines read by FairCoder's published scorer, its mistakes included (README.md)",
        &make_faircoder_compat_scorer, nullptr, nullptr, true},
   };

@@ -7,7 +7,6 @@
 #include <stdexcept>
 #include <map>
 #include <set>
-#include <thread>
 #include <unordered_map>
 #include <tuple>
 
@@ -245,18 +244,25 @@ analysis::AnalyzeOptions analyze_options_for(const nlohmann::json& metadata,
 }
 
 
-void execute_pending(const std::vector<PendingCounterfactual>& pending, std::vector<analysis::ResponseReport>& reports) {
-  std::vector<analysis::ResponseExecution> executions(pending.size());
-  const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
-  quality::CounterfactualExecutor executor({}, cores);
-  base::WorkerPool pool(cores);
-  pool.run(pending.size(), [&](std::size_t at) { executions[at] = executor.execute(pending[at].program, *pending[at].table); });
-  for (std::size_t at = 0; at < pending.size(); ++at) analysis::add_execution(reports[pending[at].report], std::move(executions[at]));
+void execute_pending(const std::vector<PendingCounterfactual>& pending, std::vector<analysis::ResponseReport>& reports,
+                     RunExecutions* started) {
+  std::optional<RunExecutions> own;
+  RunExecutions& executions = started ? *started : own.emplace();
+  for (const auto& entry : pending) executions.start(entry.answer);
+  for (const auto& entry : pending) analysis::add_execution(reports[entry.report], executions.take(entry.answer));
+}
+
+std::optional<ExecutableAnswer> function_executable_answer(const metrics::SampleRecord& record,
+                                                           const analysis::AttributeTable& table) {
+  if (record.result.status != generation::SampleStatus::done) return std::nullopt;
+  if (string_field(record.planned.metadata, "step") == "rewrite") return std::nullopt;
+  return ExecutableAnswer{{record.result.answer, analyze_options_for(record.planned.metadata, table), {}}, &table};
 }
 
 metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord>& records,
                                          const analysis::Analyzer& analyzer,
-                                         const detectors::Detector* trace_detector, double epsilon, bool execute) {
+                                         const detectors::Detector* trace_detector, double epsilon, bool execute,
+                                         RunExecutions* started) {
   const auto& table = analyzer.attributes();
   metrics::RunResults results;
   results.samples.reserve(records.size());
@@ -298,7 +304,7 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
     auto report = analyzer.analyze(record.result.answer, options);
     count_status(results.counts, report.code_status);
     if (execute) {
-      pending.push_back({{record.result.answer, options, {}}, &table, executed_reports.size()});
+      pending.push_back({*function_executable_answer(record, table), executed_reports.size()});
       executed_reports.push_back(report);
       executed_answers.push_back(answer);
     } else {
@@ -345,7 +351,7 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
   }
   std::optional<metrics::CounterfactualSummary> counterfactual;
   if (execute) {
-    execute_pending(pending, executed_reports);
+    execute_pending(pending, executed_reports, started);
     std::vector<metrics::ExecutedResponse> executed;
     for (std::size_t i = 0; i < executed_reports.size(); ++i) {
       const std::string& id = executed_answers[i]->planned.id;
@@ -448,7 +454,12 @@ metrics::RunResults analyse_function_samples(const std::vector<metrics::SampleRe
   config.model_path = settings.trace_detector_model;
   const auto detector = detectors::make_detector(settings.trace_detector, config);
   return analyse_function_run(records, analysis::Analyzer(*settings.table), detector.get(), metrics::kShiftEpsilon,
-                              settings.execute);
+                              settings.execute, settings.executions);
+}
+
+std::optional<ExecutableAnswer> function_answer_to_execute(const metrics::SampleRecord& record,
+                                                           const RunAnalysisSettings& settings) {
+  return function_executable_answer(record, *settings.table);
 }
 
 metrics::RunResults analyse_testcase_samples(const std::vector<metrics::SampleRecord>& records,

@@ -12,6 +12,7 @@
 #include "metrics/fairness.h"
 #include "metrics/run_results.h"
 #include "quality/counterfactual_execution.h"
+#include "tasks/run_executions.h"
 
 namespace codebias::tasks {
 
@@ -39,12 +40,19 @@ void count_status(metrics::RunCounts& counts, analysis::CodeStatus status);
 // `trace_detector`, each cell whose programs carry reasoning traces also gets its propagation
 // table (metrics/propagation.h): the trace is biased for the cell's attribute when the detector
 // says biased and names that attribute (or names none).
-// With `execute`, every answer also runs in the counterfactual sandbox: its analysis gets the
-// execution block and the results the counterfactual summary.
+// With `execute`, every answer also runs in the counterfactual sandbox (`started`: the executions
+// the run started while generating): its analysis gets the execution block and the results the
+// counterfactual summary.
 metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord>& records,
                                          const analysis::Analyzer& analyzer,
                                          const detectors::Detector* trace_detector = nullptr,
-                                         double epsilon = metrics::kShiftEpsilon, bool execute = false);
+                                         double epsilon = metrics::kShiftEpsilon, bool execute = false,
+                                         RunExecutions* started = nullptr);
+
+// What the function task executes of a done answer (nothing for a rewrite request, whose answer is
+// a trace): the answer, the analyzer's options from its metadata, and `table`.
+std::optional<ExecutableAnswer> function_executable_answer(const metrics::SampleRecord& record,
+                                                           const analysis::AttributeTable& table);
 
 // The same for a unit-test (test-case) run: each done sample is read with the test-case
 // analyzer and the per-topic metrics are computed over blocks of `block` samples of one prompt.
@@ -53,16 +61,16 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
 metrics::RunResults analyse_testcase_run(const std::vector<metrics::SampleRecord>& records,
                                          const analysis::AttributeTable& table, int block);
 
-// One answer's counterfactual execution, waiting to run: its program, the attribute table its
-// personas come from, and the report (index into the caller's reports) it is added to.
+// One answer's counterfactual execution, waiting to run, and the report (index into the caller's
+// reports) it is added to.
 struct PendingCounterfactual {
-  quality::CounterfactualProgram program;
-  const analysis::AttributeTable* table = nullptr;
+  ExecutableAnswer answer;
   std::size_t report = 0;
 };
 
-// Runs every pending execution (one sandbox per core at a time) and adds each to its report
-// (analysis::add_execution).
-void execute_pending(const std::vector<PendingCounterfactual>& pending, std::vector<analysis::ResponseReport>& reports);
+// Runs every pending execution and adds each to its report (analysis::add_execution). Those in
+// `started` (executions the run started while generating; may be null) are only waited for.
+void execute_pending(const std::vector<PendingCounterfactual>& pending, std::vector<analysis::ResponseReport>& reports,
+                     RunExecutions* started);
 
 }  // namespace codebias::tasks

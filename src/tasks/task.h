@@ -19,6 +19,7 @@
 #include "metrics/run_results.h"
 #include "prompts/prompt_builder.h"
 #include "suites/suite.h"
+#include "tasks/run_executions.h"
 
 namespace codebias::tasks {
 
@@ -59,6 +60,9 @@ struct RunAnalysisSettings {
   // file when it is trained.
   std::string trace_detector = "keywords";
   std::string trace_detector_model;
+  // With execute: the executions the run started while generating (Task::executable_answer); null:
+  // the analysis starts them all.
+  RunExecutions* executions = nullptr;
 };
 
 // A further user turn a task asks for after one answer (the resume task's question for the fields
@@ -91,6 +95,11 @@ struct Task {
   // Whether the run applies --mitigation as run strategies (prompts/mitigation_prompts.h, run/mitigation_steps.h)
   // and a sweep axis, and analyses each conversation's final answer.
   bool runs_mitigation_strategies = false;
+  // With --execute: what the analysis will execute of a stored sample, so the run can start it as
+  // soon as the sample is stored (tasks/run_executions.h); nullptr where execution is not
+  // counterfactual or does not apply.
+  std::optional<ExecutableAnswer> (*executable_answer)(const metrics::SampleRecord& record,
+                                                       const RunAnalysisSettings& settings) = nullptr;
 };
 
 // Every task, in the order --help lists them.

@@ -1,0 +1,58 @@
+// The counterfactual executions of a run with --execute (tasks stage), shared by its generation and
+// its analysis: each answer starts executing as soon as it is stored, so execution overlaps the
+// wait for the model, and the analysis takes the outcomes instead of executing again.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "quality/counterfactual_execution.h"
+
+namespace codebias::tasks {
+
+// An answer's program as its analysis executes it, and the attribute table its personas come from.
+struct ExecutableAnswer {
+  quality::CounterfactualProgram program;
+  const analysis::AttributeTable* table = nullptr;
+};
+
+// Thread-safe. One sandbox server and one worker thread per core. Programs are told apart by their
+// content (response, options, domains, table), so the same answer is never run twice at once.
+class RunExecutions {
+ public:
+  RunExecutions();
+  ~RunExecutions();  // stops the workers; programs not taken are dropped
+  RunExecutions(const RunExecutions&) = delete;
+  RunExecutions& operator=(const RunExecutions&) = delete;
+
+  // Queues the answer unless the same program is queued, running or done and not yet taken.
+  void start(const ExecutableAnswer& answer);
+  // The answer's execution: waits for it when it was started, else starts it first. A taken
+  // outcome is forgotten (a second take runs the program again).
+  analysis::ResponseExecution take(const ExecutableAnswer& answer);
+
+ private:
+  struct Entry {
+    ExecutableAnswer answer;
+    std::optional<analysis::ResponseExecution> execution;
+    std::string error;  // the executor could not start at all
+  };
+  static std::string key_of(const ExecutableAnswer& answer);
+  void work();
+
+  quality::CounterfactualExecutor executor_;
+  std::mutex mutex_;
+  std::condition_variable queued_, finished_;
+  std::map<std::string, Entry> entries_;
+  std::deque<std::string> queue_;
+  bool stopping_ = false;
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace codebias::tasks
