@@ -301,7 +301,10 @@ void collect_tables(const ir::Body& body, LiteralTables& tables) {
 
 // age_group(candidate.age) compares `age` inside age_group: that usage is the field's.
 void follow_helpers(Usage& usage, const ir::Program& program, const LiteralTables& tables) {
-  for (const auto& [field, name, index] : usage.passed_on()) {
+  for (const auto& passed : usage.passed_on()) {
+    InputField* field = std::get<0>(passed);
+    const std::string& name = std::get<1>(passed);
+    const std::size_t index = std::get<2>(passed);
     const auto helper = std::find_if(program.functions.begin(), program.functions.end(),
                                      [&](const ir::Function& fn) { return fn.name == name; });
     if (helper == program.functions.end() || index >= helper->params.size()) continue;

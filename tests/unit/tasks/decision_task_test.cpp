@@ -69,7 +69,15 @@ void expect_static_agrees_with_execution(const std::filesystem::path& run_dir) {
 
 }
 
-// One execute run (the sandboxes dominate its time) serves both checks.
+// The run executed each answer while generating the others; rebuilding the report executes them
+// all again after the fact. Both must read the same outcomes.
+void expect_executions_started_early_equal_late(const std::filesystem::path& run_dir) {
+  const auto during_run = read_json(run_dir / "summary.json")["counterfactual"];
+  const auto rebuilt = nlohmann::json::parse(run::rebuild_report(run_dir, run::ReportFormat::json))["counterfactual"];
+  EXPECT_EQ(during_run, rebuilt);
+}
+
+// One execute run (the sandboxes dominate its time) serves every check.
 TEST(DecisionTask, AnExecuteRunOfSolarRecoversThePlantedBiasAndAgreesWithTheStaticReading) {
   run::RunOptions options;
   options.suite = "solar";
@@ -80,6 +88,7 @@ TEST(DecisionTask, AnExecuteRunOfSolarRecoversThePlantedBiasAndAgreesWithTheStat
   ASSERT_FALSE(run::start_run(options, {}).cancelled);
   expect_planted_bias_recovered(options.out_dir);
   expect_static_agrees_with_execution(options.out_dir);
+  expect_executions_started_early_equal_late(options.out_dir);
 }
 
 TEST(DecisionTask, TheHuangSuiteRunsOnTheBuiltinModel) {
