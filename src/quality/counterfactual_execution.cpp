@@ -7,6 +7,7 @@
 #include <cmath>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include "analysis/counterfactual/function_inputs.h"
@@ -165,6 +166,14 @@ void fill_execution(SandboxResult& run, const SandboxLimits& limits, analysis::R
     outcomes.read = std::find(read.begin(), read.end(), json(outcomes.attribute)) != read.end();
 }
 
+// A response that ran no call: no outcomes, and why.
+void mark_ended(analysis::ResponseExecution& execution, ExecutionStatus status, std::string reason, std::string error) {
+  execution.status = status;
+  execution.reason = std::move(reason);
+  execution.error = clip_message(error);
+  execution.attributes.clear();
+}
+
 constexpr std::string_view kPlanMark = "CODEBIAS-PLAN ";
 
 // The object on the last line of `output` that starts with `mark`.
@@ -295,10 +304,8 @@ std::optional<SandboxResult> CounterfactualExecutor::exchange(const json& job, a
   std::optional<SandboxResult> frame;
   if (server->write(job.dump() + "\n", deadline)) frame = read_frame(*server, deadline);
   if (!frame) {
-    execution.status = ExecutionStatus::failed;
-    execution.reason = std::chrono::steady_clock::now() >= deadline ? "timeout" : "no_result";
-    execution.error = clip_message("the execution server stopped: " + stderr_tail(server->stderr_tail()));
-    execution.attributes.clear();
+    mark_ended(execution, ExecutionStatus::failed, std::chrono::steady_clock::now() >= deadline ? "timeout" : "no_result",
+               "the execution server stopped: " + stderr_tail(server->stderr_tail()));
     give_back(nullptr);  // a server that failed once is not trusted with the next response
     return std::nullopt;
   }
@@ -349,11 +356,8 @@ analysis::ResponseExecution CounterfactualExecutor::execute(const Counterfactual
   const bool javascript = chosen.language == analysis::Language::javascript;
   if (javascript) {
     if (!chosen.inputs) {
-      execution.status = ExecutionStatus::failed;
-      execution.reason = "no_function";
+      mark_ended(execution, ExecutionStatus::failed, "no_function", "the code defines no function");
       execution.stage = "select";
-      execution.error = "the code defines no function";
-      execution.attributes.clear();
       return execution;
     }
     spec["inputs"] = analysis::to_json(*chosen.inputs);  // the driver plans the calls, runs nothing
@@ -368,10 +372,8 @@ analysis::ResponseExecution CounterfactualExecutor::execute(const Counterfactual
   if (javascript) {
     const std::optional<json> plan = marked_line(frame->stdout_text, kPlanMark);
     if (!plan || !plan->contains("calls")) {
-      execution.status = ExecutionStatus::failed;
-      execution.reason = "no_plan";
-      execution.error = clip_message("the driver planned no calls: " + frame->describe() + ": " + stderr_tail(frame->stderr_text));
-      execution.attributes.clear();
+      mark_ended(execution, ExecutionStatus::failed, "no_plan",
+                 "the driver planned no calls: " + frame->describe() + ": " + stderr_tail(frame->stderr_text));
       return execution;
     }
     const json& inputs = spec["inputs"];
@@ -379,7 +381,12 @@ analysis::ResponseExecution CounterfactualExecutor::execute(const Counterfactual
                       {"params", inputs["params"]}, {"object_mode", inputs["object_mode"]}, {"calls", (*plan)["calls"]},
                       {"standing", plan->value("standing", json::object())}, {"call_seconds", options_.call_seconds},
                       {"max_timeouts", options_.max_timeouts}, {"seed", options_.seed}};
-    frame = run_javascript(run);
+    try {
+      frame = run_javascript(run);
+    } catch (const std::runtime_error& error) {  // node is not installed, or cannot start
+      mark_ended(execution, ExecutionStatus::not_run, "no_runtime:javascript", error.what());
+      return execution;
+    }
     execution.isolation = frame->network == NetworkIsolation::network_namespace ? "network_namespace" : "runtime_guard";
   }
   fill_execution(*frame, limits, execution);

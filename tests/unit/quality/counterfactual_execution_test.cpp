@@ -322,6 +322,16 @@ TEST(CounterfactualJavaScript, SyntaxErrorsMissingFunctionsAndOtherLanguages) {
   const auto not_run = execute_counterfactual(java, analysis::AttributeTable::builtin(), {});
   EXPECT_EQ(not_run.status, ExecutionStatus::not_run);
   EXPECT_EQ(not_run.reason, "no_runtime:java");
+
+  // Without node, a JavaScript answer is not run; the run goes on.
+  CounterfactualProgram script;
+  script.response = "```javascript\nfunction evaluate(c) { return 1; }\n```\n";
+  CounterfactualOptions without_node;
+  without_node.node = "/nonexistent/node";
+  const auto no_node = execute_counterfactual(script, analysis::AttributeTable::builtin(), without_node);
+  EXPECT_EQ(no_node.status, ExecutionStatus::not_run);
+  EXPECT_EQ(no_node.reason, "no_runtime:javascript");
+  EXPECT_THAT(no_node.error, HasSubstr("/nonexistent/node"));
 }
 
 TEST(CounterfactualExecution, AFileWriteIsRefusedEvenWhenTheCodeCatchesTheError) {
