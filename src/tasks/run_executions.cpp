@@ -45,19 +45,20 @@ std::string RunExecutions::key_of(const ExecutableAnswer& answer) {
   return key.dump();
 }
 
-void RunExecutions::start(const ExecutableAnswer& answer) {
-  std::string key = key_of(answer);
+void RunExecutions::start(const ExecutableAnswer& answer) { start_keyed(key_of(answer), answer); }
+
+void RunExecutions::start_keyed(const std::string& key, const ExecutableAnswer& answer) {
   {
     std::lock_guard lock(mutex_);
     if (!entries_.try_emplace(key, Entry{answer, std::nullopt, {}}).second) return;
-    queue_.push_back(std::move(key));
+    queue_.push_back(key);
   }
   queued_.notify_one();
 }
 
 analysis::ResponseExecution RunExecutions::take(const ExecutableAnswer& answer) {
-  start(answer);
   const std::string key = key_of(answer);
+  start_keyed(key, answer);
   std::unique_lock lock(mutex_);
   finished_.wait(lock, [&] {
     const auto& entry = entries_.at(key);

@@ -44,6 +44,7 @@ class RunExecutions {
     std::string error;  // the executor could not start at all
   };
   static std::string key_of(const ExecutableAnswer& answer);
+  void start_keyed(const std::string& key, const ExecutableAnswer& answer);
   void work();
 
   quality::CounterfactualExecutor executor_;
