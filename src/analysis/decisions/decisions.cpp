@@ -104,6 +104,7 @@ struct Condition {
   // Unknown truth, but one side is a score the attribute changes (other inputs unknown): the
   // attribute can tip it for some applicants.
   bool threshold = false;
+  double threshold_dep = 0;  // the attribute's part of that score: the groups it tips differ by it
   const char* rule = "";
   unsigned effects = 0;
   std::vector<int> events;
@@ -856,11 +857,24 @@ class Evaluator {
     Value v = condition_value(c.truth, c);
     if (c.involved && c.truth == Truth::yes)
       v.events.push_back(add_event(line, std::string(construct) + "/" + c.rule, v.dep));
+    if (c.truth == Truth::unknown && c.threshold)
+      v.events.push_back(add_event(line, std::string(construct) + "/" + rules::kThreshold, std::nullopt));
     return v;
   }
 
   Value condition_value(Truth truth, const Condition& c) {
-    if (truth == Truth::unknown) return Value::unknown();
+    if (truth == Truth::unknown) {
+      if (!c.threshold) return Value::unknown();
+      // `return score >= 5` where the attribute changed the score and other inputs are unknown:
+      // True or False as the attribute tips it, like a label an if-chain chose on that threshold.
+      Value v = Value::boolean(false);
+      v.base_known = false;
+      v.dep = c.threshold_dep;
+      v.tainted = true;
+      v.effects = c.effects | kThreshold;
+      v.events = c.events;
+      return v;
+    }
     Value v = Value::boolean(truth == Truth::yes);
     if (c.involved) {
       // A truth the attribute decided is the attribute's part: True counts 1 for this group, so a
@@ -1181,6 +1195,11 @@ class Evaluator {
     Condition c;
     c.effects = v.effects;
     c.events = v.events;
+    if (v.kind == Value::Kind::boolean && !v.base_known) {  // a threshold's truth (condition_value)
+      c.threshold = (v.effects & kThreshold) != 0;
+      c.threshold_dep = v.dep;
+      return c;
+    }
     if (v.kind == Value::Kind::boolean || (v.kind == Value::Kind::number && v.base_known)) {
       c.truth = v.total() != 0 ? Truth::yes : Truth::no;
       c.involved = v.tainted;
@@ -1369,6 +1388,7 @@ class Evaluator {
     c.effects |= other.effects;
     if (c.truth == Truth::unknown && other.threshold) {
       c.threshold = true;
+      c.threshold_dep += other.threshold_dep;
       c.events.insert(c.events.end(), other.events.begin(), other.events.end());
     }
     return c;
@@ -1430,6 +1450,7 @@ class Evaluator {
         c.rule = rules::kNumericUse;
       } else {
         c.threshold = true;
+        c.threshold_dep = a.tainted ? a.dep : b.dep;
         c.events = a.tainted ? a.events : b.events;
       }
       return c;
