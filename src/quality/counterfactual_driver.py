@@ -14,9 +14,9 @@ The spec is
   {"function", "seed", "bases", "call_seconds", "max_timeouts",
    "attributes": [{"key", "groups": [{"name", "synonyms", "age_years"?}], "names"}],
    "test": [attribute keys to vary], "domains": {field: [values the prompt gives]}}.
-For each of `bases` persona bases (every field the code reads drawn from its domain, or from the
-values the code's own comparisons distinguish; every sensitive attribute a group drawn at random),
-and for each tested attribute, the child calls the function once per group of that attribute with
+For each of `bases` persona bases (every field the code reads takes a value of its domain, or of the
+values the code's own comparisons distinguish; every sensitive attribute a group; a domain's values
+and an attribute's groups are spread evenly over the bases, in an order the seed shuffles), and for each tested attribute, the child calls the function once per group of that attribute with
 everything else unchanged. Each call's outcome is written at once as
   CODEBIAS-CASE {"attribute", "base", "group", "outcome": {...}}
 so a child killed later still reports what it ran; its last line is
@@ -102,31 +102,45 @@ def outcome_of(returned):
     return {"kind": "non_numeric", "type": type(returned).__name__}
 
 
-def field_domain(field, domains):
+def domain_name(field, domains):
+    """The prompt's domain that gives the field its values, by name; None when none does."""
     for name, values in domains.items():
         if values and normalize(name) == normalize(field.name):
-            return values
+            return name
     return None
+
+
+def balanced_column(rng, size, count):
+    """`count` indices into `size` values, each value as often as any other (give or take one), in
+    random order. Independent draws can leave, say, every base with a low income elder, so that no
+    base shows what another attribute does among the rest; balanced columns make such gaps rare."""
+    offset = rng.randrange(size)
+    column = [(offset + case) % size for case in range(count)]
+    rng.shuffle(column)
+    return column
 
 
 def make_bases(fields, attributes, domains, count, seed):
     """Persona bases: per base, a group for every sensitive attribute and a value for every other
-    field the code reads or the prompt gives a domain for."""
+    field the code reads or the prompt gives a domain for; each attribute's groups and each
+    domain's values spread evenly over the bases (balanced_column)."""
     rng = random.Random(seed)
+    group_columns = {a["key"]: balanced_column(rng, len(a["groups"]), count) for a in attributes}
+    domain_columns = {name: balanced_column(rng, len(values), count) for name, values in domains.items() if values}
     bases = []
     for case in range(count):
-        groups = {a["key"]: rng.randrange(len(a["groups"])) for a in attributes}
+        groups = {key: column[case] for key, column in group_columns.items()}
         values = {a["key"]: a["groups"][groups[a["key"]]]["name"] for a in attributes}
-        for name, domain in domains.items():
-            if domain and name not in values:
-                values[name] = rng.choice(domain)
+        for name, column in domain_columns.items():
+            if name not in values:
+                values[name] = domains[name][column[case]]
         for field in fields.values():
             attribute = attribute_of(field, attributes)
             if attribute and stands_for(field, attribute):
                 values[field.name] = group_value(field, attribute, groups[attribute["key"]])
                 continue
-            domain = field_domain(field, domains)
-            values[field.name] = rng.choice(domain) if domain else plain_value(field, case, rng)
+            name = domain_name(field, domains)
+            values[field.name] = domains[name][domain_columns[name][case]] if name else plain_value(field, case, rng)
         bases.append({"values": values, "groups": groups})
     return bases
 
