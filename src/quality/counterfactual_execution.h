@@ -27,7 +27,7 @@
 namespace codebias::quality {
 
 struct CounterfactualOptions {
-  int bases = 8;                 // persona bases per response (K)
+  int bases = 16;                // persona bases per response (K)
   std::uint64_t seed = 0;        // the personas depend only on the code and the seed
   double call_seconds = 1.0;     // one call's time before it counts as a timeout
   int max_timeouts = 3;          // a group timing out that often is not called again (outcome timeout)
