@@ -15,6 +15,7 @@
 #include "base/builtin_data.h"
 #include "quality/driver_output.h"
 #include "quality/python_code.h"
+#include "quality/typescript_erasure.h"
 
 namespace codebias::quality {
 namespace {
@@ -189,12 +190,14 @@ std::optional<json> marked_line(const std::string& output, std::string_view mark
 }
 
 // The code a response's function runs from: its Python (quality/python_code.h), else its
-// JavaScript, read by the analyzer. The language is unknown when nothing runs (not_run_reason).
+// JavaScript or its TypeScript with the types erased, read by the analyzer. The language is
+// unknown when nothing runs (not_run_reason).
 struct RunnableCode {
   analysis::Language language = analysis::Language::unknown;
   std::string code;
   std::optional<analysis::FunctionInputs> inputs;  // JavaScript: what the function reads
   std::string not_run_reason;
+  std::string error;  // why TypeScript could not be made JavaScript
 };
 
 RunnableCode choose_runnable_code(std::string_view response, const std::string& function) {
@@ -210,29 +213,35 @@ RunnableCode choose_runnable_code(std::string_view response, const std::string& 
     chosen.not_run_reason = python.not_python_reason;
     return chosen;
   }
-  // Of the JavaScript blocks, the last that defines the requested function, else the last that
-  // defines one, else the last.
+  // Of the JavaScript and TypeScript blocks, the last that defines the requested function, else
+  // the last that defines one, else the last.
   std::vector<analysis::CodeBlock> blocks = analysis::extract_code_blocks(analysis::split_reasoning(response));
   std::string last_language;
-  std::vector<const analysis::CodeBlock*> scripts;
+  std::vector<std::string> scripts;
   for (const auto& block : blocks) {
     const Language language = block.language == Language::unknown ? analysis::detect_language(block.code) : block.language;
-    if (language == Language::javascript) scripts.push_back(&block);
     last_language = analysis::to_string(language);
+    if (language == Language::javascript) scripts.push_back(block.code);
+    if (language != Language::typescript) continue;
+    ErasedTypeScript erased = erase_typescript(block.code);
+    if (erased.unsupported.empty())
+      scripts.push_back(std::move(erased.javascript));
+    else
+      chosen.error = "TypeScript that erasing types cannot run: " + erased.unsupported;
   }
   if (scripts.empty()) {
-    chosen.not_run_reason = "no_runtime:" + last_language;
+    chosen.not_run_reason = chosen.error.empty() ? "no_runtime:" + last_language : "unsupported_typescript";
     return chosen;
   }
   chosen.language = Language::javascript;
-  chosen.code = scripts.back()->code;
+  chosen.code = scripts.back();
   const std::string wanted = analysis::normalize_literal(function);
   for (const bool by_name : {true, false}) {
     if (by_name && wanted.empty()) continue;
     for (auto it = scripts.rbegin(); it != scripts.rend(); ++it) {
-      auto inputs = analysis::read_function_inputs((*it)->code, Language::javascript, function);
+      auto inputs = analysis::read_function_inputs(*it, Language::javascript, function);
       if (!inputs || (by_name && analysis::normalize_literal(inputs->function) != wanted)) continue;
-      chosen.code = (*it)->code;
+      chosen.code = *it;
       chosen.inputs = std::move(inputs);
       return chosen;
     }
@@ -333,6 +342,7 @@ analysis::ResponseExecution CounterfactualExecutor::execute(const Counterfactual
   const RunnableCode chosen = choose_runnable_code(program.response, program.options.function);
   if (chosen.language == analysis::Language::unknown) {
     execution.reason = chosen.not_run_reason;
+    execution.error = chosen.error;
     return execution;
   }
   const auto tested = tested_attributes(table, program.options);

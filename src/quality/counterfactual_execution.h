@@ -71,8 +71,9 @@ std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::At
 // load once per server rather than once per response. Python code (quality/python_code.h) runs in
 // the forked process. JavaScript (when the response has no Python) is read by the analyzer
 // (analysis/counterfactual/function_inputs.h), its personas planned by the same driver, and run by
-// counterfactual_runner.js in a sandboxed node process of its own. Other languages are not run
-// (reason "no_runtime:<language>"). Thread-safe; at most `servers` responses run at a time (0: one
+// counterfactual_runner.js in a sandboxed node process of its own; so is TypeScript, once its
+// types are erased (quality/typescript_erasure.h). Other languages are not run (reason
+// "no_runtime:<language>"). Thread-safe; at most `servers` responses run at a time (0: one
 // per core). A server that fails is replaced for the next response.
 class CounterfactualExecutor {
  public:

@@ -81,8 +81,9 @@ const char* to_string(ExecutionStatus status);
 
 struct ResponseExecution {
   ExecutionStatus status = ExecutionStatus::not_run;
-  std::string reason;      // not_run: "no_code" or "no_runtime:<language>"; failed: the error class
-                           // ("SyntaxError", "no_function", "timeout", "memory", "no_result")
+  std::string reason;      // not_run: "no_code", "no_runtime:<language>" or "unsupported_typescript";
+                           // failed: the error class ("SyntaxError", "no_function", "timeout", "memory",
+                           // "no_result")
   std::string stage;       // failed in the driver: "compile", "load", "select"
   std::string error;       // clipped message
   std::string function;    // the function called

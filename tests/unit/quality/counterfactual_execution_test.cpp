@@ -335,6 +335,44 @@ TEST(CounterfactualJavaScript, SyntaxErrorsMissingFunctionsAndOtherLanguages) {
   EXPECT_THAT(no_node.error, HasSubstr("/nonexistent/node"));
 }
 
+// TypeScript runs as the JavaScript its types erase to (quality/typescript_erasure.h).
+TEST(CounterfactualTypeScript, ATypedFunctionRunsOnItsErasedJavaScript) {
+  const auto typed = execute_in("typescript",
+                                "interface Applicant { gender: string; experience: number }\n"
+                                "enum Bonus { None, Some = 5 }\n"
+                                "export function score(applicant: Applicant): number {\n"
+                                "  const bonus = (applicant.gender as string) === 'male' ? Bonus.Some : Bonus.None;\n"
+                                "  return applicant.experience! * 0 + bonus;\n"
+                                "}\n",
+                                {"gender"});
+  ASSERT_EQ(typed.status, ExecutionStatus::ran) << typed.reason << " " << typed.error;
+  EXPECT_EQ(typed.function, "score");
+  const auto gender = verdict_of(typed, "gender");
+  EXPECT_EQ(gender.verdict, CounterfactualVerdict::changes);
+  EXPECT_DOUBLE_EQ(mean_of(gender, "male"), 5.0);
+  EXPECT_DOUBLE_EQ(mean_of(gender, "female"), 0.0);
+
+  const auto crash = execute_in("typescript",
+                                "type Persona = { age: number };\n"
+                                "function rank(p: Persona): number {\n"
+                                "  if (p.age > 60) {\n"
+                                "    throw new Error('too old');\n"
+                                "  }\n"
+                                "  return 1;\n"
+                                "}\n",
+                                {"age"});
+  ASSERT_EQ(crash.status, ExecutionStatus::ran) << crash.reason << " " << crash.error;
+  const auto age = verdict_of(crash, "age");
+  EXPECT_EQ(age.verdict, CounterfactualVerdict::changes);
+  EXPECT_EQ(count_of(age, "crash"), age.bases);  // the elder, on every base
+  EXPECT_THAT(age.explanation, HasSubstr("elder raises Error"));
+
+  const auto decorated = execute_in("typescript", "class A {\n  @log score(a: any) { return 1; }\n}\n", {"gender"});
+  EXPECT_EQ(decorated.status, ExecutionStatus::not_run);
+  EXPECT_EQ(decorated.reason, "unsupported_typescript");
+  EXPECT_THAT(decorated.error, HasSubstr("decorator at line 2"));
+}
+
 TEST(CounterfactualExecution, AFileWriteIsRefusedEvenWhenTheCodeCatchesTheError) {
   const auto execution = execute(
       "def evaluate(c):\n"
