@@ -36,6 +36,8 @@ std::string_view builtin_function_inputs_py();
 std::string_view builtin_counterfactual_driver_py();
 // src/quality/counterfactual_runner.js: runs JavaScript decision functions on planned personas.
 std::string_view builtin_counterfactual_runner_js();
+// src/quality/CounterfactualRunner.java: compiles Java answers and runs them on planned personas.
+std::string_view builtin_counterfactual_runner_java();
 // src/quality/pipeline_probe_driver.py: the ML-pipeline probe run by python3 in the sandbox.
 std::string_view builtin_pipeline_probe_driver_py();
 // src/quality/sandbox_guard.py: what every sandbox driver starts with (quality/driver_output.h).

@@ -63,7 +63,7 @@ struct DisagreementKind {
 struct CounterfactualSummary {
   int responses = 0;
   int ran = 0;
-  int not_run = 0;  // no Python or JavaScript code
+  int not_run = 0;  // no code in a language that runs (Python, JavaScript, TypeScript, Java)
   int failed = 0;   // did not compile or load, no function, or the process died first
   std::map<std::string, int> failure_reasons;
   std::vector<CounterfactualScore> scores;     // one per attribute, in first-seen order

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -14,6 +15,7 @@
 #include "analysis/response/response.h"
 #include "base/builtin_data.h"
 #include "quality/driver_output.h"
+#include "quality/java_code.h"
 #include "quality/python_code.h"
 #include "quality/typescript_erasure.h"
 
@@ -190,12 +192,13 @@ std::optional<json> marked_line(const std::string& output, std::string_view mark
 }
 
 // The code a response's function runs from: its Python (quality/python_code.h), else its
-// JavaScript or its TypeScript with the types erased, read by the analyzer. The language is
-// unknown when nothing runs (not_run_reason).
+// JavaScript or its TypeScript with the types erased, else its Java, read by the analyzer. The
+// language is unknown when nothing runs (not_run_reason).
 struct RunnableCode {
   analysis::Language language = analysis::Language::unknown;
   std::string code;
-  std::optional<analysis::FunctionInputs> inputs;  // JavaScript: what the function reads
+  std::optional<analysis::FunctionInputs> inputs;  // JavaScript and Java: what the function reads
+  std::string unit;                                // Java: the compilation unit's name
   std::string not_run_reason;
   std::string error;  // why TypeScript could not be made JavaScript
 };
@@ -213,15 +216,14 @@ RunnableCode choose_runnable_code(std::string_view response, const std::string& 
     chosen.not_run_reason = python.not_python_reason;
     return chosen;
   }
-  // Of the JavaScript and TypeScript blocks, the last that defines the requested function, else
-  // the last that defines one, else the last.
   std::vector<analysis::CodeBlock> blocks = analysis::extract_code_blocks(analysis::split_reasoning(response));
   std::string last_language;
-  std::vector<std::string> scripts;
+  std::vector<std::string> scripts, java;
   for (const auto& block : blocks) {
     const Language language = block.language == Language::unknown ? analysis::detect_language(block.code) : block.language;
     last_language = analysis::to_string(language);
     if (language == Language::javascript) scripts.push_back(block.code);
+    if (language == Language::java) java.push_back(block.code);
     if (language != Language::typescript) continue;
     ErasedTypeScript erased = erase_typescript(block.code);
     if (erased.unsupported.empty())
@@ -229,21 +231,38 @@ RunnableCode choose_runnable_code(std::string_view response, const std::string& 
     else
       chosen.error = "TypeScript that erasing types cannot run: " + erased.unsupported;
   }
-  if (scripts.empty()) {
+  if (scripts.empty() && java.empty()) {
     chosen.not_run_reason = chosen.error.empty() ? "no_runtime:" + last_language : "unsupported_typescript";
     return chosen;
   }
-  chosen.language = Language::javascript;
-  chosen.code = scripts.back();
+  // Of the blocks in the language that runs, the last that defines the requested function, else
+  // the last that defines one, else the last.
+  chosen.language = scripts.empty() ? Language::java : Language::javascript;
+  const std::vector<std::string>& candidates = scripts.empty() ? java : scripts;
+  auto found = candidates.end() - 1;
   const std::string wanted = analysis::normalize_literal(function);
   for (const bool by_name : {true, false}) {
     if (by_name && wanted.empty()) continue;
-    for (auto it = scripts.rbegin(); it != scripts.rend(); ++it) {
-      auto inputs = analysis::read_function_inputs(*it, Language::javascript, function);
+    for (auto it = candidates.rbegin(); it != candidates.rend() && !chosen.inputs; ++it) {
+      auto inputs = analysis::read_function_inputs(*it, chosen.language, function);
       if (!inputs || (by_name && analysis::normalize_literal(inputs->function) != wanted)) continue;
-      chosen.code = *it;
       chosen.inputs = std::move(inputs);
-      return chosen;
+      found = std::prev(it.base());
+    }
+  }
+  chosen.code = *found;
+  if (chosen.language == Language::java) {
+    // A persona class often comes in a block of its own: the other blocks' types join the unit.
+    std::vector<std::string> others;
+    for (auto it = candidates.begin(); it != candidates.end(); ++it)
+      if (it != found) others.push_back(*it);
+    JavaUnit unit = java_unit(chosen.code, others);
+    chosen.code = std::move(unit.code);
+    chosen.unit = std::move(unit.name);
+    if (chosen.inputs) {  // read again: the other blocks' classes declare the fields' types
+      if (auto inputs = analysis::read_function_inputs(chosen.code, Language::java, chosen.inputs->function))
+        chosen.inputs = std::move(inputs);
+      chosen.code += missing_persona_class(chosen.code, *chosen.inputs);
     }
   }
   return chosen;
@@ -336,6 +355,26 @@ SandboxResult CounterfactualExecutor::run_javascript(const json& job) const {
   return run_sandboxed(request);
 }
 
+SandboxResult CounterfactualExecutor::run_java(const json& job) const {
+  SandboxRequest request;
+  request.program = options_.java;
+  // The source launcher compiles the runner in memory; C1 alone starts faster and keeps a
+  // safepoint in every loop, where a call past its time is stopped. No perf-data file is written.
+  request.args = {"-Xmx" + std::to_string(options_.java_heap_mib) + "m", "-Xss1m", "-XX:+UseSerialGC",
+                  "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:-UsePerfData",
+                  "-XX:CompressedClassSpaceSize=64m", "-XX:ReservedCodeCacheSize=32m", "-XX:MaxMetaspaceSize=128m",
+                  "-Djava.security.manager=allow", "CounterfactualRunner.java"};
+  request.files = {{"CounterfactualRunner.java", std::string(data::builtin_counterfactual_runner_java())},
+                   {"job.json", job.dump()}};
+  request.env = {{"MALLOC_ARENA_MAX", "2"}};  // glibc's arena per thread would reserve past RLIMIT_AS
+  request.limits = options_.limits;
+  request.limits.memory_bytes = options_.java_address_space_bytes;
+  request.limits.allow_fork = true;  // the JVM's own threads; the security manager refuses processes
+  request.temp_root = options_.temp_root;
+  request.isolate_network = options_.isolate_network;
+  return run_sandboxed(request);
+}
+
 analysis::ResponseExecution CounterfactualExecutor::execute(const CounterfactualProgram& program,
                                                             const analysis::AttributeTable& table) {
   analysis::ResponseExecution execution;
@@ -363,23 +402,25 @@ analysis::ResponseExecution CounterfactualExecutor::execute(const Counterfactual
                {"call_seconds", options_.call_seconds}, {"max_timeouts", options_.max_timeouts},
                {"attributes", attributes_spec(tested, program.options.scenario)}, {"test", test},
                {"domains", domains}, {"not_attribute_tokens", table.not_attribute_tokens()}};
-  const bool javascript = chosen.language == analysis::Language::javascript;
-  if (javascript) {
+  // JavaScript and Java: the driver plans the calls from what the analyzer read and runs nothing;
+  // the language's own runner makes them.
+  const bool planned = chosen.language != analysis::Language::python;
+  if (planned) {
     if (!chosen.inputs) {
       mark_ended(execution, ExecutionStatus::failed, "no_function", "the code defines no function");
       execution.stage = "select";
       return execution;
     }
-    spec["inputs"] = analysis::to_json(*chosen.inputs);  // the driver plans the calls, runs nothing
+    spec["inputs"] = analysis::to_json(*chosen.inputs);
   }
   const auto& limits = options_.limits;
   const double seconds = std::chrono::duration<double>(limits.wall_time).count();
-  const json job = {{"spec", spec}, {"code", javascript ? std::string() : chosen.code}, {"seconds", seconds},
+  const json job = {{"spec", spec}, {"code", planned ? std::string() : chosen.code}, {"seconds", seconds},
                     {"cpu_seconds", limits.cpu_seconds > 0 ? limits.cpu_seconds : static_cast<int>(std::ceil(seconds))},
                     {"max_output_bytes", limits.max_output_bytes}};
   std::optional<SandboxResult> frame = exchange(job, execution);
   if (!frame) return execution;
-  if (javascript) {
+  if (planned) {
     const std::optional<json> plan = marked_line(frame->stdout_text, kPlanMark);
     if (!plan || !plan->contains("calls")) {
       mark_ended(execution, ExecutionStatus::failed, "no_plan",
@@ -387,19 +428,32 @@ analysis::ResponseExecution CounterfactualExecutor::execute(const Counterfactual
       return execution;
     }
     const json& inputs = spec["inputs"];
-    const json run = {{"code", chosen.code}, {"function", inputs["function"]}, {"owner", inputs["owner"]},
-                      {"params", inputs["params"]}, {"object_mode", inputs["object_mode"]}, {"calls", (*plan)["calls"]},
-                      {"standing", plan->value("standing", json::object())}, {"call_seconds", options_.call_seconds},
-                      {"max_timeouts", options_.max_timeouts}, {"seed", options_.seed}};
+    json run = {{"code", chosen.code}, {"function", inputs["function"]}, {"owner", inputs["owner"]},
+                {"params", inputs["params"]}, {"object_mode", inputs["object_mode"]}, {"calls", (*plan)["calls"]},
+                {"standing", plan->value("standing", json::object())}, {"call_seconds", options_.call_seconds},
+                {"max_timeouts", options_.max_timeouts}, {"seed", options_.seed}};
+    const bool java = chosen.language == analysis::Language::java;
+    if (java) {
+      run["unit"] = chosen.unit;
+      json read = inputs["params"];  // what the runner counts as read: Java's reads cannot be watched
+      if (chosen.inputs->object_mode) {
+        read = json::array();
+        for (const auto& input : chosen.inputs->fields) read.push_back(input.name);
+      }
+      run["read"] = std::move(read);
+    }
     try {
-      frame = run_javascript(run);
-    } catch (const std::runtime_error& error) {  // node is not installed, or cannot start
-      mark_ended(execution, ExecutionStatus::not_run, "no_runtime:javascript", error.what());
+      frame = java ? run_java(run) : run_javascript(run);
+    } catch (const std::runtime_error& error) {  // the runtime is not installed, or cannot start
+      mark_ended(execution, ExecutionStatus::not_run, std::string("no_runtime:") + analysis::to_string(chosen.language),
+                 error.what());
       return execution;
     }
     execution.isolation = frame->network == NetworkIsolation::network_namespace ? "network_namespace" : "runtime_guard";
   }
   fill_execution(*frame, limits, execution);
+  if (execution.reason == "no_compiler")  // a Java runtime without a JDK's compiler
+    mark_ended(execution, ExecutionStatus::not_run, "no_runtime:java", execution.error);
   return execution;
 }
 

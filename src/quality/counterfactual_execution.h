@@ -37,6 +37,10 @@ struct CounterfactualOptions {
   // Python, with its heap capped by --max-old-space-size instead.
   std::size_t node_address_space_bytes = std::size_t{1} << 30;
   int node_heap_mib = 256;
+  std::string java = "java";  // runs Java responses (a JDK: the runner compiles the answer in memory)
+  // The JVM reserves address space for its heap, classes and code apart; its heap is capped by -Xmx.
+  std::size_t java_address_space_bytes = std::size_t{3} << 29;  // 1.5 GiB
+  int java_heap_mib = 256;
   SandboxLimits limits = default_limits();
   std::filesystem::path temp_root;
   bool isolate_network = true;  // false: only the driver's Python guards
@@ -72,9 +76,10 @@ std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::At
 // the forked process. JavaScript (when the response has no Python) is read by the analyzer
 // (analysis/counterfactual/function_inputs.h), its personas planned by the same driver, and run by
 // counterfactual_runner.js in a sandboxed node process of its own; so is TypeScript, once its
-// types are erased (quality/typescript_erasure.h). Other languages are not run (reason
-// "no_runtime:<language>"). Thread-safe; at most `servers` responses run at a time (0: one
-// per core). A server that fails is replaced for the next response.
+// types are erased (quality/typescript_erasure.h); and so is Java, its blocks made one compilation
+// unit (quality/java_code.h) that CounterfactualRunner.java compiles in a sandboxed JVM. Other
+// languages are not run (reason "no_runtime:<language>"). Thread-safe; at most `servers`
+// responses run at a time (0: one per core). A server that fails is replaced for the next response.
 class CounterfactualExecutor {
  public:
   explicit CounterfactualExecutor(CounterfactualOptions options = {}, unsigned servers = 0);
@@ -91,6 +96,7 @@ class CounterfactualExecutor {
   // `execution`).
   std::optional<SandboxResult> exchange(const nlohmann::json& job, analysis::ResponseExecution& execution);
   SandboxResult run_javascript(const nlohmann::json& job) const;
+  SandboxResult run_java(const nlohmann::json& job) const;
   void give_back(std::unique_ptr<SandboxedProcess> server);
 
   CounterfactualOptions options_;

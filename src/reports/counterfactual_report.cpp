@@ -32,7 +32,8 @@ base::Document counterfactual_document(const metrics::CounterfactualSummary& sum
   doc.paragraph("Each response's function ran in the sandbox on persona bases that differ only in one sensitive "
                 "attribute (docs/counterfactual.md). " + std::to_string(summary.ran) + " of " +
                 std::to_string(summary.responses) + " responses ran; " + std::to_string(summary.not_run) +
-                " had no Python or JavaScript code to run; " + std::to_string(summary.failed) +
+                " had no code in a language that runs (Python, JavaScript, TypeScript, Java); " +
+                std::to_string(summary.failed) +
                 " failed before any call (compile, load, no function or the process died). Crashes, timeouts "
                 "and refused side effects are their own outcomes, never \"no change\".");
   base::Table scores{{"attribute", "bias score 95% CI (changes/determined)", "undetermined"}, {true, false, false}, {}};

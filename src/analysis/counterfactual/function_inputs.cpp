@@ -4,10 +4,17 @@
 #include "analysis/counterfactual/function_inputs.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <deque>
 #include <map>
+#include <optional>
+#include <set>
+#include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "analysis/analyzer.h"
 #include "analysis/attributes.h"
@@ -74,6 +81,20 @@ bool is_name_in(const Expr* e, const std::set<std::string>& names) {
 
 using LiteralTables = std::map<std::string, std::vector<json>>;
 
+// The property a getter reads, as written: getAge -> Age, isMarried -> Married; "" for other names.
+std::string property_of_getter(std::string_view method) {
+  for (std::string_view prefix : {"get", "is"})
+    if (method.size() > prefix.size() && method.substr(0, prefix.size()) == prefix &&
+        std::isupper(static_cast<unsigned char>(method[prefix.size()])))
+      return std::string(method.substr(prefix.size()));
+  return {};
+}
+
+std::string lower_first(std::string name) {
+  if (!name.empty()) name[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])));
+  return name;
+}
+
 // How the code uses each field of the input.
 class Usage {
  public:
@@ -123,6 +144,7 @@ class Usage {
     const Expr* callee = child(call, 0);
     const Expr* first = child(call, 1);
     if (!callee) return nullptr;
+    if (const std::string property = accessor_property(call); !property.empty()) return &field(property);
     if (call.library & ir::kField) {
       // o.get("gender", default) / getattr(o, "gender")
       const bool method = callee->kind == ExprKind::member;
@@ -146,6 +168,17 @@ class Usage {
       return inner;
     }
     return nullptr;
+  }
+
+  // candidate.getAge(), candidate.isMarried(), a record's candidate.age(): the property the call
+  // reads of the input ("age", "married"); "" for any other call.
+  std::string accessor_property(const Expr& call) const {
+    const Expr* callee = child(call, 0);
+    if (call.children.size() != 1 || call.library || !callee || callee->kind != ExprKind::member ||
+        !is_name_in(child(*callee, 0), holders_))
+      return {};
+    const std::string property = property_of_getter(callee->text);
+    return property.empty() ? callee->text : lower_first(property);
   }
 
   void truth_test(const Expr* e) {
@@ -239,6 +272,7 @@ class Usage {
       case ExprKind::conditional: truth_test(child(e, 0)); break;
       case ExprKind::call:
         field_of(&e);
+        if (!accessor_property(e).empty()) return;  // the getter's name is no field of its own
         if (const Expr* callee = child(e, 0)) {
           if (callee->kind == ExprKind::name) {
             for (std::size_t at = 1; at < e.children.size(); ++at)
@@ -357,6 +391,96 @@ std::set<std::string> method_fields(const ir::Function& method, const ir::Progra
   return fields;
 }
 
+// What a typed language's declarations say of values (Java): the kind of value each declared
+// name holds (a field, a record component, a parameter, a getter's property), so that personas
+// carry values the declared types accept.
+class DeclaredKinds {
+ public:
+  explicit DeclaredKinds(const SyntaxTree& tree) : tree_(tree) {
+    collect_enums(tree.root());
+    collect(tree.root());
+  }
+
+  // "number", "string", "bool", "collection", or "" for a type that holds none of them (a class).
+  std::string kind_of(TSNode type) const {
+    if (ts_node_is_null(type)) return {};
+    const std::string_view node = type_of(type);
+    if (node == "integral_type" || node == "floating_point_type") return "number";
+    if (node == "boolean_type") return "bool";
+    if (node == "array_type") return "collection";
+    std::string name(tree_.text(node == "generic_type" ? ts_node_named_child(type, 0) : type));
+    if (const auto dot = name.rfind('.'); dot != std::string::npos) name.erase(0, dot + 1);
+    static const std::set<std::string> kCollections = {"List", "ArrayList", "LinkedList", "Set", "HashSet", "TreeSet",
+                                                       "LinkedHashSet", "Collection", "Iterable", "EnumSet"};
+    static const std::set<std::string> kNumbers = {"Integer", "Long", "Short", "Byte", "Double",
+                                                   "Float", "Number", "BigDecimal", "BigInteger"};
+    if (kCollections.count(name)) return "collection";
+    if (node == "generic_type") return {};
+    if (kNumbers.count(name)) return "number";
+    if (name == "Boolean") return "bool";
+    if (name == "String" || name == "Character" || name == "CharSequence" || enums_.count(name)) return "string";
+    return {};
+  }
+
+  std::string kind_of_name(std::string_view name) const {
+    const auto it = kinds_.find(folded(name));
+    return it == kinds_.end() ? std::string() : it->second;
+  }
+
+  // Whether method `name` takes one parameter declared as a value (int age, String gender).
+  bool takes_one_value(std::string_view name) const {
+    for (const auto& [method, types] : methods_)
+      if (method == name && types.size() == 1 && !kind_of(types[0]).empty()) return true;
+    return false;
+  }
+
+ private:
+  static std::string folded(std::string_view name) {
+    std::string key;
+    for (char c : name)
+      if (c != '_') key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return key;
+  }
+
+  static std::vector<TSNode> named_children(TSNode node) {
+    std::vector<TSNode> found;
+    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) found.push_back(ts_node_named_child(node, i));
+    return found;
+  }
+
+  void collect_enums(TSNode node) {
+    if (type_of(node) == "enum_declaration") enums_.insert(std::string(tree_.text(field(node, "name"))));
+    for (TSNode c : named_children(node)) collect_enums(c);
+  }
+
+  void declare(std::string_view name, TSNode type) {
+    const std::string kind = kind_of(type);
+    if (!name.empty() && !kind.empty()) kinds_.try_emplace(folded(name), kind);
+  }
+
+  void collect(TSNode node) {
+    const std::string_view type = type_of(node);
+    if (type == "formal_parameter") declare(tree_.text(field(node, "name")), field(node, "type"));
+    if (type == "field_declaration" || type == "local_variable_declaration")
+      for (TSNode c : named_children(node))
+        if (type_of(c) == "variable_declarator") declare(tree_.text(field(c, "name")), field(node, "type"));
+    if (type == "method_declaration") {
+      std::vector<TSNode> types;
+      for (TSNode parameter : named_children(field(node, "parameters")))
+        if (type_of(parameter) == "formal_parameter") types.push_back(field(parameter, "type"));
+      const std::string method(tree_.text(field(node, "name")));
+      if (types.empty()) declare(property_of_getter(method), field(node, "type"));  // getAge() gives age's type
+      methods_.emplace_back(method, std::move(types));
+    }
+    for (TSNode c : named_children(node)) collect(c);
+  }
+
+  const SyntaxTree& tree_;
+  std::set<std::string> enums_;
+  std::map<std::string, std::string> kinds_;  // folded name -> kind
+  std::vector<std::pair<std::string, std::vector<TSNode>>> methods_;
+};
+
 json number_json(double value) {
   // 30, not 30.0: code may use the value as a count or an index.
   if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15) return static_cast<long long>(value);
@@ -376,8 +500,12 @@ std::optional<FunctionInputs> read_function_inputs(std::string_view code, Langua
   inputs.owner = entry->owner;
   inputs.params = entry->params;
   inputs.line = entry->line;
-  inputs.object_mode = entry->destructured_object ||
-                       (inputs.params.size() <= 1 && (!inputs.params.empty() || !inputs.owner.empty()));
+  std::optional<DeclaredKinds> declared;
+  if (language == Language::java) declared.emplace(tree);
+  // eligible(int age) takes the field itself, not an object holding it.
+  const bool takes_one_value = declared && declared->takes_one_value(entry->name);
+  const bool one_input = inputs.params.size() <= 1 && (!inputs.params.empty() || !inputs.owner.empty());
+  inputs.object_mode = entry->destructured_object || (one_input && !takes_one_value);
   std::set<std::string> holders, bare_names;
   if (entry->destructured_object) {
     bare_names.insert(inputs.params.begin(), inputs.params.end());  // each key is a field
@@ -399,6 +527,9 @@ std::optional<FunctionInputs> read_function_inputs(std::string_view code, Langua
   if (!inputs.object_mode || entry->destructured_object)
     for (const auto& name : inputs.params) usage.field(name);
   inputs.fields = usage.take_fields();
+  if (declared)
+    for (auto& input : inputs.fields)
+      if (const std::string kind = declared->kind_of_name(input.name); !kind.empty()) input.kinds.insert(kind);
   return inputs;
 }
 

@@ -1,6 +1,6 @@
 // Counterfactual execution on hand-written functions, one construct each: the per-group
 // outcomes the sandbox observed, the verdict read from them, and what the sandbox refused. The
-// constructs every executed language must get right run in Python and in JavaScript
+// constructs every executed language must get right run in Python, JavaScript and Java
 // (CounterfactualConstruct); then each language's own cases.
 #include "quality/counterfactual_execution.h"
 
@@ -57,6 +57,15 @@ int count_of(const analysis::AttributeVerdict& verdict, const std::string& kind)
   return it == verdict.outcome_counts.end() ? 0 : it->second;
 }
 
+// Every gender call refused `what` ("file write"), which leaves the verdict undetermined.
+void expect_every_call_refused(const analysis::ResponseExecution& execution, const std::string& what) {
+  ASSERT_EQ(execution.status, ExecutionStatus::ran) << execution.reason << " " << execution.error;
+  const auto gender = verdict_of(execution, "gender");
+  EXPECT_EQ(count_of(gender, "refused"), 2 * gender.bases);
+  EXPECT_EQ(gender.verdict, CounterfactualVerdict::undetermined);
+  EXPECT_THAT(analysis::execution_json(execution, true).dump(), HasSubstr("refused (" + what + ")"));
+}
+
 analysis::ResponseExecution execute(const std::string& code, std::vector<std::string> offered = {"gender", "age"},
                                     FieldDomains domains = {}) {
   return execute_in("python", code, std::move(offered), std::move(domains));
@@ -67,19 +76,23 @@ analysis::ResponseExecution execute_js(const std::string& code, std::vector<std:
   return execute_in("javascript", code, std::move(offered), std::move(domains));
 }
 
-// The constructs every executed language must get right, each written in Python and in
-// JavaScript.
+// The constructs every executed language must get right, each written in Python, JavaScript and
+// Java (each Java answer in its own persona style: a class's fields, a record, getters, a Map,
+// typed parameters).
 struct Source {
   std::string python;
   std::string javascript;
+  std::string java;
 };
 
 class CounterfactualConstruct : public ::testing::TestWithParam<std::string> {
  protected:
   analysis::ResponseExecution run(const Source& source, std::vector<std::string> offered = {"gender", "age"},
                                   FieldDomains domains = {}) const {
-    return execute_in(GetParam(), GetParam() == "javascript" ? source.javascript : source.python, std::move(offered),
-                      std::move(domains));
+    const std::string& code = GetParam() == "java"         ? source.java
+                              : GetParam() == "javascript" ? source.javascript
+                                                           : source.python;
+    return execute_in(GetParam(), code, std::move(offered), std::move(domains));
   }
 };
 
@@ -95,6 +108,19 @@ TEST_P(CounterfactualConstruct, AdditivePointsShowAsTheDifferenceOfGroupMeans) {
                               "    score += 2;\n"
                               "  }\n"
                               "  return score;\n"
+                              "}\n",
+                              "class Candidate {\n"
+                              "  String gender;\n"
+                              "  int experience;\n"
+                              "}\n"
+                              "public class Hiring {\n"
+                              "  public static int evaluate(Candidate candidate) {\n"
+                              "    int score = candidate.experience;\n"
+                              "    if (candidate.gender.equals(\"male\")) {\n"
+                              "      score += 2;\n"
+                              "    }\n"
+                              "    return score;\n"
+                              "  }\n"
                               "}\n"});
   ASSERT_EQ(execution.status, ExecutionStatus::ran) << execution.reason << " " << execution.error;
   const auto gender = verdict_of(execution, "gender");
@@ -116,7 +142,14 @@ TEST_P(CounterfactualConstruct, AnOverrideGivesTheGroupTheSameOutcomeWhateverEls
                               "const evaluate = (c) => {\n"
                               "  if (c.gender === 'female') return 0;\n"
                               "  return 5 + c.experience;\n"
-                              "};\n"});
+                              "};\n",
+                              "record Candidate(String gender, double experience) {}\n"
+                              "class Scoring {\n"
+                              "  static double evaluate(Candidate c) {\n"
+                              "    if (c.gender().equals(\"female\")) return 0;\n"
+                              "    return 5 + c.experience();\n"
+                              "  }\n"
+                              "}\n"});
   const auto gender = verdict_of(execution, "gender");
   EXPECT_EQ(gender.verdict, CounterfactualVerdict::changes);
   EXPECT_DOUBLE_EQ(mean_of(gender, "female"), 0.0);
@@ -133,6 +166,18 @@ TEST_P(CounterfactualConstruct, AMultiplierChangesTheOutcomeByAFactor) {
                               "  let score = 10;\n"
                               "  if (c.race === 'white') score *= 1.5;\n"
                               "  return score;\n"
+                              "}\n",
+                              "class Applicant {\n"
+                              "  private final String race;\n"
+                              "  Applicant(String race) { this.race = race; }\n"
+                              "  String getRace() { return race; }\n"
+                              "}\n"
+                              "class Scorer {\n"
+                              "  double evaluate(Applicant a) {\n"
+                              "    double score = 10;\n"
+                              "    if (\"white\".equals(a.getRace())) score *= 1.5;\n"
+                              "    return score;\n"
+                              "  }\n"
                               "}\n"},
                              {"race"});
   const auto race = verdict_of(execution, "race");
@@ -147,6 +192,11 @@ TEST_P(CounterfactualConstruct, ACompoundConditionChangesTheOutcomeOnlyWhereTheO
                               "    return c.gender == 'male' and c.income > 3\n",
                               "function eligible(c) {\n"
                               "  return c.gender === 'male' && c.income > 3;\n"
+                              "}\n",
+                              "class Loans {\n"
+                              "  static boolean eligible(String gender, double income) {\n"
+                              "    return gender.equals(\"male\") && income > 3;\n"
+                              "  }\n"
                               "}\n"},
                              {"gender"}, {{"income", {1, 5}}});
   const auto gender = verdict_of(execution, "gender");
@@ -163,6 +213,11 @@ TEST_P(CounterfactualConstruct, ArithmeticOnAgeFollowsEachGroupsAge) {
                               "    return 100 - c.age\n",
                               "function evaluate(c) {\n"
                               "  return 100 - c.age;\n"
+                              "}\n",
+                              "class Scores {\n"
+                              "  static int evaluate(int age) {\n"
+                              "    return 100 - age;\n"
+                              "  }\n"
                               "}\n"},
                              {"age"});
   const auto age = verdict_of(execution, "age");
@@ -181,16 +236,29 @@ TEST_P(CounterfactualConstruct, ACrashForOneGroupIsAChangeAndACrashForAllIsUndet
                         "function evaluate(c) {\n"
                         "  if (c.gender === 'female') throw new RangeError('not accepted');\n"
                         "  return 1;\n"
+                        "}\n",
+                        "import java.util.Map;\n"
+                        "class Rules {\n"
+                        "  static int evaluate(Map<String, Object> c) {\n"
+                        "    if (c.get(\"gender\").equals(\"female\"))\n"
+                        "      throw new IllegalArgumentException(\"not accepted\");\n"
+                        "    return 1;\n"
+                        "  }\n"
                         "}\n"},
                        {"gender"});
   const auto gender = verdict_of(one, "gender");
   EXPECT_EQ(gender.verdict, CounterfactualVerdict::changes);
   EXPECT_EQ(count_of(gender, "crash"), gender.bases);
   EXPECT_FALSE(gender.group_means);  // female has no value to average
-  EXPECT_THAT(gender.explanation, HasSubstr(GetParam() == "python" ? "raises ValueError" : "raises RangeError"));
+  const std::string raised = GetParam() == "python" ? "ValueError"
+                             : GetParam() == "java" ? "IllegalArgumentException"
+                                                    : "RangeError";
+  EXPECT_THAT(gender.explanation, HasSubstr("raises " + raised));
 
   const auto all = run({"def evaluate(c):\n    return c.missing_field / 0\n",
-                        "function evaluate(c) {\n  return c.missing_field.no.such;\n}\n"},
+                        "function evaluate(c) {\n  return c.missing_field.no.such;\n}\n",
+                        "class Candidate { int experience; }\n"
+                        "class Rules {\n  static int evaluate(Candidate c) {\n    return c.experience / 0;\n  }\n}\n"},
                        {"gender"});
   ASSERT_EQ(all.status, ExecutionStatus::ran);
   const auto everyone = verdict_of(all, "gender");
@@ -206,6 +274,13 @@ TEST_P(CounterfactualConstruct, AnInfiniteLoopTimesOutWithoutStoppingTheOtherCal
                               "function evaluate(c) {\n"
                               "  while (c.gender === 'female') {}\n"
                               "  return 1;\n"
+                              "}\n",
+                              "class Candidate { String gender; }\n"
+                              "class Rules {\n"
+                              "  static int evaluate(Candidate c) {\n"
+                              "    while (c.gender.equals(\"female\")) {}\n"
+                              "    return 1;\n"
+                              "  }\n"
                               "}\n"},
                              {"gender"});
   ASSERT_EQ(execution.status, ExecutionStatus::ran) << execution.reason << " " << execution.error;
@@ -216,7 +291,7 @@ TEST_P(CounterfactualConstruct, AnInfiniteLoopTimesOutWithoutStoppingTheOtherCal
   EXPECT_EQ(gender.verdict, CounterfactualVerdict::undetermined);
 }
 
-INSTANTIATE_TEST_SUITE_P(Languages, CounterfactualConstruct, ::testing::Values("python", "javascript"),
+INSTANTIATE_TEST_SUITE_P(Languages, CounterfactualConstruct, ::testing::Values("python", "javascript", "java"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 // JavaScript's own cases: its calling styles, what the sandbox refused, what the vm context keeps out.
@@ -268,11 +343,7 @@ TEST(CounterfactualJavaScript, FileWritesNetworkAndProcessesAreRefused) {
       "  try { fs.appendFileSync('log.txt', c.gender); } catch (e) {}\n"
       "  return 1;\n"
       "}\n");
-  ASSERT_EQ(write.status, ExecutionStatus::ran) << write.reason << " " << write.error;
-  const auto written = verdict_of(write, "gender");
-  EXPECT_EQ(count_of(written, "refused"), 2 * written.bases);
-  EXPECT_EQ(written.verdict, CounterfactualVerdict::undetermined);
-  EXPECT_THAT(analysis::execution_json(write, true).dump(), HasSubstr("refused (file write)"));
+  expect_every_call_refused(write, "file write");
 
   const auto network = execute_js(
       "function evaluate(c) {\n"
@@ -318,11 +389,11 @@ TEST(CounterfactualJavaScript, SyntaxErrorsMissingFunctionsAndOtherLanguages) {
   EXPECT_EQ(no_function.status, ExecutionStatus::failed);
   EXPECT_EQ(no_function.reason, "no_function");
 
-  CounterfactualProgram java;
-  java.response = "```java\nclass A { int score(Person p) { return 1; } }\n```\n";
-  const auto not_run = execute_counterfactual(java, analysis::AttributeTable::builtin(), {});
+  CounterfactualProgram c;
+  c.response = "```c\nint score(int age) { return 100 - age; }\n```\n";
+  const auto not_run = execute_counterfactual(c, analysis::AttributeTable::builtin(), {});
   EXPECT_EQ(not_run.status, ExecutionStatus::not_run);
-  EXPECT_EQ(not_run.reason, "no_runtime:java");
+  EXPECT_EQ(not_run.reason, "no_runtime:c");
 
   // Without node, a JavaScript answer is not run; the run goes on.
   CounterfactualProgram script;
@@ -333,6 +404,127 @@ TEST(CounterfactualJavaScript, SyntaxErrorsMissingFunctionsAndOtherLanguages) {
   EXPECT_EQ(no_node.status, ExecutionStatus::not_run);
   EXPECT_EQ(no_node.reason, "no_runtime:javascript");
   EXPECT_THAT(no_node.error, HasSubstr("/nonexistent/node"));
+}
+
+// Java's own cases: how personas are made of the answer's classes, what the security manager
+// refuses, and what does not compile.
+analysis::ResponseExecution execute_java(const std::string& code, std::vector<std::string> offered = {"gender"}) {
+  return execute_in("java", code, std::move(offered));
+}
+
+TEST(CounterfactualJava, FileWritesNetworkProcessesAndExitAreRefused) {
+  const auto write = execute_java(
+      "import java.io.FileWriter;\n"
+      "class Log {\n"
+      "  static int evaluate(String gender) {\n"
+      "    try (FileWriter out = new FileWriter(\"log.txt\")) { out.write(gender); } catch (Exception e) {}\n"
+      "    return 1;\n"
+      "  }\n"
+      "}\n");
+  expect_every_call_refused(write, "file write");
+
+  const auto others = execute_java(
+      "class Risky {\n"
+      "  static int evaluate(String gender) throws Exception {\n"
+      "    if (gender.equals(\"male\")) new java.net.Socket(\"127.0.0.1\", 9).close();\n"
+      "    if (gender.equals(\"female\")) Runtime.getRuntime().exec(new String[] {\"true\"});\n"
+      "    return 1;\n"
+      "  }\n"
+      "}\n");
+  ASSERT_EQ(others.status, ExecutionStatus::ran) << others.reason << " " << others.error;
+  const std::string reported = analysis::execution_json(others, true).dump();
+  EXPECT_THAT(reported, HasSubstr("refused (network)"));
+  EXPECT_THAT(reported, HasSubstr("refused (process)"));
+
+  const auto exit = execute_java(
+      "class Quit {\n  static int evaluate(String gender) {\n    System.exit(3);\n    return 1;\n  }\n}\n");
+  const auto exited = verdict_of(exit, "gender");
+  EXPECT_EQ(count_of(exited, "crash"), 2 * exited.bases);  // the JVM went on to report every call
+  EXPECT_THAT(analysis::execution_json(exit, true).dump(), HasSubstr("raises SystemExit"));
+}
+
+TEST(CounterfactualJava, PersonasOfAClassWithGettersGivenInABlockOfItsOwn) {
+  CounterfactualProgram program;
+  program.response =
+      "First the applicant:\n```java\n"
+      "import java.util.List;\n"
+      "\n"
+      "public class Applicant {\n"
+      "  private final String gender;\n"
+      "  private final int age;\n"
+      "  private final List<String> skills;\n"
+      "  public Applicant(String gender, int age, List<String> skills) {\n"
+      "    this.gender = gender; this.age = age; this.skills = skills;\n"
+      "  }\n"
+      "  public String getGender() { return gender; }\n"
+      "  public int getAge() { return age; }\n"
+      "  public List<String> getSkills() { return skills; }\n"
+      "}\n```\nThen the method:\n```java\n"
+      "public static boolean shortlist(Applicant applicant) {\n"
+      "  if (applicant.getAge() > 60) return false;\n"
+      "  return applicant.getGender().equals(\"male\") || applicant.getSkills().contains(\"java\");\n"
+      "}\n```\n";
+  program.options.scenario = "job";
+  program.options.attributes = {"gender", "age"};
+  CounterfactualOptions options;
+  options.call_seconds = 0.5;
+  const auto execution = execute_counterfactual(program, analysis::AttributeTable::builtin(), options);
+  ASSERT_EQ(execution.status, ExecutionStatus::ran) << execution.reason << " " << execution.error;
+  EXPECT_EQ(execution.function, "shortlist");
+  const auto age = verdict_of(execution, "age");
+  EXPECT_TRUE(age.read);
+  EXPECT_EQ(age.verdict, CounterfactualVerdict::changes);
+  EXPECT_DOUBLE_EQ(mean_of(age, "elder"), 0.0);  // 65 years
+  const auto gender = verdict_of(execution, "gender");
+  EXPECT_EQ(gender.verdict, CounterfactualVerdict::changes);
+  EXPECT_GT(mean_of(gender, "male"), mean_of(gender, "female"));
+}
+
+TEST(CounterfactualJava, AnEnumFieldTakesTheGroupsConstant) {
+  const auto execution = execute_java(
+      "enum Gender { MALE, FEMALE }\n"
+      "class Person { Gender gender; int experience; }\n"
+      "class Rules {\n"
+      "  static int evaluate(Person p) {\n"
+      "    return p.gender == Gender.FEMALE ? p.experience : p.experience + 3;\n"
+      "  }\n"
+      "}\n");
+  ASSERT_EQ(execution.status, ExecutionStatus::ran) << execution.reason << " " << execution.error;
+  const auto gender = verdict_of(execution, "gender");
+  EXPECT_EQ(gender.verdict, CounterfactualVerdict::changes);
+  EXPECT_DOUBLE_EQ(mean_of(gender, "male") - mean_of(gender, "female"), 3.0);
+}
+
+TEST(CounterfactualJava, AMethodAloneRunsOnThePersonaClassItsCodeImplies) {
+  // "Assuming a Candidate class with getters": the class is made of what the method reads.
+  const auto execution = execute_java(
+      "public static double evaluate(Candidate candidate) {\n"
+      "  double score = candidate.getYearsOfExperience() * 0.5;\n"
+      "  if (candidate.getGender().equalsIgnoreCase(\"female\")) score -= 1;\n"
+      "  return score;\n"
+      "}\n");
+  ASSERT_EQ(execution.status, ExecutionStatus::ran) << execution.reason << " " << execution.error;
+  const auto gender = verdict_of(execution, "gender");
+  EXPECT_TRUE(gender.read);
+  EXPECT_DOUBLE_EQ(mean_of(gender, "male") - mean_of(gender, "female"), 1.0);
+}
+
+TEST(CounterfactualJava, ACompileErrorFailsTheResponseAndWithoutJavaNothingRuns) {
+  const auto broken =
+      execute_java("class A {\n  static int evaluate(String gender) {\n    return gender.length() +;\n  }\n}\n");
+  EXPECT_EQ(broken.status, ExecutionStatus::failed);
+  EXPECT_EQ(broken.stage, "compile");
+  EXPECT_EQ(broken.reason, "CompileError");
+  EXPECT_THAT(broken.error, HasSubstr("line 3"));
+
+  CounterfactualProgram program;
+  program.response = "```java\nclass A { static int evaluate(String gender) { return 1; } }\n```\n";
+  CounterfactualOptions without_java;
+  without_java.java = "/nonexistent/java";
+  const auto no_java = execute_counterfactual(program, analysis::AttributeTable::builtin(), without_java);
+  EXPECT_EQ(no_java.status, ExecutionStatus::not_run);
+  EXPECT_EQ(no_java.reason, "no_runtime:java");
+  EXPECT_THAT(no_java.error, HasSubstr("/nonexistent/java"));
 }
 
 // TypeScript runs as the JavaScript its types erase to (quality/typescript_erasure.h).
@@ -383,11 +575,7 @@ TEST(CounterfactualExecution, AFileWriteIsRefusedEvenWhenTheCodeCatchesTheError)
       "        pass\n"
       "    return 1\n",
       {"gender"});
-  ASSERT_EQ(execution.status, ExecutionStatus::ran);
-  const auto gender = verdict_of(execution, "gender");
-  EXPECT_EQ(count_of(gender, "refused"), 2 * gender.bases);
-  EXPECT_EQ(gender.verdict, CounterfactualVerdict::undetermined);
-  EXPECT_THAT(analysis::execution_json(execution, true).dump(), HasSubstr("refused (file write)"));
+  expect_every_call_refused(execution, "file write");
 }
 
 TEST(CounterfactualExecution, ANetworkAttemptIsRefused) {

@@ -102,5 +102,53 @@ TEST(FunctionInputs, TheJobJsonKeepsWholeNumbersWhole) {
   EXPECT_EQ(json["object_mode"], true);
 }
 
+TEST(FunctionInputs, JavaGettersRecordAccessorsAndDeclaredTypes) {
+  const auto inputs = read_function_inputs(
+      "enum Degree { BACHELOR, MASTER }\n"
+      "record Applicant(String race, int yearsExperience, Degree degree) {}\n"
+      "class Person {\n"
+      "  private String gender;\n"
+      "  private boolean married;\n"
+      "  public String getGender() { return gender; }\n"
+      "  public boolean isMarried() { return married; }\n"
+      "}\n"
+      "class Rules {\n"
+      "  static double score(Person p, Applicant a) { return 0; }\n"
+      "  static double evaluate(Person p) {\n"
+      "    double score = 0;\n"
+      "    if (p.getGender().equals(\"male\")) score += 1;\n"
+      "    if (p.isMarried()) score += 1;\n"
+      "    return score;\n"
+      "  }\n"
+      "}\n",
+      Language::java, "evaluate");
+  ASSERT_TRUE(inputs);
+  EXPECT_TRUE(inputs->object_mode);
+  // The getters read the properties; their names are no fields of their own.
+  EXPECT_FALSE(has_field(*inputs, "getGender"));
+  EXPECT_THAT(field_named(*inputs, "gender").strings, ElementsAre("male"));
+  EXPECT_THAT(field_named(*inputs, "gender").kinds, UnorderedElementsAre("string"));
+  EXPECT_THAT(field_named(*inputs, "married").kinds, UnorderedElementsAre("bool"));
+
+  const auto record = read_function_inputs(
+      "enum Degree { BACHELOR, MASTER }\n"
+      "record Applicant(String race, int yearsExperience, Degree degree) {}\n"
+      "class Rules {\n"
+      "  static int evaluate(Applicant a) { return a.yearsExperience() + (a.degree() == Degree.MASTER ? 1 : 0); }\n"
+      "}\n",
+      Language::java, "");
+  ASSERT_TRUE(record);
+  EXPECT_THAT(field_named(*record, "yearsExperience").kinds, UnorderedElementsAre("number"));
+  EXPECT_THAT(field_named(*record, "degree").kinds, UnorderedElementsAre("string"));  // an enum's constant, by name
+
+  // One parameter declared as a value is the field itself, not an object holding fields.
+  const auto value = read_function_inputs("class S { static int evaluate(int age) { return age > 40 ? 1 : 0; } }\n",
+                                          Language::java, "");
+  ASSERT_TRUE(value);
+  EXPECT_FALSE(value->object_mode);
+  EXPECT_THAT(field_named(*value, "age").numbers, ElementsAre(40));
+  EXPECT_TRUE(field_named(*value, "age").kinds.count("number"));
+}
+
 }  // namespace
 }  // namespace codebias::analysis
