@@ -18,12 +18,10 @@ namespace codebias::quality {
 namespace {
 
 using analysis::field;
+using analysis::named_children;
+using analysis::one_of;
 using analysis::SyntaxTree;
 using analysis::type_of;
-
-bool one_of(std::string_view text, std::initializer_list<std::string_view> names) {
-  return std::find(names.begin(), names.end(), text) != names.end();
-}
 
 bool is_type_declaration(std::string_view type) {
   return one_of(type, {"class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
@@ -36,15 +34,9 @@ bool is_bare_member(std::string_view type) {
                 {"method_declaration", "field_declaration", "local_variable_declaration", "constructor_declaration"});
 }
 
-std::vector<TSNode> children(TSNode node) {
-  std::vector<TSNode> found;
-  for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) found.push_back(ts_node_named_child(node, i));
-  return found;
-}
-
 // The `public` keyword among a declaration's modifiers; a null node when it has none.
 TSNode public_keyword(TSNode declaration) {
-  for (TSNode child : children(declaration)) {
+  for (TSNode child : named_children(declaration)) {
     if (type_of(child) != "modifiers") continue;
     for (uint32_t i = 0; i < ts_node_child_count(child); ++i)
       if (type_of(ts_node_child(child, i)) == "public") return ts_node_child(child, i);
@@ -66,7 +58,7 @@ JavaUnit java_unit(std::string_view chosen, const std::vector<std::string>& othe
   std::set<std::string> declared;
   std::set<std::string> imports;
   uint32_t first_bare = UINT32_MAX, last_bare = 0, after_package = 0;
-  for (TSNode node : children(root)) {
+  for (TSNode node : named_children(root)) {
     const std::string_view type = type_of(node);
     if (type == "package_declaration") after_package = ts_node_end_byte(node);
     if (type == "import_declaration") imports.insert(text_of(tree, node));
@@ -81,7 +73,7 @@ JavaUnit java_unit(std::string_view chosen, const std::vector<std::string>& othe
   std::string prefix, suffix;
   for (const auto& block : other_blocks) {
     SyntaxTree other(analysis::Language::java, block);
-    for (TSNode node : children(other.root())) {
+    for (TSNode node : named_children(other.root())) {
       const std::string_view type = type_of(node);
       if (type == "import_declaration" && imports.insert(text_of(other, node)).second)
         prefix += text_of(other, node) + " ";
@@ -102,7 +94,7 @@ JavaUnit java_unit(std::string_view chosen, const std::vector<std::string>& othe
   }
   if (!prefix.empty()) inserts.emplace_back(after_package, after_package ? " " + prefix : prefix);
   std::string name;
-  for (TSNode node : children(root)) {
+  for (TSNode node : named_children(root)) {
     if (!is_type_declaration(type_of(node))) continue;
     const TSNode keyword = public_keyword(node);
     if (ts_node_is_null(keyword)) continue;
@@ -129,12 +121,12 @@ std::string missing_persona_class(std::string_view unit, const analysis::Functio
     const std::string_view type = type_of(node);
     if (is_type_declaration(type)) declared.insert(text_of(tree, field(node, "name")));
     if (type == "method_declaration" && tree.text(field(node, "name")) == inputs.function) {
-      const std::vector<TSNode> parameters = children(field(node, "parameters"));
+      const std::vector<TSNode> parameters = named_children(field(node, "parameters"));
       if (parameters.size() == 1 && type_of(parameters[0]) == "formal_parameter" &&
           type_of(field(parameters[0], "type")) == "type_identifier")
         wanted = text_of(tree, field(parameters[0], "type"));
     }
-    for (TSNode child : children(node)) pending.push_back(child);
+    for (TSNode child : named_children(node)) pending.push_back(child);
   }
   // java.lang and java.util types an answer uses without declaring them.
   static const std::set<std::string> kJdkTypes = {"Object",    "String",  "Integer",   "Long",          "Double",

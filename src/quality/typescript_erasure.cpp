@@ -18,12 +18,9 @@
 namespace codebias::quality {
 namespace {
 
+using analysis::one_of;
 using analysis::SyntaxTree;
 using analysis::type_of;
-
-bool one_of(std::string_view type, std::initializer_list<std::string_view> types) {
-  return std::find(types.begin(), types.end(), type) != types.end();
-}
 
 // Nodes that hold nothing but types: erased whole, children unvisited.
 bool is_type_only(std::string_view type) {

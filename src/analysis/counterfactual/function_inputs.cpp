@@ -442,12 +442,6 @@ class DeclaredKinds {
     return key;
   }
 
-  static std::vector<TSNode> named_children(TSNode node) {
-    std::vector<TSNode> found;
-    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) found.push_back(ts_node_named_child(node, i));
-    return found;
-  }
-
   void collect_enums(TSNode node) {
     if (type_of(node) == "enum_declaration") enums_.insert(std::string(tree_.text(field(node, "name"))));
     for (TSNode c : named_children(node)) collect_enums(c);

@@ -63,12 +63,6 @@ constexpr LibraryName kFunctions[] = {
     {"parseFloat", ir::kParseNumber},
 };
 
-bool one_of(std::string_view s, std::initializer_list<std::string_view> names) {
-  for (std::string_view n : names)
-    if (s == n) return true;
-  return false;
-}
-
 class JavaLowering : public brace::Lowering<JavaLowering> {
  public:
   using Lowering::Lowering;

@@ -1,5 +1,6 @@
 #include "analysis/parsing/syntax.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -112,6 +113,16 @@ TSNode field(TSNode node, const char* name) {
   if (entry.language != language || entry.name != name)
     entry = Entry{language, name, ts_language_field_id_for_name(language, name, static_cast<uint32_t>(std::strlen(name)))};
   return ts_node_child_by_field_id(node, entry.id);
+}
+
+std::vector<TSNode> named_children(TSNode node) {
+  std::vector<TSNode> found;
+  for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) found.push_back(ts_node_named_child(node, i));
+  return found;
+}
+
+bool one_of(std::string_view type, std::initializer_list<std::string_view> types) {
+  return std::find(types.begin(), types.end(), type) != types.end();
 }
 
 }  // namespace codebias::analysis

@@ -1,6 +1,7 @@
 // Parsing a code block with tree-sitter, and the small helpers every front end needs.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,11 @@ class SyntaxTree {
   std::string_view code_;
   TSTree* tree_ = nullptr;
 };
+
+// The node's named children, in order.
+std::vector<TSNode> named_children(TSNode node);
+// Whether `type` (a node's type) is one of `types`.
+bool one_of(std::string_view type, std::initializer_list<std::string_view> types);
 
 // 1-based line of a node's first byte.
 inline int line_of(TSNode node) { return static_cast<int>(ts_node_start_point(node).row) + 1; }
