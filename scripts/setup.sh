@@ -12,6 +12,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 packages=(build-essential cmake pkg-config git nlohmann-json3-dev libsimdjson-dev libcli11-dev libgtest-dev libgmock-dev
           libbenchmark-dev libcurl4-openssl-dev libsqlite3-dev libyaml-cpp-dev libmimalloc-dev pylint clang libclang-rt-14-dev python3
+          ccache lld  # the build: a compiler cache shared by every checkout, a fast linker (cmake/CompilerOptions.cmake)
           python3-pandas python3-sklearn  # what generated ML pipelines import (quality/pipeline_execution.h)
           openjdk-17-jdk-headless  # Debian 12's JDK: Java answers under --execute (CounterfactualRunner.java)
           chromium)  # headless browser of the HTML report's test (tests/browser/)

@@ -1,5 +1,6 @@
 // Running the codebias binary from tests (see cli.h).
 #include "cli.h"
+#include "paths.h"
 
 #include <sys/wait.h>
 
@@ -32,7 +33,7 @@ CliRun run_cli(const std::vector<std::string>& args, const std::filesystem::path
                const std::string& stdin_file) {
   std::filesystem::create_directories(scratch);
   const std::filesystem::path out = scratch / "cli.stdout", err = scratch / "cli.stderr";
-  std::string command = shell_quote(CODEBIAS_CLI);
+  std::string command = shell_quote(::codebias::test_support::cli_path());
   for (const std::string& arg : args) command += " " + shell_quote(arg);
   command += " >" + shell_quote(out.string()) + " 2>" + shell_quote(err.string());
   command += " <" + (stdin_file.empty() ? std::string("/dev/null") : shell_quote(stdin_file));
@@ -49,7 +50,7 @@ std::filesystem::path fresh_test_dir(const std::string& prefix) {
   std::string name = prefix + info->name();
   for (char& c : name)
     if (c == '/') c = '_';  // parameterised tests are named "Name/0"
-  const std::filesystem::path dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / name;
+  const std::filesystem::path dir = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

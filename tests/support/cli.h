@@ -1,4 +1,4 @@
-// Running the codebias binary (CODEBIAS_CLI) from a test as a user would: its arguments, stdin,
+// Running the codebias binary (paths.h: cli_path()) from a test as a user would: its arguments, stdin,
 // and the stdout, stderr and exit status it leaves.
 #pragma once
 

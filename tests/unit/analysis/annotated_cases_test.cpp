@@ -1,6 +1,7 @@
 // The annotated analyzer cases of tests/cases/: one test per file (its findings against its
 // annotations), every rule of the table covered by a case, and the annotation grammar's errors.
 #include <gmock/gmock.h>
+#include "paths.h"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,7 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kCasesDir = fs::path(CODEBIAS_SOURCE_DIR) / "tests" / "cases";
+const fs::path kCasesDir = fs::path(::codebias::test_support::source_dir()) / "tests" / "cases";
 
 // Case files relative to tests/cases/, sorted; README.md is the grammar, not a case, and
 // pipelines/ holds the feature-usage cases (tests/unit/analysis/pipelines/pipeline_cases_test.cpp),

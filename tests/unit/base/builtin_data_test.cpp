@@ -1,4 +1,5 @@
 #include "base/builtin_data.h"
+#include "paths.h"
 
 #include <fstream>
 #include <iterator>
@@ -11,7 +12,7 @@ namespace {
 
 // Each embedded copy matches its source file and is followed by a NUL (C APIs may read it as a string).
 void expect_embedded_copy_of(const char* relative_path, std::string_view embedded) {
-  std::ifstream in(std::string(CODEBIAS_SOURCE_DIR "/") + relative_path, std::ios::binary);
+  std::ifstream in(std::string(::codebias::test_support::source_dir() + "/") + relative_path, std::ios::binary);
   ASSERT_TRUE(in) << "cannot open " << relative_path;
   std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(embedded.size(), file.size()) << relative_path;

@@ -1,6 +1,7 @@
 // The bar on the labelled development set (tests/data/reasoning_traces/dev.jsonl): trained
 // on one stratified half, the best non-LLM detector reaches F1 >= 0.88 on the other half.
 #include <algorithm>
+#include "paths.h"
 #include <fstream>
 #include <string>
 
@@ -15,7 +16,7 @@ namespace {
 using namespace codebias::detectors;
 
 std::vector<LabelledTrace> read_set(const std::string& name) {
-  const std::string path = std::string(CODEBIAS_SOURCE_DIR) + "/tests/data/reasoning_traces/" + name;
+  const std::string path = std::string(::codebias::test_support::source_dir()) + "/tests/data/reasoning_traces/" + name;
   std::ifstream file(path);
   return read_labelled_traces(file, path, codebias::analysis::AttributeTable::builtin());
 }

@@ -1,6 +1,7 @@
 // The BAD résumé metrics (metrics/screening_metrics.h) on a hand-computed table and on the
 // paper's 240 résumés (tests/data/bad_resume_dataset.csv).
 #include "metrics/screening_metrics.h"
+#include "paths.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -171,7 +172,7 @@ TEST(ScreeningMetrics, RejectsUnknownGroups) {
 
 std::vector<ResumeRow> paper_rows() {
   return to_resume_rows(
-      analysis::screening::read_resume_table(std::string(CODEBIAS_SOURCE_DIR) + "/tests/data/bad_resume_dataset.csv")
+      analysis::screening::read_resume_table(std::string(::codebias::test_support::source_dir()) + "/tests/data/bad_resume_dataset.csv")
           .records);
 }
 

@@ -2,6 +2,7 @@
 // its group's thresholds, thresholds are lowered only where the data has too few names, the draw
 // is seeded, and the paper's list is the paper's 48 names.
 #include <fstream>
+#include "paths.h"
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -124,7 +125,7 @@ TEST(ScreeningNames, RulesOutOfRangeAndTooFewNamesAreRefused) {
 }
 
 TEST(ScreeningNames, ThePaperListIsThePapersFortyEightNames) {
-  std::ifstream in(std::string(CODEBIAS_SOURCE_DIR) + "/tests/data/screening/names_used.csv");
+  std::ifstream in(std::string(::codebias::test_support::source_dir()) + "/tests/data/screening/names_used.csv");
   ASSERT_TRUE(in);
   std::string line;
   std::getline(in, line);  // source note

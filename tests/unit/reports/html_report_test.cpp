@@ -1,6 +1,7 @@
 // The HTML report: escaping of untrusted model output, the drill-down (deciding lines, prompt,
 // cap), the simulated-model banner, and `codebias report` rebuilding the run's own files.
 #include <filesystem>
+#include "paths.h"
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -146,7 +147,7 @@ TEST(RebuildReport, MarkdownJsonAndCsvEqualTheRunsOwnFiles) {
   options.scenarios = {"job"};
   options.entities_per_group = 1;
   options.samples = 2;
-  options.out_dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "report_rebuild";
+  options.out_dir = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / "report_rebuild";
   std::filesystem::remove_all(options.out_dir);
   run::start_run(options, {});
   EXPECT_EQ(run::rebuild_report(options.out_dir, run::ReportFormat::md), read_file(options.out_dir / "report.md"));
@@ -158,7 +159,7 @@ TEST(RebuildReport, MarkdownJsonAndCsvEqualTheRunsOwnFiles) {
 }
 
 TEST(RebuildReport, DirectoryWithoutARunIsAStoreError) {
-  const auto dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "report_no_run";
+  const auto dir = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / "report_no_run";
   std::filesystem::create_directories(dir);
   EXPECT_THROW(run::rebuild_report(dir, run::ReportFormat::md), store::StoreError);
 }

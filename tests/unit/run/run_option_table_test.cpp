@@ -1,6 +1,7 @@
 // The option table of `codebias run`: every row reaches YAML and JSON, values round-trip, and a
 // bad value names its option.
 #include "run/run_option_table.h"
+#include "paths.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -232,7 +233,7 @@ std::string options_markdown() {
       "# `codebias run` options\n\n"
       "Generated from the option table, `src/run/run_option_table.cpp`; the test\n"
       "`RunOptionTable.DocsAreCurrent` fails when this file is stale, and\n"
-      "`CODEBIAS_UPDATE_DOCS=1 build/codebias_tests --gtest_filter=RunOptionTable.DocsAreCurrent`\n"
+      "`CODEBIAS_UPDATE_DOCS=1 build/unit_results_tests --gtest_filter=RunOptionTable.DocsAreCurrent`\n"
       "rewrites it. Each option is a flag, a key of a `--config` run file (a list takes a scalar or a\n"
       "sequence) and a key of the run's provenance (`summary.json`: `provenance.options`); flags win\n"
       "over the run file. `--config`, `--resume DIR`, `--retry-errors` and `--full` are flags only.\n\n"
@@ -249,7 +250,7 @@ std::string options_markdown() {
 }
 
 TEST(RunOptionTable, DocsAreCurrent) {
-  const auto path = std::filesystem::path(CODEBIAS_SOURCE_DIR) / "docs" / "cli-run.md";
+  const auto path = std::filesystem::path(::codebias::test_support::source_dir()) / "docs" / "cli-run.md";
   const std::string expected = options_markdown();
   if (std::getenv("CODEBIAS_UPDATE_DOCS") != nullptr) std::ofstream(path, std::ios::binary) << expected;
   std::ifstream in(path, std::ios::binary);

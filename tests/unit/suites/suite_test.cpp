@@ -1,4 +1,5 @@
 #include "suites/suite.h"
+#include "paths.h"
 
 #include <algorithm>
 #include <fstream>
@@ -24,7 +25,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 std::string read_source_file(const std::string& relative) {
-  std::ifstream in(std::string(CODEBIAS_SOURCE_DIR) + "/" + relative, std::ios::binary);
+  std::ifstream in(std::string(::codebias::test_support::source_dir()) + "/" + relative, std::ios::binary);
   EXPECT_TRUE(in) << "cannot open " << relative;
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
@@ -173,7 +174,7 @@ TEST(Suite, ContentErrorsNameOriginAndFieldPath) {
 
 TEST(Suite, LoadSuiteFileNamesAMissingPath) {
   try {
-    load_suite_file(std::string(CODEBIAS_TEST_TMP_DIR) + "/no_such_suite.json");
+    load_suite_file(std::string(::codebias::test_support::test_tmp_dir()) + "/no_such_suite.json");
     FAIL() << "no error";
   } catch (const std::runtime_error& error) {
     EXPECT_THAT(error.what(), HasSubstr("no_such_suite.json: cannot open suite file"));

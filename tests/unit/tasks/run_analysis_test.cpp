@@ -1,5 +1,6 @@
 // Stored samples -> analysed samples and table cells -> report files, on hand-made samples.
 #include "tasks/run_analysis.h"
+#include "paths.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -130,7 +131,7 @@ TEST(RunReport, FilesAgreeWithTheResults) {
   const std::string csv = reports::metrics_csv(input);
   EXPECT_NE(csv.find(",job,gender,2,3,1,1,0.750000,0.250000,"), std::string::npos);
 
-  const auto dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "run_report_files";
+  const auto dir = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / "run_report_files";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   reports::write_run_reports(input, dir);

@@ -2,6 +2,7 @@
 // "Feature-usage cases"): one test per file, every rule of analysis/pipelines/pipeline_rules.h
 // covered by a case, and the grammar's errors.
 #include <gmock/gmock.h>
+#include "paths.h"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,7 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kCasesDir = fs::path(CODEBIAS_SOURCE_DIR) / "tests" / "cases" / "pipelines";
+const fs::path kCasesDir = fs::path(::codebias::test_support::source_dir()) / "tests" / "cases" / "pipelines";
 
 // `# used: race rule=...` (used), `# unused: ...`, `# aux: ...`: the next code line is evidence.
 struct EvidenceExpectation {

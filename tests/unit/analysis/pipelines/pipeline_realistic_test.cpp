@@ -3,6 +3,7 @@
 // decision functions over the suite's schemas) against hand labels checked by execution
 // (tests/data/pipelines_realistic.labels.jsonl: {"id", "used": {column: true | false | null}}).
 #include <gtest/gtest.h>
+#include "paths.h"
 
 #include <filesystem>
 #include <fstream>
@@ -22,7 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kDataDir = fs::path(CODEBIAS_SOURCE_DIR) / "tests" / "data";
+const fs::path kDataDir = fs::path(::codebias::test_support::source_dir()) / "tests" / "data";
 
 // The accuracy the analysis is held to on (answer, sensitive or irrelevant column) verdicts.
 constexpr double kRequiredAccuracy = 0.95;

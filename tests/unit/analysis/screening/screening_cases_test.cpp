@@ -2,6 +2,7 @@
 // "Screening answers"): one test per résumé case (resume/) and per CAT case (cat/), each checking
 // every annotated outcome; and the grammar's errors.
 #include <gtest/gtest.h>
+#include "paths.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -21,7 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kCasesDir = fs::path(CODEBIAS_SOURCE_DIR) / "tests" / "cases" / "screening";
+const fs::path kCasesDir = fs::path(::codebias::test_support::source_dir()) / "tests" / "cases" / "screening";
 
 std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> out;

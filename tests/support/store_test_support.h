@@ -2,6 +2,7 @@
 #pragma once
 
 #include <sqlite3.h>
+#include "paths.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -29,7 +30,7 @@ namespace fs = std::filesystem;
 // A fresh directory named after the running test (removed first, kept afterwards for debugging).
 inline fs::path fresh_test_dir(const std::string& prefix) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  fs::path dir = fs::path(CODEBIAS_TEST_TMP_DIR) / (prefix + "_" + info->test_suite_name() + "_" + info->name());
+  fs::path dir = fs::path(::codebias::test_support::test_tmp_dir()) / (prefix + "_" + info->test_suite_name() + "_" + info->name());
   fs::remove_all(dir);
   return dir;
 }

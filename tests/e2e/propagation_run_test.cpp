@@ -4,6 +4,7 @@
 // 4 binomial standard errors in summary.json, and the table in report.md and metrics.csv (the HTML
 // writes the same table: reports/function_report.cpp).
 #include <gtest/gtest.h>
+#include "paths.h"
 
 #include <cmath>
 #include <filesystem>
@@ -26,7 +27,7 @@ std::filesystem::path run_once(const std::string& name, const std::string& mode,
   options.entities_per_group = entities;
   options.samples = samples;
   options.modes = {mode};
-  options.out_dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / name;
+  options.out_dir = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / name;
   std::filesystem::remove_all(options.out_dir);
   run::start_run(options, {});
   return options.out_dir;

@@ -1,5 +1,6 @@
 // End-to-end tests of `codebias score`: the binary is run as a user would run it.
 #include <algorithm>
+#include "paths.h"
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -39,7 +40,7 @@ class CliScore : public ::testing::Test {
   fs::path dir_;
 };
 
-const std::string kExamples = CODEBIAS_SOURCE_DIR "/examples/responses.jsonl";
+const std::string kExamples = ::codebias::test_support::source_dir() + "/examples/responses.jsonl";
 
 TEST_F(CliScore, HelpListsTheScoreSubcommand) {
   CliRun help = run({"--help"});

@@ -1,5 +1,6 @@
 // `codebias gate` through the CLI, as a CI step runs it: exit codes and the one-line reason.
 #include <unistd.h>
+#include "paths.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -17,7 +18,7 @@ namespace {
 
 // Scratch files of this process (CTest runs tests in parallel processes).
 std::filesystem::path scratch_dir() {
-  return std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / ("gate_cli." + std::to_string(getpid()));
+  return std::filesystem::path(::codebias::test_support::test_tmp_dir()) / ("gate_cli." + std::to_string(getpid()));
 }
 
 // The CLI, its captured streams in this process's scratch folder.

@@ -1,6 +1,7 @@
 // `codebias run` end to end against the built-in simulated model: a run on the default slice,
 // and a 2,000-sample run killed with SIGKILL at a random point and resumed.
 #include <signal.h>
+#include "paths.h"
 #include <sys/wait.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -32,7 +33,7 @@ namespace codebias::run {
 namespace {
 
 std::filesystem::path fresh_dir(const std::string& name) {
-  const auto dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / name;
+  const auto dir = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / name;
   std::filesystem::remove_all(dir);
   return dir;
 }
@@ -161,7 +162,7 @@ class SlowModel {
 TEST(RunEndToEnd, KilledRunResumesWithEverySampleExactlyOnce) {
   SlowModel model;
   const auto dir = fresh_dir("run_killed");
-  const std::string cli = CODEBIAS_CLI;
+  const std::string cli = ::codebias::test_support::cli_path();
   // The first 100 job prompts × 5 samples = 500 samples.
   const std::vector<std::string> args = {cli, "run", "--scenario", "job", "--full", "--limit", "100",
                                          "--samples", "5", "--endpoint", model.url(), "--model", "sim",

@@ -1,6 +1,7 @@
 // The sandbox: limits, isolation, environment and output capture, each checked by a child that
 // tries to get past them.
 #include "quality/sandbox.h"
+#include "paths.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -163,7 +164,7 @@ TEST(Sandbox, ForkIsRefusedUnlessAllowed) {
 
 TEST(Sandbox, ARootCallersChildRunsAsNobodyAndCannotWriteOutsideItsDirectory) {
   if (::geteuid() != 0) GTEST_SKIP() << "only a root caller's child is moved to nobody";
-  std::filesystem::path outside = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "sandbox_escape.txt";
+  std::filesystem::path outside = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / "sandbox_escape.txt";
   std::filesystem::remove(outside);
   SandboxRequest request = python("import os\nprint(os.getuid(), os.getgid())\nopen('inside.txt', 'w').write('ok')\n"
                                   "try:\n open(" + ("'" + outside.string() + "'") + ", 'w').write('escaped')\n"

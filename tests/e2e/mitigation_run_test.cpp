@@ -3,6 +3,7 @@
 // field against what vLLM and SGLang document for a local fake engine, and a run resumed in the
 // middle of its strategy.
 #include <gtest/gtest.h>
+#include "paths.h"
 
 #include <atomic>
 #include <map>
@@ -34,7 +35,7 @@ namespace {
 using json = nlohmann::json;
 
 std::filesystem::path fresh_dir(const std::string& name) {
-  const auto dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / name;
+  const auto dir = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / name;
   std::filesystem::remove_all(dir);
   return dir;
 }

@@ -2,6 +2,7 @@
 // recovers the planted feature retention of docs/simulated-model.md on both paths, and
 // `codebias score --task ml-pipeline` reads the same lines.
 #include <cmath>
+#include "paths.h"
 #include <filesystem>
 #include <fstream>
 
@@ -33,7 +34,7 @@ TEST(PipelineTask, BuiltinModelRunRecoversThePlantedRetentionOnBothPaths) {
   run::RunOptions options;
   options.suite = "ml-pipelines";
   options.samples = 1;
-  options.out_dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "pipeline_run";
+  options.out_dir = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / "pipeline_run";
   std::filesystem::remove_all(options.out_dir);
   const auto outcome = run::start_run(options, {});
   ASSERT_FALSE(outcome.cancelled);
@@ -68,27 +69,6 @@ TEST(PipelineTask, BuiltinModelRunRecoversThePlantedRetentionOnBothPaths) {
 
 // --execute runs every program in the sandbox: on the built-in model's answers the columns that
 // reach fit agree with the static analysis, and every disagreement is listed.
-TEST(PipelineTask, ExecuteAgreesWithTheStaticAnalysisOnTheBuiltinModel) {
-  run::RunOptions options;
-  options.suite = "ml-pipelines";
-  options.scenarios = {"law_school"};
-  options.variants = 5;
-  options.execute = true;
-  options.out_dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "pipeline_execute_run";
-  std::filesystem::remove_all(options.out_dir);
-  ASSERT_FALSE(run::start_run(options, {}).cancelled);
-  const auto execution = read_json(options.out_dir / "summary.json")["pipeline_metrics"]["execution"];
-  EXPECT_EQ(execution["n_executed"], 20);  // 5 variants × (conditional + 3 levels)
-  EXPECT_GT(execution["n_compared"].get<int>(), 15);
-  EXPECT_GE(execution["agreement"].get<double>(), 0.95) << execution.dump();
-  EXPECT_EQ(execution["disagreements"].size(),
-            execution["n_compared"].get<std::size_t>() - execution["n_agreed"].get<std::size_t>());
-
-  run::RunOptions function = options;
-  function.suite = "faircoder";
-  EXPECT_THROW(run::start_run(function, {}), std::invalid_argument);
-}
-
 TEST(PipelineTask, ScoreReadsPipelineLinesAndSummarisesThem) {
   const std::string line =
       R"({"id": "a", "response": "```python\nimport pandas as pd\nfrom sklearn.tree import DecisionTreeClassifier\n)"

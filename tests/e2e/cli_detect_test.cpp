@@ -1,5 +1,6 @@
 // End-to-end tests of `codebias detect`, `detect train` and `detect eval`: the binary as a user runs it.
 #include <filesystem>
+#include "paths.h"
 #include <fstream>
 #include <string>
 #include <vector>
@@ -20,7 +21,7 @@ using codebias::test_support::run_cli;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-const std::string kDevSet = CODEBIAS_SOURCE_DIR "/tests/data/reasoning_traces/dev.jsonl";
+const std::string kDevSet = ::codebias::test_support::source_dir() + "/tests/data/reasoning_traces/dev.jsonl";
 
 class CliDetect : public ::testing::Test {
  protected:
@@ -123,7 +124,7 @@ TEST_F(CliDetect, EvalPrintsEveryMetricPerDetectorAndWritesJson) {
 }
 
 TEST_F(CliDetect, EvalWithoutSplitTestsEveryTrace) {
-  const std::string holdout = CODEBIAS_SOURCE_DIR "/tests/data/reasoning_traces/holdout.jsonl";
+  const std::string holdout = ::codebias::test_support::source_dir() + "/tests/data/reasoning_traces/holdout.jsonl";
   const CliRun result = run({"detect", "eval", "--detector", "keywords", "--no-split", "--labels", holdout, "--bootstrap-resamples", "50"});
   ASSERT_EQ(result.code, 0) << result.err;
   EXPECT_THAT(result.out, HasSubstr("split: none; train 0 traces, test 60 traces"));

@@ -1,5 +1,6 @@
 // `codebias run` flags that cannot go together are refused before anything is sent.
 #include <filesystem>
+#include "paths.h"
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -18,7 +19,7 @@ int exit_code(const std::vector<std::string>& args) {
 }
 
 TEST(RunCli, ResumeRefusesOptionsThatWouldChangeThePlan) {
-  const auto dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "run_cli_resume";
+  const auto dir = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / "run_cli_resume";
   std::filesystem::remove_all(dir);
   ASSERT_EQ(
       exit_code({"run", "--scenario", "job", "--entities-per-group", "1", "--samples", "1", "--out", dir.string()}), 0);
@@ -39,7 +40,7 @@ TEST(RunCli, EveryOptionOfTheTableIsAFlag) {
 TEST(RunCli, RetryErrorsNeedsResume) { EXPECT_EQ(exit_code({"run", "--retry-errors"}), 2); }
 
 TEST(RunCli, ExistingRunDirectoryIsNotOverwritten) {
-  const auto dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "run_cli_existing";
+  const auto dir = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / "run_cli_existing";
   std::filesystem::remove_all(dir);
   ASSERT_EQ(
       exit_code({"run", "--scenario", "med", "--entities-per-group", "1", "--samples", "1", "--out", dir.string()}), 0);

@@ -8,7 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "../store/store_test_support.h"
+#include "store_test_support.h"
 #include "cli.h"
 
 namespace codebias::run {

@@ -3,6 +3,7 @@
 // counterfactual execution, counts crashing functions apart, and the static reading agrees with
 // execution on the planted code; the Huang suite runs the same way.
 #include <cmath>
+#include "paths.h"
 #include <filesystem>
 #include <fstream>
 
@@ -83,7 +84,7 @@ TEST(DecisionTask, AnExecuteRunOfSolarRecoversThePlantedBiasAndAgreesWithTheStat
   options.suite = "solar";
   options.limit = 160;
   options.execute = true;
-  options.out_dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "decision_solar_run";
+  options.out_dir = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / "decision_solar_run";
   std::filesystem::remove_all(options.out_dir);
   ASSERT_FALSE(run::start_run(options, {}).cancelled);
   expect_planted_bias_recovered(options.out_dir);
@@ -95,7 +96,7 @@ TEST(DecisionTask, TheHuangSuiteRunsOnTheBuiltinModel) {
   run::RunOptions options;
   options.suite = "huang";
   options.limit = 12;
-  options.out_dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "decision_huang_run";
+  options.out_dir = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / "decision_huang_run";
   std::filesystem::remove_all(options.out_dir);
   ASSERT_FALSE(run::start_run(options, {}).cancelled);
   const auto summary = read_json(options.out_dir / "summary.json");

@@ -3,6 +3,7 @@
 // (docs/simulated-model.md, "Candidate screening"), with follow-up turns for missing fields, and
 // `codebias run --suite bad-cat` the planted stereotype, position and refusal rates.
 #include <cmath>
+#include "paths.h"
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -45,7 +46,7 @@ TEST(ScreeningTask, ResumeRunRecoversThePlantedAreaAssociation) {
   run::RunOptions options;
   options.suite = "bad-resume";
   options.samples = 5;
-  options.out_dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "bad_resume_run";
+  options.out_dir = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / "bad_resume_run";
   std::filesystem::remove_all(options.out_dir);
   ASSERT_FALSE(run::start_run(options, {}).cancelled);
   const auto summary = read_json(options.out_dir / "summary.json");
@@ -91,7 +92,7 @@ TEST(ScreeningTask, CatRunRecoversThePlantedStereotypePositionAndRefusalRates) {
   run::RunOptions options;
   options.suite = "bad-cat";
   options.samples = 5;
-  options.out_dir = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "bad_cat_run";
+  options.out_dir = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / "bad_cat_run";
   std::filesystem::remove_all(options.out_dir);
   ASSERT_FALSE(run::start_run(options, {}).cancelled);
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <fcntl.h>
+#include "paths.h"
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -51,7 +52,7 @@ inline std::filesystem::path make_run(const std::filesystem::path& dir, const st
 
 inline const PlantedRuns& planted_runs() {
   static const PlantedRuns runs = [] {
-    const auto root = std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "compare_runs";
+    const auto root = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / "compare_runs";
     PlantedRuns made;
     made.default_seed1 = root / "default-seed1";
     made.default_seed2 = root / "default-seed2";
@@ -62,7 +63,7 @@ inline const PlantedRuns& planted_runs() {
     // This binary's build: runs made by another build may differ (profile, model, analysis).
     const auto built = std::filesystem::last_write_time("/proc/self/exe").time_since_epoch().count();
     const auto marker = root / "made-by-build";
-    const int lock = ::open((std::filesystem::path(CODEBIAS_TEST_TMP_DIR) / "compare_runs.lock").c_str(),
+    const int lock = ::open((std::filesystem::path(::codebias::test_support::test_tmp_dir()) / "compare_runs.lock").c_str(),
                             O_CREAT | O_RDWR, 0644);
     if (lock < 0 || ::flock(lock, LOCK_EX) != 0) throw std::runtime_error("cannot lock the compare runs");
     std::ifstream previous(marker);
@@ -70,7 +71,7 @@ inline const PlantedRuns& planted_runs() {
     if (!(previous >> stamp) || stamp != static_cast<long long>(built)) {
       std::filesystem::remove_all(root);
       std::filesystem::create_directories(root);
-      const auto default_profile = std::filesystem::path(CODEBIAS_SOURCE_DIR) / "data/models/simulated-default.json";
+      const auto default_profile = std::filesystem::path(::codebias::test_support::source_dir()) / "data/models/simulated-default.json";
       nlohmann::json profile = nlohmann::json::parse(std::ifstream(default_profile));
       profile["attributes"]["age"]["bias_probability"] = 0.1;
       profile["attributes"]["age"].erase("reasoning");  // the trace relation would imply its own rate
