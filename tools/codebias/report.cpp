@@ -66,7 +66,7 @@ Command add_report_command(CLI::App& parent) {
   app->footer(
       "html is one self-contained file (charts included; no network needed to view it); md, json and csv are "
       "the run's report.md, summary.json and metrics.csv, rebuilt.");
-  return {app, [app, args] { return report_command(*args); }};
+  return {app, [args] { return report_command(*args); }};
 }
 
 }  // namespace codebias::cli
