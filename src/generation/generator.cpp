@@ -91,7 +91,7 @@ class Generator::Run {
         config_(owner.config_),
         samples_(samples),
         on_result_(on_result),
-        pool_(base_urls(config_), max_in_flight(config_), config_.cooldown),
+        pool_(base_urls(config_), max_in_flight(config_), config_.cooldown, config_.overdue),
         random_(std::random_device{}()) {
     std::lock_guard lock(owner_.stats_mutex_);
     owner_.stats_ = GenerationStats{};
@@ -144,8 +144,10 @@ class Generator::Run {
   void loop() {
     while (!owner_.cancelled_.load()) {
       auto now = SteadyClock::now();
+      pool_.release_overdue(now);
       dispatch(now);
-      if (in_flight_.empty() && retries_.empty() && next_fresh_ >= samples_.size()) return;
+      const bool work_waiting = !retries_.empty() || next_fresh_ < samples_.size();
+      if (in_flight_.empty() && !work_waiting) return;
 
       auto wait = std::chrono::milliseconds(1000);
       auto wait_until = [&](SteadyClock::time_point when) {
@@ -153,6 +155,7 @@ class Generator::Run {
       };
       if (!retries_.empty()) wait_until(retries_.front().ready_at);
       if (const auto available = pool_.next_available(now)) wait_until(*available);
+      if (const auto overdue = pool_.next_overdue(); overdue && work_waiting) wait_until(*overdue);
       wait = std::max(wait, std::chrono::milliseconds(0));
 
       for (auto& outcome : owner_.transport_->poll(wait)) handle(std::move(outcome));
@@ -211,7 +214,7 @@ class Generator::Run {
     ++job.attempts;
     job.endpoint = endpoint;
     job.sent_at = now;
-    pool_.on_sent(endpoint);
+    pool_.on_sent(endpoint, now);
     const std::uint64_t tag = next_tag_++;
     owner_.transport_->start(tag, endpoint_url(pool_.endpoints()[endpoint].base_url, first.api_path),
                              std::move(payload));
@@ -243,7 +246,7 @@ class Generator::Run {
       failure.kind = outcome.timed_out ? "timeout" : "connection";
       failure.retryable = true;
       failure.message = outcome.transport_error;
-      pool_.on_failure(job.endpoint, now);
+      pool_.on_failure(job.endpoint, job.sent_at, now);
     } else if (outcome.status >= 200 && outcome.status < 300) {
       ParsedCompletion parsed = parse_completion(outcome.body, job.prompt_think);
       if (parsed.error.empty() && parsed.choices.size() != job.samples.size()) {
@@ -251,7 +254,7 @@ class Generator::Run {
                        std::to_string(parsed.choices.size());
       }
       if (parsed.error.empty()) {
-        pool_.on_success(job.endpoint);
+        pool_.on_success(job.endpoint, job.sent_at, now);
         succeed(job, outcome, parsed);
         return;
       }
@@ -259,7 +262,7 @@ class Generator::Run {
       failure.kind = "invalid_response";
       failure.retryable = job.invalid_responses < config_.max_invalid_response_attempts;
       failure.message = parsed.error;
-      pool_.on_neutral(job.endpoint);
+      pool_.on_neutral(job.endpoint, job.sent_at);
     } else {
       failure = classify_http_failure(outcome.status, outcome.body);
       if (outcome.status == 429) {
@@ -272,9 +275,9 @@ class Generator::Run {
         owner_.stats_.rate_limited += 1;
         owner_.stats_.endpoints[job.endpoint].rate_limited += 1;
       } else if (failure.retryable) {
-        pool_.on_failure(job.endpoint, now);
+        pool_.on_failure(job.endpoint, job.sent_at, now);
       } else {
-        pool_.on_neutral(job.endpoint);
+        pool_.on_neutral(job.endpoint, job.sent_at);
       }
     }
     {
@@ -360,7 +363,7 @@ class Generator::Run {
     Failure cancelled{"cancelled", false, "the run was cancelled"};
     HttpOutcome nothing;
     for (auto& [tag, job] : in_flight_) {
-      pool_.on_neutral(job.endpoint);
+      pool_.on_neutral(job.endpoint, job.sent_at);
       fail(job, nothing, cancelled);
     }
     for (const auto& job : retries_) fail(job, nothing, cancelled);
@@ -381,9 +384,12 @@ class Generator::Run {
     }
     const auto& endpoints = pool_.endpoints();
     for (std::size_t i = 0; i < endpoints.size(); ++i) {
-      stats.endpoints[i].in_flight = endpoints[i].in_flight;
-      stats.endpoints[i].concurrency_limit = endpoints[i].limit.limit();
-      stats.endpoints[i].available = endpoints[i].available_at <= now;
+      auto& endpoint = stats.endpoints[i];
+      endpoint.in_flight = endpoints[i].in_flight();
+      endpoint.concurrency_limit = endpoints[i].limit.limit();
+      endpoint.available = endpoints[i].available_at() <= now;
+      endpoint.cooldowns = endpoints[i].cooldowns;
+      endpoint.cooldown_s = std::chrono::duration<double>(endpoints[i].cooldown_total).count();
     }
   }
 

@@ -3,12 +3,15 @@
 //
 // Scheduling. At most `concurrency` requests are in flight in total; each endpoint also has an
 // AIMD limit (starting at its max_in_flight) that halves on HTTP 429, once per episode, and grows
-// back by one per limit's worth of successes. Retry-After (seconds, HTTP date, retry-after-ms)
-// pauses the endpoint and delays that sample's retry. 5xx, 408/409, timeouts, cut connections
-// and invalid 200 bodies are retried with jittered exponential backoff, preferably on another
-// endpoint; an endpoint failing `failures_before_cooldown` times in a row is cooled down. Errors
-// that cannot recover (401/403, context length, other 4xx, exhausted quota) are not retried.
-// Requests go to the endpoint with the fewest outstanding requests.
+// back by one per limit's worth of successes. A request in flight `overdue.latency_multiple`
+// times the endpoint's average latency (at least `overdue.floor`) stops counting against that
+// limit, so a hung request cannot hold the last slot; it still runs to its answer or timeout and
+// is never sent twice at once. Retry-After (seconds, HTTP date, retry-after-ms) pauses the
+// endpoint and delays that sample's retry. 5xx, 408/409, timeouts, cut connections and invalid
+// 200 bodies are retried with jittered exponential backoff, preferably on another endpoint; an
+// endpoint failing `failures_before_cooldown` times in a row is cooled down, once per burst (see
+// CooldownPolicy). Errors that cannot recover (401/403, context length, other 4xx, exhausted
+// quota) are not retried. Requests go to the endpoint with the fewest outstanding requests.
 //
 // Batching with `n` (max_batch_n > 1): consecutive samples of one prompt whose bodies differ only
 // in `seed`, with seeds base+k, base+k+1, ..., are sent as one request with `n` = their count and
@@ -57,6 +60,7 @@ struct GenerationConfig {
   std::chrono::milliseconds backoff_cap{60'000};
   std::chrono::milliseconds max_retry_after{600'000};  // longer Retry-After values are capped
   CooldownPolicy cooldown;
+  OverduePolicy overdue;
   std::optional<double> input_price_per_million;   // USD per million prompt tokens
   std::optional<double> output_price_per_million;  // USD per million completion tokens
   // How the planner shapes bodies (build_request_body); the engine sends PlannedSample::body.
@@ -74,6 +78,8 @@ struct EndpointStats {
   int in_flight = 0;
   int concurrency_limit = 0;  // current AIMD limit
   bool available = true;      // false while paused by Retry-After or cooled down
+  int cooldowns = 0;          // cooldowns begun
+  double cooldown_s = 0;      // their total length as set (a success ends one early)
   std::int64_t requests = 0;
   std::int64_t successes = 0;
   std::int64_t failures = 0;  // any attempt without a usable answer
