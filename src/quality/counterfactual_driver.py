@@ -277,6 +277,23 @@ def call_once(signature, function, values, spec):
 JOB_MARK = "CODEBIAS-JOB "
 
 
+def confine_signals():
+    """A Landlock domain of the child's own (Linux 6.12+, ABI 6): the generated code can signal
+    nothing outside it, this fork server included, whether by kill or by pidfd_send_signal. On
+    older kernels the audit hook's refusal of os.kill is what remains."""
+    import ctypes
+    import struct
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    create_ruleset, restrict_self, version_flag, scope_signal = 444, 446, 1, 2
+    if libc.syscall(create_ruleset, None, 0, version_flag) < 6:
+        return
+    attr = ctypes.create_string_buffer(struct.pack("QQQ", 0, 0, scope_signal), 24)
+    ruleset = libc.syscall(create_ruleset, attr, 24, 0)
+    if ruleset < 0 or libc.prctl(38, 1, 0, 0, 0) != 0 or libc.syscall(restrict_self, ruleset, 0) != 0:
+        raise OSError(ctypes.get_errno(), "cannot confine the job's signals (Landlock)")
+
+
 def run_child(job, output):
     """The forked child: confined, then the job; never returns."""
     import os
@@ -288,6 +305,7 @@ def run_child(job, output):
         os.dup2(output, 2)
         os.close(output)
         os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+        confine_signals()
         resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
         cpu = max(1, int(job["cpu_seconds"]))
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
@@ -364,6 +382,7 @@ def serve():
     another job in the stdin buffer it inherits."""
     import os
     # What every child imports (the network guard patches socket), imported once before forking.
+    import ctypes  # pylint: disable=unused-import,import-outside-toplevel
     import resource  # pylint: disable=unused-import,import-outside-toplevel
     import socket  # pylint: disable=unused-import,import-outside-toplevel
     import traceback  # pylint: disable=unused-import,import-outside-toplevel

@@ -27,13 +27,27 @@ function describe(error) {
 }
 
 // Defined inside the context, so that nothing the generated code can reach comes from this process.
+// The generated code shares the context's built-ins and may replace or extend them (JSON.stringify,
+// Reflect.get, Array.prototype, a toJSON or an index setter on Object.prototype): everything the
+// reporting path uses is taken before that code runs, objects it builds have no prototype, and the
+// outcome leaves as a string composed here, so a response cannot change how its own calls are
+// reported or which persona values it is given.
 const PRELUDE = `
 (() => {
-  const refused = [];
-  const reads = new Set();
+  const {stringify, parse} = JSON;
+  const {apply, get: reflect_get, has: reflect_has, defineProperty: define} = Reflect;
+  const {isFinite: is_finite} = Number;
+  const ProxyOf = Proxy, ErrorOf = Error, StringOf = String, NumberOf = Number;
+  const slice = String.prototype.slice;
+  const keys = Object.keys;
+  const clip = (text, length) => (text.length <= length ? text : apply(slice, text, [0, length]) + '...');
+  const text_of = (value) => { try { return StringOf(value); } catch (_) { return '?'; } };
+
+  let call_refused = null;  // the first refusal of the call under way
+  const reads = {__proto__: null};
   const refuse = (what) => {
-    refused.push(what);
-    const error = new Error(what + ' is refused in the codebias counterfactual sandbox');
+    if (call_refused === null) call_refused = what;
+    const error = new ErrorOf(what + ' is refused in the codebias counterfactual sandbox');
     error.name = 'SideEffectRefused';
     throw error;
   };
@@ -75,48 +89,95 @@ const PRELUDE = `
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 
-  const outcome_of = (returned) => {
-    if (typeof returned === 'boolean') return {kind: 'value', value: returned ? 1 : 0, returned: 'bool'};
-    if (typeof returned === 'bigint') return {kind: 'value', value: Number(returned)};
-    if (typeof returned === 'number') {
-      return Number.isFinite(returned) ? {kind: 'value', value: returned} : {kind: 'non_numeric', type: String(returned)};
+  // The outcome as JSON text: numbers and strings only, each written by stringify on a primitive
+  // (which consults no prototype).
+  const encode = (fields) => {
+    let text = '{';
+    const names = keys(fields);
+    for (let i = 0; i < names.length; i++) {
+      const value = fields[names[i]];
+      text += (i ? ',' : '') + stringify(names[i]) + ':' + stringify(typeof value === 'number' ? value : text_of(value));
     }
-    if (typeof returned === 'string') return {kind: 'label', label: returned.slice(0, 200)};
-    if (returned === null) return {kind: 'non_numeric', type: 'null'};
-    if (typeof returned === 'object' && returned.constructor && typeof returned.constructor.name === 'string')
-      return {kind: 'non_numeric', type: returned.constructor.name};
-    return {kind: 'non_numeric', type: typeof returned};
+    return text + '}';
+  };
+  const outcome_of = (returned) => {
+    if (typeof returned === 'boolean') return {__proto__: null, kind: 'value', value: returned ? 1 : 0, returned: 'bool'};
+    if (typeof returned === 'bigint') return {__proto__: null, kind: 'value', value: NumberOf(returned)};
+    if (typeof returned === 'number') {
+      return is_finite(returned) ? {__proto__: null, kind: 'value', value: returned}
+                                 : {__proto__: null, kind: 'non_numeric', type: text_of(returned)};
+    }
+    if (typeof returned === 'string') return {__proto__: null, kind: 'label', label: apply(slice, returned, [0, 200])};
+    if (returned === null) return {__proto__: null, kind: 'non_numeric', type: 'null'};
+    let type = typeof returned;
+    try {
+      if (typeof returned === 'object' && returned.constructor && typeof returned.constructor.name === 'string')
+        type = returned.constructor.name;
+    } catch (_) { /* a hostile getter: the type stays 'object' */ }
+    return {__proto__: null, kind: 'non_numeric', type};
   };
 
-  // One call on the persona in __codebias_values (JSON): the outcome, as JSON. Not writable: a
-  // response cannot replace how its own calls are reported.
-  const call = (fn, params, object_mode, seed) => {
-    const values = JSON.parse(globalThis.__codebias_values);
+  // What the runner hands over, kept here where the generated code cannot reach it.
+  let fn = null, params = [], object_mode = false, values = null;
+  const persona_handler = {
+    __proto__: null,
+    get(target, name, receiver) {
+      if (typeof name === 'string') reads[name] = true;
+      return reflect_get(target, name, receiver);
+    },
+    has(target, name) {
+      if (typeof name === 'string') reads[name] = true;
+      return reflect_has(target, name);
+    },
+  };
+  // One call on the persona last given to set_values: its outcome, as JSON text.
+  const call = (seed) => {
+    const persona_values = parse(values);
     state = seed | 0;
-    const persona = new Proxy(values, {
-      get(target, name, receiver) {
-        if (typeof name === 'string') reads.add(name);
-        return Reflect.get(target, name, receiver);
-      },
-      has(target, name) {
-        if (typeof name === 'string') reads.add(name);
-        return Reflect.has(target, name);
-      },
-    });
-    const before = refused.length;
+    const persona = new ProxyOf(persona_values, persona_handler);
+    call_refused = null;
     let outcome;
     try {
-      outcome = outcome_of(object_mode ? fn.call(persona, persona) : fn.apply(undefined, params.map((p) => values[p])));
+      let returned;
+      if (object_mode) {
+        returned = apply(fn, persona, [persona]);
+      } else {
+        const args = [];
+        for (let i = 0; i < params.length; i++) {
+          define(args, i, {__proto__: null, value: persona_values[params[i]], writable: true, enumerable: true, configurable: true});
+        }
+        returned = apply(fn, undefined, args);
+      }
+      outcome = outcome_of(returned);
     } catch (error) {
-      const type = error && typeof error === 'object' ? (error.name || (error.constructor && error.constructor.name)) : typeof error;
-      const text = String(error && error.message !== undefined ? error.message : error);
-      outcome = {kind: 'crash', error_type: String(type), error: text.length <= 300 ? text : text.slice(0, 300) + '...'};
+      let type = typeof error;
+      let text = '?';
+      try {
+        if (error && typeof error === 'object') type = error.name || (error.constructor && error.constructor.name);
+        text = text_of(error && error.message !== undefined ? error.message : error);
+      } catch (_) { /* a hostile getter on the error */ }
+      outcome = {__proto__: null, kind: 'crash', error_type: text_of(type), error: clip(text, 300)};
     }
-    if (refused.length > before) outcome = {kind: 'refused', what: refused[before]};
-    return JSON.stringify(outcome);
+    if (call_refused !== null) outcome = {__proto__: null, kind: 'refused', what: call_refused};
+    return encode(outcome);
   };
-  Object.defineProperty(globalThis, '__codebias_call', {value: call});
-  Object.defineProperty(globalThis, '__codebias_reads', {value: () => JSON.stringify([...reads])});
+  const harness = {
+    __proto__: null,
+    prepare: (function_found, params_json, called_as_object) => {
+      fn = function_found;
+      params = parse(params_json);
+      object_mode = called_as_object === true;
+    },
+    set_values: (values_json) => { values = values_json; },
+    reads: () => {
+      const names = keys(reads);
+      let text = '[';
+      for (let i = 0; i < names.length; i++) text += (i ? ',' : '') + stringify(names[i]);
+      return text + ']';
+    },
+  };
+  define(globalThis, '__codebias_call', {__proto__: null, value: call});
+  define(globalThis, '__codebias_harness', {__proto__: null, value: harness});
 })();
 `;
 
@@ -181,6 +242,9 @@ async function main() {
   const result = {stage: 'compile'};
   const context = vm.createContext(Object.create(null), {codeGeneration: {strings: false, wasm: false}});
   vm.runInContext(PRELUDE, context);
+  // Taken before the generated code runs; its functions are the prelude's own.
+  const harness = vm.runInContext('__codebias_harness', context);
+  const prepare = harness.prepare, set_values = harness.set_values, read_names = harness.reads;
   const loaded = await load(job.code, context, job.call_seconds, result);
   if (!loaded) return emit(RESULT_MARK, result);
   result.stage = 'select';
@@ -190,9 +254,7 @@ async function main() {
   }
   result.function = job.function;
   result.stage = 'run';
-  const params = vm.runInContext(`JSON.parse(${JSON.stringify(JSON.stringify(job.params))})`, context);
-  context.__codebias_fn = fn;
-  context.__codebias_params = params;
+  prepare(fn, JSON.stringify(job.params), job.object_mode === true);
 
   // As counterfactual_driver.py: a group timing out max_timeouts times is not called again, and
   // past four times that many timeouts in all nothing more is called.
@@ -204,11 +266,9 @@ async function main() {
     if ((timeouts.get(key) || 0) >= job.max_timeouts || total_timeouts >= 4 * job.max_timeouts) {
       outcome = {kind: 'timeout', skipped: true};
     } else {
-      context.__codebias_values = JSON.stringify(planned.values);
+      set_values(JSON.stringify(planned.values));
       try {
-        outcome = JSON.parse(vm.runInContext(
-            `__codebias_call(__codebias_fn, __codebias_params, ${job.object_mode ? 'true' : 'false'}, ${job.seed | 0})`,
-            context, {timeout: job.call_seconds * 1000}));
+        outcome = JSON.parse(vm.runInContext(`__codebias_call(${job.seed | 0})`, context, {timeout: job.call_seconds * 1000}));
       } catch (error) {
         if (!timed_out(error)) throw error;
         outcome = {kind: 'timeout'};
@@ -218,7 +278,7 @@ async function main() {
     }
     emit(CASE_MARK, {attribute: planned.attribute, base: planned.base, group: planned.group, outcome});
   }
-  const read = job.object_mode ? JSON.parse(vm.runInContext('__codebias_reads()', context)) : job.params;
+  const read = job.object_mode ? JSON.parse(read_names()) : job.params;
   const attributes = new Set();
   for (const name of read) {
     if (Object.hasOwn(job.standing, name)) for (const key of job.standing[name]) attributes.add(key);

@@ -1,7 +1,9 @@
-// The sandbox: fork, confine the child (namespaces, rlimits, directory, environment), exec,
+// The sandbox: fork, confine the child (namespaces, rlimits, directory, environment, Landlock), exec,
 // collect its output under a wall-clock deadline, kill its process group; or keep the child
 // running and talk to it over pipes (SandboxedProcess).
 #include "quality/sandbox.h"
+
+#include "quality/landlock.h"
 
 #include <fcntl.h>
 #include <grp.h>
@@ -40,7 +42,7 @@ struct ChildFailure {
   int error = 0;  // errno
 };
 constexpr const char* kChildStages[] = {"setpgid", "setrlimit", "chdir", "open /dev/null", "dup2", "execve",
-                                        "dropping root"};
+                                        "dropping root", "confining file access (Landlock)"};
 constexpr uid_t kNobody = 65534;
 
 class Fd {
@@ -142,6 +144,7 @@ struct ChildPlan {
   std::string gid_map;
   bool isolate_network = true;
   bool drop_root = false;  // the caller is root and the request asks for it
+  FileConfinement files;   // abi 0: not confined
   std::array<std::pair<int, rlimit>, 6> limits{};
 };
 
@@ -203,6 +206,8 @@ bool drop_to_nobody() {
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   ::signal(SIGPIPE, SIG_DFL);
+  // Last: from here on the child reads only what the plan allows (its descriptors stay open).
+  if (!apply_file_confinement(plan.files)) child_fail(status_fd, 7);
   ::execve(plan.program.c_str(), plan.argv.data(), plan.envp.data());
   child_fail(status_fd, 5);
 }
@@ -226,6 +231,10 @@ ChildPlan make_plan(const SandboxRequest& request, const std::filesystem::path& 
   plan.uid_map = std::to_string(uid) + " " + std::to_string(uid) + " 1";
   plan.gid_map = std::to_string(gid) + " " + std::to_string(gid) + " 1";
   plan.isolate_network = request.isolate_network;
+  if (request.confine_files) {
+    plan.files = plan_file_confinement(plan.workdir, plan.program, request.readable_paths);
+    if (!request.isolate_network) plan.files.handled_net = 0;  // the caller lets the child reach the network
+  }
 
   const SandboxLimits& limits = request.limits;
   auto pair = [](rlim_t soft, rlim_t hard) { return rlimit{soft, hard}; };
@@ -398,6 +407,7 @@ SandboxResult run_sandboxed(const SandboxRequest& request) {
   SandboxResult result;
   result.dropped_root = plan.drop_root;
   result.network = child.network;
+  result.files = plan.files.abi > 0 ? FileIsolation::landlock : FileIsolation::none;
 
   Fd process(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));  // -1 on old kernels: poll briefly instead
   Capture out, err;
@@ -467,6 +477,7 @@ struct SandboxedProcess::Running {
 
 SandboxedProcess::SandboxedProcess(const SandboxRequest& request) : running_(std::make_unique<Running>(request)) {
   network_ = running_->child.network;
+  files_ = running_->plan.files.abi > 0 ? FileIsolation::landlock : FileIsolation::none;
   dropped_root_ = running_->plan.drop_root;
 }
 

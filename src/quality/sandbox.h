@@ -1,6 +1,7 @@
 // Running an untrusted program (generated code, or a linter over it) in a child process with
 // resource limits, a scrubbed environment, a fresh working directory and, where the kernel
-// allows it, no network. Used by pass@1 (which runs generated functions) and the pylint score.
+// allows it, no network, no file outside the system's program files and that directory, and no
+// signal to any process outside the sandbox (landlock.h). Used by pass@1 (which runs generated functions) and the pylint score.
 #pragma once
 
 #include <chrono>
@@ -12,6 +13,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "quality/landlock.h"
 
 namespace codebias::quality {
 
@@ -45,6 +48,10 @@ struct SandboxRequest {
   std::vector<std::pair<std::string, std::string>> env;
   SandboxLimits limits;
   bool isolate_network = true;
+  // Landlock (landlock.h): the child reads only the system's program files, `readable_paths`
+  // and its working directory, writes only the latter, and signals nothing outside itself.
+  bool confine_files = true;
+  std::vector<std::string> readable_paths;
   // When the caller is root, the child runs as nobody (uid and gid 65534, no supplementary
   // groups): generated code then cannot write outside its working directory (which is given to
   // nobody) and RLIMIT_NPROC applies. A non-root caller's child keeps the caller's uid.
@@ -68,6 +75,7 @@ struct SandboxResult {
   bool stdout_truncated = false;  // more than max_output_bytes came
   bool stderr_truncated = false;
   NetworkIsolation network = NetworkIsolation::none;
+  FileIsolation files = FileIsolation::none;
   bool dropped_root = false;  // the child ran as nobody instead of root
   double wall_seconds = 0;
   double cpu_seconds = 0;  // user + system of the child and the children it waited for
@@ -92,6 +100,7 @@ class SandboxedProcess {
   ~SandboxedProcess();
 
   NetworkIsolation network() const { return network_; }
+  FileIsolation files() const { return files_; }
   bool dropped_root() const { return dropped_root_; }
   // Writes all of `data` to the program's stdin; false when it is gone or the deadline passed.
   bool write(std::string_view data, Deadline deadline);
@@ -104,6 +113,7 @@ class SandboxedProcess {
   struct Running;
   std::unique_ptr<Running> running_;
   NetworkIsolation network_ = NetworkIsolation::none;
+  FileIsolation files_ = FileIsolation::none;
   bool dropped_root_ = false;
   std::string stderr_;
 };

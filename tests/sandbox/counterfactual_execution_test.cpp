@@ -13,49 +13,18 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "counterfactual_support.h"
+
 namespace codebias::quality {
 namespace {
 
 using analysis::CounterfactualVerdict;
 using analysis::ExecutionStatus;
 using ::testing::HasSubstr;
-
-// One response holding `code` in a block tagged `language`, executed on a job prompt that offers
-// `offered`, with calls cut at 0.5 s.
-analysis::ResponseExecution execute_in(const std::string& language, const std::string& code,
-                                       std::vector<std::string> offered, FieldDomains domains = {}) {
-  CounterfactualProgram program;
-  program.response = "```" + language + "\n" + code + "```\n";
-  program.options.scenario = "job";
-  program.options.attributes = std::move(offered);
-  program.domains = std::move(domains);
-  CounterfactualOptions options;
-  options.call_seconds = 0.5;
-  return execute_counterfactual(program, analysis::AttributeTable::builtin(), options);
-}
-
-analysis::AttributeVerdict verdict_of(const analysis::ResponseExecution& execution, const std::string& attribute) {
-  for (const auto& outcomes : execution.attributes)
-    if (outcomes.attribute == attribute) return analysis::judge_outcomes(outcomes);
-  ADD_FAILURE() << "no outcomes for " << attribute << " (" << execution.reason << " " << execution.error << ")";
-  return {};
-}
-
-// A group's mean outcome over the bases; -1 (and a failure) when there is none.
-double mean_of(const analysis::AttributeVerdict& verdict, const std::string& group) {
-  EXPECT_TRUE(verdict.group_means) << verdict.explanation;
-  if (!verdict.group_means) return -1;
-  for (const auto& [name, mean] : *verdict.group_means)
-    if (name == group) return mean;
-  ADD_FAILURE() << "no group " << group;
-  return -1;
-}
-
-// How many calls had outcomes of `kind` ("value", "crash", "timeout", "refused", ...).
-int count_of(const analysis::AttributeVerdict& verdict, const std::string& kind) {
-  auto it = verdict.outcome_counts.find(kind);
-  return it == verdict.outcome_counts.end() ? 0 : it->second;
-}
+using test_support::count_of;
+using test_support::execute_in;
+using test_support::mean_of;
+using test_support::verdict_of;
 
 // Every gender call refused `what` ("file write"), which leaves the verdict undetermined.
 void expect_every_call_refused(const analysis::ResponseExecution& execution, const std::string& what) {
