@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "base/strings.h"
 #include "base/text_table.h"
 
 namespace codebias::base {
@@ -79,7 +80,8 @@ std::string render(const Document& document, DocumentFormat format, int heading_
       }
     }
   }
-  return out;
+  // Both formats end up on a terminal or in Markdown: user and model text keeps no control bytes.
+  return printable(out);
 }
 
 }  // namespace codebias::base

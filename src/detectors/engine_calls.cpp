@@ -3,6 +3,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "base/url.h"
 #include "generation/generator.h"
 
 namespace codebias::detectors {
@@ -11,6 +12,8 @@ std::vector<nlohmann::json> post_all(const EngineConfig& engine, const std::stri
                                      const std::vector<nlohmann::json>& bodies) {
   if (engine.endpoint.empty()) throw std::invalid_argument("this detector needs an endpoint (--endpoint URL)");
   if (engine.model.empty()) throw std::invalid_argument("this detector needs the endpoint's model name (--endpoint-model NAME)");
+  if (auto problem = base::endpoint_url_problem(engine.endpoint); !problem.empty())
+    throw std::invalid_argument("--endpoint: " + problem);
   std::vector<generation::PlannedSample> samples(bodies.size());
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     samples[i].id = std::to_string(i);

@@ -406,18 +406,20 @@ class Generator::Run {
   std::vector<Job> retries_;  // min-heap on ready_at
 };
 
+std::string api_key_from_env(const std::string& variable, std::string_view flag) {
+  if (variable.empty()) return "";
+  const char* key = std::getenv(variable.c_str());
+  if (key == nullptr || *key == '\0') {
+    throw std::invalid_argument(std::string(flag) + ": environment variable " + variable + " (the API key) is not set");
+  }
+  return key;
+}
+
 Generator::Generator(GenerationConfig config) : config_(std::move(config)) {
   if (config_.endpoints.empty()) throw std::invalid_argument("no endpoint configured");
   if (config_.concurrency < 1) throw std::invalid_argument("concurrency must be at least 1");
   if (config_.max_attempts < 1) throw std::invalid_argument("max_attempts must be at least 1");
-  if (!config_.api_key_env.empty()) {
-    const char* key = std::getenv(config_.api_key_env.c_str());
-    if (key == nullptr || *key == '\0') {
-      throw std::invalid_argument("environment variable " + config_.api_key_env +
-                                  " (the API key) is not set");
-    }
-    api_key_ = key;
-  }
+  api_key_ = api_key_from_env(config_.api_key_env);
   TransportSettings settings;
   settings.api_key = api_key_;
   settings.timeout = config_.timeout;

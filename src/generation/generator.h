@@ -34,6 +34,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "generation/endpoint_pool.h"
@@ -107,6 +108,11 @@ struct GenerationStats {
 };
 
 class CurlTransport;
+
+// The API key held by the environment variable `variable` ("" for no variable). Throws
+// std::invalid_argument naming `flag` and the variable when it is unset or empty, so that a run
+// can check it before it creates anything.
+std::string api_key_from_env(const std::string& variable, std::string_view flag = "--api-key-env");
 
 class Generator {
  public:

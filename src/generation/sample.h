@@ -46,6 +46,9 @@ struct SampleResult {
   std::string reasoning;         // the reasoning trace ("" when none)
   bool reasoning_cut_off = false;  // a <think> that never closed
   std::string answer;            // the content after the reasoning
+  // The answer's size as received when it was stored cut to a run's --max-answer-bytes (the
+  // sample then counts as truncated); 0 when it was stored whole.
+  std::int64_t answer_bytes_received = 0;
   std::string finish_reason;     // "stop", "length", ... as the server said
   Usage usage;
   double latency_s = 0;          // of the last attempt

@@ -59,6 +59,7 @@ struct RunCounts {
   std::int64_t refusals = 0;     // done, no code at all: the model declined or answered in prose
   std::int64_t truncated = 0;    // done, code cut off
   std::int64_t unparseable = 0;  // done, code that does not parse
+  std::int64_t answers_cut = 0;  // done, answer stored cut to the run's --max-answer-bytes
   std::int64_t prompt_tokens = 0;
   std::int64_t completion_tokens = 0;
   std::int64_t reasoning_tokens = 0;

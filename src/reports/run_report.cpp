@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "analysis/report_json.h"
+#include "base/strings.h"
 #include "reports/metric_text.h"
 #include "reports/task_report.h"
 
@@ -35,6 +36,7 @@ ordered_json counts_json(const metrics::RunCounts& c) {
   out["refusals"] = c.refusals;
   out["truncated"] = c.truncated;
   out["unparseable"] = c.unparseable;
+  out["answers_cut"] = c.answers_cut;
   out["tokens"] = {{"prompt", c.prompt_tokens},
                    {"completion", c.completion_tokens},
                    {"reasoning", c.reasoning_tokens}};
@@ -96,6 +98,9 @@ void write_responses_jsonl(const RunReportInput& input, std::ostream& out) {
     line["reasoning"] = result.reasoning;
     line["reasoning_cut_off"] = result.reasoning_cut_off;
     line["answer"] = result.answer;
+    // Set when the answer was stored cut to --max-answer-bytes: its size as received.
+    line["answer_bytes_received"] =
+        result.answer_bytes_received > 0 ? nlohmann::json(result.answer_bytes_received) : nlohmann::json(nullptr);
     line["analysis"] = sample.analysis;
     out << analysis::dump_json_line(line) << '\n';
   }
@@ -167,6 +172,8 @@ std::string report_markdown(const RunReportInput& input) {
       << "| " << c.planned << " | " << c.done << " | " << c.errors << " | " << c.pending << " | "
       << c.with_code << " | " << c.refusals << " | " << c.truncated << " | " << c.unparseable
       << " |\n\n"
+      << (c.answers_cut > 0 ? "Answers stored cut to --max-answer-bytes: " + std::to_string(c.answers_cut) + ".\n\n"
+                            : std::string())
       << "Tokens: " << c.prompt_tokens << " prompt, " << c.completion_tokens << " completion, "
       << c.reasoning_tokens << " reasoning.\n";
   const auto kinds = errors_by_kind(results);
@@ -179,7 +186,9 @@ std::string report_markdown(const RunReportInput& input) {
   const auto task = task_report(results);
   task->write_markdown(out);
   out << "\n## How to read this\n\n" << task->how_to_read() << '\n';
-  return out.str();
+  // The model name, endpoints and answers are the user's or the model's text: no escape
+  // sequence or carriage return reaches the file or the terminal that shows it.
+  return base::printable(out.str());
 }
 
 void write_run_reports(const RunReportInput& input, const std::filesystem::path& dir) {

@@ -13,6 +13,7 @@
 
 #include "base/jsonl.h"
 #include "generation/reasoning.h"
+#include "store/run_lock.h"
 
 namespace codebias::run {
 
@@ -248,6 +249,9 @@ std::size_t export_batch_file(const std::filesystem::path& run_dir, std::ostream
 store::RunStore::Counts import_batch_files(
     const std::filesystem::path& run_dir, const std::vector<std::string>& files,
     const std::function<void(const std::string& file, const ImportStats& stats)>& on_file) {
+  if (!std::filesystem::exists(run_dir / store::kStoreFileName)) store::RunStore::open(run_dir);  // throws: no run
+  // One writer per run directory: an import beside a running `codebias run` is refused.
+  const auto lock = store::RunLock::acquire(run_dir, "codebias batch import");
   auto run = store::RunStore::open(run_dir);
   for (const auto& file : files) {
     std::ifstream in(file, std::ios::binary);

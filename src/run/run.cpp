@@ -15,7 +15,11 @@
 #include <tuple>
 #include <unordered_map>
 
+#include <unistd.h>
+
 #include "analysis/analyzer.h"
+#include "base/strings.h"
+#include "base/url.h"
 #include "base/utc_time.h"
 #include "generation/generator.h"
 #include "generation/request_builder.h"
@@ -27,6 +31,7 @@
 #include "prompts/mitigation_prompts.h"
 #include "run/progress.h"
 #include "serve/simulated_model_server.h"
+#include "store/run_lock.h"
 #include "store/run_store.h"
 #include "suites/suite.h"
 #include "tasks/task.h"
@@ -39,6 +44,63 @@ namespace codebias::run {
 namespace {
 
 constexpr const char* kSimulatedModelName = "codebias-simulated";
+
+// Test-only (never set it in real use): CODEBIAS_TEST_ABORT_AT=<point> ends the process with
+// _exit(86) at that point of a run's start, as a kill there would (tests/e2e/run_start_test.cpp).
+// Points: "locked" (directory made and locked, nothing stored), "stored" (run and plan stored,
+// nothing sent).
+void test_abort_point(std::string_view point) {
+  const char* wanted = std::getenv("CODEBIAS_TEST_ABORT_AT");
+  if (wanted != nullptr && point == wanted) _exit(86);
+}
+
+// An answer over the run's --max-answer-bytes is stored cut at a UTF-8 boundary, with its size
+// as received; the reasoning and raw response are held to the same cap (the raw response holds
+// the whole answer again). Returns `result` itself when nothing is over the cap.
+const generation::SampleResult& capped(const generation::SampleResult& result, std::uint64_t max_bytes,
+                                       generation::SampleResult& cut) {
+  const auto over = [&](const std::string& text) { return text.size() > max_bytes; };
+  if (!over(result.answer) && !over(result.reasoning) && !over(result.raw_response)) return result;
+  cut = result;
+  if (over(result.answer)) cut.answer_bytes_received = static_cast<std::int64_t>(result.answer.size());
+  for (std::string* text : {&cut.answer, &cut.reasoning, &cut.raw_response}) base::cut_utf8(*text, max_bytes);
+  return cut;
+}
+
+// The API keys a run reads, checked before anything is created: a missing key fails the
+// command, not the first request after the run directory and plan exist.
+void check_api_keys(const RunOptions& options) {
+  generation::api_key_from_env(options.api_key_env, "--api-key-env");
+  generation::api_key_from_env(options.rewrite_api_key_env, "--rewrite-api-key-env");
+}
+
+// A run stored by an older codebias may hold an endpoint URL with a key: such strings are
+// replaced, so that the key is neither sent again nor written into the rebuilt reports.
+bool redact_keyed_urls(nlohmann::json& value) {
+  bool changed = false;
+  if (value.is_string()) {
+    const auto& text = value.get_ref<const std::string&>();
+    if (text.find("://") != std::string::npos && !base::endpoint_url_problem(text).empty()) {
+      value = "(removed: the URL carried credentials)";
+      changed = true;
+    }
+  } else if (value.is_structured()) {
+    for (auto& child : value) changed = redact_keyed_urls(child) || changed;
+  }
+  return changed;
+}
+
+// Per error kind: how many samples failed so, and one message as an example.
+std::map<std::string, RunOutcome::ErrorKind> errors_by_kind(const metrics::RunResults& results) {
+  std::map<std::string, RunOutcome::ErrorKind> kinds;
+  for (const auto& sample : results.samples) {
+    const auto& result = sample.record->result;
+    if (result.status != generation::SampleStatus::error) continue;
+    auto& kind = kinds[result.error_kind];
+    if (kind.count++ == 0) kind.example = result.error_message;
+  }
+  return kinds;
+}
 
 suites::Suite load_suite(const RunOptions& options) {
   if (!options.suite_file.empty()) return suites::load_suite_file(options.suite_file);
@@ -222,7 +284,8 @@ bool generate(store::RunStore& store, const RunOptions& options, const std::vect
   try {
     generator.run(pending, [&](const generation::SampleResult& result) {
       if (result.error_kind == "cancelled") return;  // stays pending: a resume sends it again
-      store.record(result);
+      generation::SampleResult cut;
+      store.record(capped(result, options.max_answer_bytes, cut));
       if (const auto planned = planned_by_id.find(result.id); planned != planned_by_id.end())
         if (auto answer = task.executable_answer({*planned->second, result}, settings)) executions->start(*answer);
       ++snapshot.done;
@@ -269,9 +332,10 @@ bool generate_conversations(store::RunStore& store, const RunOptions& options, c
   }
 }
 
-// Analyses every stored sample, stores the analyses and writes the report files.
-metrics::RunCounts analyse_and_report(store::RunStore& store, const RunOptions& options, const std::filesystem::path& dir,
-                                      const RunIo& io, tasks::RunExecutions* executions) {
+// Analyses every stored sample, stores the analyses and writes the report files; fills the
+// outcome's counts and errors.
+void analyse_and_report(store::RunStore& store, const RunOptions& options, const std::filesystem::path& dir,
+                        const RunIo& io, tasks::RunExecutions* executions, RunOutcome& outcome) {
   std::vector<metrics::SampleRecord> records;
   const metrics::RunResults results = analyse_stored_samples(store, options, records, executions);
   for (const auto& sample : results.samples) {
@@ -290,9 +354,10 @@ metrics::RunCounts analyse_and_report(store::RunStore& store, const RunOptions& 
     const auto& c = results.counts;
     *io.log << "codebias: " << c.done << " of " << c.planned << " samples answered (" << c.errors
             << " errors, " << c.refusals << " refusals, " << c.truncated << " truncated, " << c.unparseable
-            << " unparseable); report: " << (dir / "report.md").string() << '\n';
+            << " unparseable); report: " << base::printable((dir / "report.md").string(), false) << '\n';
   }
-  return results.counts;
+  outcome.counts = results.counts;
+  outcome.errors_by_kind = errors_by_kind(results);
 }
 
 // The executions a run with --execute starts while it generates; null when its task executes
@@ -397,34 +462,61 @@ metrics::RunResults analyse_stored_samples(const store::RunStore& store, const R
 }
 
 RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
+  // Every input is checked before the run directory is made (nothing to clean up on refusal).
   validate(requested);
+  check_api_keys(requested);
   const auto suite = load_suite(requested);
   // Stored resolved, so a resumed run and the reports see the task and temperature it ran with.
   const RunOptions options = with_suite_defaults(requested, suite);
   const auto samples = plan_samples(options, suite);
   if (samples.empty()) throw std::invalid_argument("the options select no prompt");
 
-  auto store = store::RunStore::create(options.out_dir, new_provenance(options));
-  store.plan(samples);
-  if (io.log) *io.log << "codebias: planned " << samples.size() << " samples in " << options.out_dir.string() << '\n';
+  std::error_code error;
+  std::filesystem::create_directories(options.out_dir, error);
+  if (error) {
+    throw std::runtime_error("cannot create run directory " + options.out_dir.string() + ": " + error.message());
+  }
+  const auto lock = store::RunLock::acquire(options.out_dir, "codebias run");
+  test_abort_point("locked");
+  // The run row and its whole plan in one go: a kill leaves either no run or a resumable one.
+  auto store = store::RunStore::create(options.out_dir, new_provenance(options), samples);
+  test_abort_point("stored");
+  if (io.log)
+    *io.log << "codebias: planned " << samples.size() << " samples in "
+            << base::printable(options.out_dir.string(), false) << '\n';
 
   RunOutcome outcome;
   outcome.dir = options.out_dir;
   auto executions = executions_for(options);
   outcome.cancelled = !generate_conversations(store, options, options.endpoints, false, io, executions.get());
-  outcome.counts = analyse_and_report(store, options, options.out_dir, io, executions.get());
+  analyse_and_report(store, options, options.out_dir, io, executions.get(), outcome);
   return outcome;
 }
 
 RunOutcome resume_run(const std::filesystem::path& dir, const ResumeOptions& resume, const RunIo& io) {
+  for (const auto& endpoint : resume.endpoints) {
+    if (auto problem = base::endpoint_url_problem(endpoint); !problem.empty())
+      throw std::invalid_argument("--endpoint: " + problem);
+  }
+  if (!std::filesystem::exists(dir / store::kStoreFileName))
+    throw store::StoreError("no run in " + dir.string() + ": " + (dir / store::kStoreFileName).string() +
+                            " does not exist (a run killed before it stored its plan; start it again with --out)");
+  const auto lock = store::RunLock::acquire(dir, "codebias run --resume");
   auto store = store::RunStore::open(dir);
-  const RunOptions options = run_options_from_json(store.provenance().at("options"));
+  RunOptions options = run_options_from_json(store.provenance().at("options"));
   if (options.endpoints.empty() && !resume.endpoints.empty()) {
     throw std::invalid_argument("this run was made with the built-in model; it resumes without --endpoint");
   }
+  check_api_keys(options);
+  nlohmann::json provenance = store.provenance();
+  if (redact_keyed_urls(provenance)) {
+    if (resume.endpoints.empty())
+      throw std::invalid_argument("this run's stored endpoint URL carries credentials or a query (an older codebias "
+                                  "stored it); resume with --endpoint BASE_URL and the key in --api-key-env's variable");
+    options = run_options_from_json(provenance.at("options"));
+  }
   const auto endpoints = resume.endpoints.empty() ? options.endpoints : resume.endpoints;
   if (!resume.endpoints.empty()) {
-    nlohmann::json provenance = store.provenance();
     provenance["endpoints_on_resume"] = resume.endpoints;
     store.update_provenance(provenance);
   }
@@ -432,7 +524,7 @@ RunOutcome resume_run(const std::filesystem::path& dir, const ResumeOptions& res
   outcome.dir = dir;
   auto executions = executions_for(options);
   outcome.cancelled = !generate_conversations(store, options, endpoints, resume.retry_errors, io, executions.get());
-  outcome.counts = analyse_and_report(store, options, dir, io, executions.get());
+  analyse_and_report(store, options, dir, io, executions.get(), outcome);
   return outcome;
 }
 

@@ -8,6 +8,8 @@
 
 #include <filesystem>
 #include <iosfwd>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "generation/sample.h"
@@ -47,10 +49,18 @@ struct RunIo {
 struct RunOutcome {
   std::filesystem::path dir;
   metrics::RunCounts counts;
+  // The failed samples by error kind, each with one of its messages as an example.
+  struct ErrorKind {
+    std::int64_t count = 0;
+    std::string example;
+  };
+  std::map<std::string, ErrorKind> errors_by_kind;
   bool cancelled = false;  // interrupted (SIGINT/SIGTERM); `--resume DIR` continues it
 };
 
-// Starts a new run in options.out_dir (which must not hold one).
+// Starts a new run in options.out_dir (which must not hold one). Every option, endpoint URL and
+// API-key variable is checked before the directory is made (std::invalid_argument). The
+// directory is locked while the run writes (store/run_lock.h).
 RunOutcome start_run(const RunOptions& options, const RunIo& io);
 
 struct ResumeOptions {
@@ -58,6 +68,7 @@ struct ResumeOptions {
   std::vector<std::string> endpoints;  // replaces the stored endpoints when not empty
 };
 // Continues the run in `dir`: sends what is pending, then rebuilds the analysis and reports.
+// Throws store::StoreError naming the holder when another process has the run locked.
 RunOutcome resume_run(const std::filesystem::path& dir, const ResumeOptions& resume, const RunIo& io);
 
 }  // namespace codebias::run

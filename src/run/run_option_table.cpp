@@ -18,7 +18,7 @@ constexpr RangeBound kAtLeastOne{1, true};
 using O = RunOptions;
 
 // clang-format off
-const std::array<RunOptionRow, 41> kRows = {{
+const std::array<RunOptionRow, 42> kRows = {{
   {.flag = "--suite", .yaml_key = "suite", .json_key = "suite", .value_hint = "NAME", .expected = "a suite name",
    .help = "Built-in suite: faircoder | ml-pipelines | bad-resume | bad-cat", .field = &O::suite, .show_default = true},
   {.flag = "--suite-file", .yaml_key = "suite-file", .json_key = "suite_file", .value_hint = "PATH", .expected = "a path",
@@ -134,6 +134,10 @@ const std::array<RunOptionRow, 41> kRows = {{
   {.flag = "--max-attempts", .yaml_key = "max-attempts", .json_key = "max_attempts", .value_hint = "N",
    .expected = "an integer", .help = "Attempts per sample", .field = &O::max_attempts, .low = kAtLeastOne,
    .show_default = true},
+  {.flag = "--max-answer-bytes", .yaml_key = "max-answer-bytes", .json_key = "max_answer_bytes", .value_hint = "N",
+   .expected = "a byte count",
+   .help = "Longest answer stored; a longer one is cut at a UTF-8 boundary and marked truncated (default 4 MiB)",
+   .field = &O::max_answer_bytes, .low = kAtLeastOne, .show_default = true},
   {.flag = "--out", .yaml_key = "out", .json_key = "", .value_hint = "DIR", .expected = "a directory",
    .help = "Run directory (default runs/run-<UTC time>)", .field = &O::out_dir},
 }};

@@ -13,6 +13,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "base/strings.h"
+#include "base/url.h"
 #include "detectors/registry.h"
 #include "tasks/task.h"
 #include "run/run_option_table.h"
@@ -259,6 +260,14 @@ void validate(const RunOptions& options) {
   for (const auto& row : run_option_table()) {
     if (auto problem = field_problem(row, options); !problem.empty()) throw std::invalid_argument(problem);
   }
+  // A key in an endpoint URL would be stored, reported and sent again on resume (base/url.h).
+  for (const auto& endpoint : options.endpoints) {
+    if (auto problem = base::endpoint_url_problem(endpoint); !problem.empty()) {
+      throw std::invalid_argument("--endpoint: " + problem);
+    }
+  }
+  if (auto problem = base::endpoint_url_problem(options.rewrite_endpoint); !problem.empty())
+    throw std::invalid_argument("--rewrite-endpoint: " + problem);
   require(!options.endpoints.empty() || options.api_key_env.empty(),
           "--api-key-env needs an --endpoint (the built-in model takes no key)");
   require(options.endpoints.empty() || !options.model.empty(), "--endpoint needs --model (the name the server serves)");

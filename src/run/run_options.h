@@ -14,6 +14,9 @@
 
 namespace codebias::run {
 
+// The default of --max-answer-bytes: 4 MiB, far above any real completion, far below a runaway one.
+inline constexpr std::uint64_t kDefaultMaxAnswerBytes = std::uint64_t{4} << 20;
+
 struct RunOptions {
   // What to ask.
   std::string suite = "faircoder";
@@ -66,6 +69,8 @@ struct RunOptions {
   int concurrency = 64;
   double timeout_s = 600;
   int max_attempts = 6;
+  // An answer longer than this is stored cut (at a UTF-8 boundary) and marked; docs/store.md.
+  std::uint64_t max_answer_bytes = kDefaultMaxAnswerBytes;
 
   std::filesystem::path out_dir;
 };

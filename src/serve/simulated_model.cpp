@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <stdexcept>
 
+#include "base/strings.h"
 #include "serve/simulated_model_answer.h"
 #include "serve/simulated_model_trace.h"
 #include "serve/simulated_model_random.h"
@@ -184,13 +185,6 @@ sim::Task with_first_turn_seed(sim::Task task, const std::vector<ChatMessage>& m
   return task;
 }
 
-// Cut `text` to at most `bytes` bytes without splitting a UTF-8 sequence.
-void cut_to(std::string& text, size_t bytes) {
-  if (bytes >= text.size()) return;
-  while (bytes > 0 && (static_cast<unsigned char>(text[bytes]) & 0xC0) == 0x80) --bytes;
-  text.resize(bytes);
-}
-
 struct Finished {
   std::string reasoning;
   std::string content;
@@ -211,10 +205,10 @@ Finished finish(sim::Answer answer, const Options& options) {
     if (out.reasoning.size() + out.content.size() > budget) {
       out.finish_reason = "length";
       if (out.reasoning.size() >= budget) {
-        cut_to(out.reasoning, budget);
+        base::cut_utf8(out.reasoning, budget);
         out.content.clear();
       } else {
-        cut_to(out.content, budget - out.reasoning.size());
+        base::cut_utf8(out.content, budget - out.reasoning.size());
       }
     }
   }

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "analysis/attributes.h"
+#include "base/strings.h"
 #include "serve/simulated_model_answer.h"
 #include "serve/simulated_model_code.h"
 #include "serve/simulated_model_decision.h"
@@ -452,9 +453,9 @@ Answer compose_answer(const BiasProfile& profile, const Task& task, std::optiona
   const std::string opening = intro + "```" + fence_tag(spec.language) + "\n";
   if (outcome == Kind::truncated) {
     // Stop somewhere in the middle of the code, never at its end, so the fence stays open.
-    size_t keep = code.size() * (30 + render.below(60)) / 100;
-    while (keep > 0 && (static_cast<unsigned char>(code[keep]) & 0xC0) == 0x80) --keep;  // whole UTF-8 characters
-    answer.content = opening + code.substr(0, keep);
+    std::string kept = code;
+    base::cut_utf8(kept, code.size() * (30 + render.below(60)) / 100);  // whole UTF-8 characters
+    answer.content = opening + kept;
     answer.cut_short = true;
     return answer;
   }

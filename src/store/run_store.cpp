@@ -11,6 +11,7 @@
 #include <tuple>
 #include <utility>
 
+#include "base/url.h"
 #include "store/sqlite.h"
 
 namespace codebias::store {
@@ -68,7 +69,8 @@ CREATE TABLE results (
   finished_at       REAL NOT NULL,
   error_kind        TEXT NOT NULL,
   error_message     TEXT NOT NULL,
-  recorded_at       REAL NOT NULL
+  recorded_at       REAL NOT NULL,
+  answer_bytes_received INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE analyses (
   seq         INTEGER PRIMARY KEY REFERENCES samples (seq),
@@ -127,16 +129,12 @@ bool is_credential_key(const std::string& key) {
   return std::find(kCredentialKeys.begin(), kCredentialKeys.end(), normalized) != kCredentialKeys.end();
 }
 
-// A base URL carries no credentials: no user:password@ and no query string (?key=...). Anything
-// without "://" is a label such as "batch:<file>", not a URL.
+// A base URL carries no credentials (base/url.h). Anything without "://" is a label such as
+// "batch:<file>", not a URL.
 void refuse_credentials_in_url(const std::string& url, std::string_view where) {
-  auto scheme = url.find("://");
-  if (scheme == std::string::npos) return;
-  auto authority_end = url.find_first_of("/?#", scheme + 3);
-  auto authority =
-      url.substr(scheme + 3, authority_end == std::string::npos ? std::string::npos : authority_end - scheme - 3);
-  if (authority.find('@') != std::string::npos || url.find('?') != std::string::npos) {
-    throw StoreError(std::string(where) + ": the endpoint URL carries credentials or a query; store the base URL only");
+  if (url.find("://") == std::string::npos) return;
+  if (auto problem = base::endpoint_url_problem(url); !problem.empty()) {
+    throw StoreError(std::string(where) + ": endpoint refused: " + problem);
   }
 }
 
@@ -162,6 +160,48 @@ PlannedSample read_planned(const sqlite::Statement& row, int first, const fs::pa
 
 constexpr const char* kPlannedColumns =
     "s.id, s.prompt_id, s.sample_index, s.seed, s.config, s.api_path, s.body, s.metadata";
+
+// Inserts the samples not yet planned, inside the caller's transaction (see RunStore::plan).
+void insert_plan(sqlite::Database& db, std::span<const PlannedSample> samples) {
+  sqlite::Statement insert(db,
+                           "INSERT INTO samples (id, prompt_id, sample_index, seed, config, api_path, body, metadata) "
+                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (id) DO NOTHING");
+  for (const auto& sample : samples) {
+    if (sample.id.empty()) throw StoreError("a planned sample has an empty id");
+    refuse_credentials(sample.body, "request body of sample " + sample.id);
+    refuse_credentials(sample.metadata, "metadata of sample " + sample.id);
+    std::string body = body_text(sample);
+    insert.reset();
+    insert.bind_text(1, sample.id)
+        .bind_text(2, sample.prompt_id)
+        .bind_integer(3, sample.sample_index)
+        .bind_optional_integer(4, sample.seed)
+        .bind_text(5, sample.config)
+        .bind_text(6, sample.api_path)
+        .bind_text(7, body)
+        .bind_text(8, to_text(sample.metadata))
+        .run();
+    if (db.changes() > 0) continue;
+    sqlite::Statement existing(db, "SELECT api_path, body, seed FROM samples WHERE id = ?1");
+    existing.bind_text(1, sample.id);
+    if (!existing.step() || existing.text(0) != sample.api_path || existing.text(1) != body ||
+        existing.optional_integer(2) != sample.seed) {
+      throw StoreError(db.path().string() + ": sample " + sample.id +
+                       " is already planned with a different request (api_path, body or seed); a resumed run "
+                       "must use the configuration it was started with");
+    }
+  }
+}
+
+// Every URL in the provenance (endpoints, endpoints_on_resume, the options' copies) is checked
+// like a result's endpoint: the provenance is written into every report.
+void refuse_credentials_in_urls(const json& value, std::string_view where) {
+  if (value.is_string()) {
+    refuse_credentials_in_url(value.get<std::string>(), where);
+  } else if (value.is_structured()) {
+    for (const auto& child : value) refuse_credentials_in_urls(child, where);
+  }
+}
 
 }  // namespace
 
@@ -202,8 +242,9 @@ RunStore::RunStore(RunStore&&) noexcept = default;
 RunStore& RunStore::operator=(RunStore&&) noexcept = default;
 RunStore::~RunStore() = default;
 
-RunStore RunStore::create(const fs::path& dir, const json& provenance) {
+RunStore RunStore::create(const fs::path& dir, const json& provenance, std::span<const PlannedSample> plan) {
   refuse_credentials(provenance, "run provenance");
+  refuse_credentials_in_urls(provenance, "run provenance");
   std::error_code error;
   fs::create_directories(dir, error);
   if (error) throw StoreError("cannot create run directory " + dir.string() + ": " + error.message());
@@ -214,24 +255,34 @@ RunStore RunStore::create(const fs::path& dir, const json& provenance) {
     throw StoreError("a run already exists in " + dir.string() + " (" + path.string() +
                      "); resume it or choose another directory");
   }
+  // Built under another name and renamed into place once committed, so run.sqlite either holds
+  // the run with its whole plan or does not exist, wherever a kill interrupts the start (a run
+  // row without its plan would resume forever as "0 of 0 samples answered").
+  const fs::path partial = path.string() + ".partial";
+  const auto remove_partial = [&] {
+    for (const char* suffix : {"", "-journal", "-wal", "-shm"}) fs::remove(partial.string() + suffix, error);
+  };
+  remove_partial();  // left by a start that was killed
   try {
-    sqlite::Database db(path, sqlite::Database::Mode::create);
-    configure(db);
-    sqlite::Transaction transaction(db);
-    db.exec(kSchema);
-    db.exec(("PRAGMA application_id = " + std::to_string(kApplicationId) +
-             "; PRAGMA user_version = " + std::to_string(kSchemaVersion) + ";")
-                .c_str());
-    sqlite::Statement insert(db,
-                             "INSERT INTO run (singleton, provenance, created_at, updated_at) VALUES (1, ?1, ?2, ?2)");
-    insert.bind_text(1, to_text(provenance)).bind_real(2, unix_now()).run();
-    transaction.commit();
-    return RunStore(std::make_unique<Impl>(std::move(db), provenance));
+    {
+      sqlite::Database db(partial, sqlite::Database::Mode::create);
+      sqlite::Transaction transaction(db);
+      db.exec(kSchema);
+      db.exec(("PRAGMA application_id = " + std::to_string(kApplicationId) +
+               "; PRAGMA user_version = " + std::to_string(kSchemaVersion) + ";")
+                  .c_str());
+      sqlite::Statement insert(
+          db, "INSERT INTO run (singleton, provenance, created_at, updated_at) VALUES (1, ?1, ?2, ?2)");
+      insert.bind_text(1, to_text(provenance)).bind_real(2, unix_now()).run();
+      insert_plan(db, plan);
+      transaction.commit();
+    }
+    fs::rename(partial, path);
   } catch (...) {
-    // The connection is closed by now; a half-made file would later read as "a run exists".
-    for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(path.string() + suffix, error);
+    remove_partial();
     throw;
   }
+  return open(dir);
 }
 
 RunStore RunStore::open(const fs::path& dir) {
@@ -245,6 +296,13 @@ RunStore RunStore::open(const fs::path& dir) {
     throw StoreError(path.string() + " is not a codebias run store");
   }
   std::int64_t version = db.pragma_integer("PRAGMA user_version");
+  if (version == 1) {
+    // Version 2 added the size of an answer stored cut (--max-answer-bytes); older rows were whole.
+    sqlite::Transaction transaction(db);
+    db.exec("ALTER TABLE results ADD COLUMN answer_bytes_received INTEGER NOT NULL DEFAULT 0; PRAGMA user_version = 2;");
+    transaction.commit();
+    version = kSchemaVersion;
+  }
   if (version != kSchemaVersion) {
     throw StoreError(path.string() + " has run-store schema version " + std::to_string(version) +
                      "; this codebias reads version " + std::to_string(kSchemaVersion));
@@ -262,6 +320,7 @@ const json& RunStore::provenance() const { return impl_->provenance; }
 
 void RunStore::update_provenance(const json& provenance) {
   refuse_credentials(provenance, "run provenance");
+  refuse_credentials_in_urls(provenance, "run provenance");
   std::lock_guard lock(impl_->mutex);
   sqlite::Statement update(impl_->db, "UPDATE run SET provenance = ?1, updated_at = ?2 WHERE singleton = 1");
   update.bind_text(1, to_text(provenance)).bind_real(2, unix_now()).run();
@@ -270,36 +329,8 @@ void RunStore::update_provenance(const json& provenance) {
 
 void RunStore::plan(std::span<const PlannedSample> samples) {
   std::lock_guard lock(impl_->mutex);
-  auto& db = impl_->db;
-  sqlite::Transaction transaction(db);
-  sqlite::Statement insert(db,
-                           "INSERT INTO samples (id, prompt_id, sample_index, seed, config, api_path, body, metadata) "
-                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (id) DO NOTHING");
-  for (const auto& sample : samples) {
-    if (sample.id.empty()) throw StoreError("a planned sample has an empty id");
-    refuse_credentials(sample.body, "request body of sample " + sample.id);
-    refuse_credentials(sample.metadata, "metadata of sample " + sample.id);
-    std::string body = body_text(sample);
-    insert.reset();
-    insert.bind_text(1, sample.id)
-        .bind_text(2, sample.prompt_id)
-        .bind_integer(3, sample.sample_index)
-        .bind_optional_integer(4, sample.seed)
-        .bind_text(5, sample.config)
-        .bind_text(6, sample.api_path)
-        .bind_text(7, body)
-        .bind_text(8, to_text(sample.metadata))
-        .run();
-    if (db.changes() > 0) continue;
-    sqlite::Statement existing(db, "SELECT api_path, body, seed FROM samples WHERE id = ?1");
-    existing.bind_text(1, sample.id);
-    if (!existing.step() || existing.text(0) != sample.api_path || existing.text(1) != body ||
-        existing.optional_integer(2) != sample.seed) {
-      throw StoreError(db.path().string() + ": sample " + sample.id +
-                       " is already planned with a different request (api_path, body or seed); a resumed run "
-                       "must use the configuration it was started with");
-    }
-  }
+  sqlite::Transaction transaction(impl_->db);
+  insert_plan(impl_->db, samples);
   transaction.commit();
 }
 
@@ -327,8 +358,8 @@ bool RunStore::record(const SampleResult& result) {
                            "INSERT OR REPLACE INTO results (seq, endpoint, http_status, attempts, raw_response, "
                            "reasoning, reasoning_cut_off, answer, finish_reason, prompt_tokens, completion_tokens, "
                            "reasoning_tokens, latency_s, started_at, finished_at, error_kind, error_message, "
-                           "recorded_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-                           "?16, ?17, ?18)");
+                           "recorded_at, answer_bytes_received) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+                           "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)");
   upsert.bind_integer(1, seq)
       .bind_text(2, result.endpoint)
       .bind_integer(3, result.http_status)
@@ -347,6 +378,7 @@ bool RunStore::record(const SampleResult& result) {
       .bind_text(16, result.error_kind)
       .bind_text(17, result.error_message)
       .bind_real(18, unix_now())
+      .bind_integer(19, result.answer_bytes_received)
       .run();
   sqlite::Statement update(db, "UPDATE samples SET status = ?1 WHERE seq = ?2");
   update.bind_text(1, status_name(result.status)).bind_integer(2, seq).run();
@@ -408,7 +440,7 @@ void RunStore::for_each_sample(const SampleVisitor& visit) const {
           std::string("SELECT s.seq, ") + kPlannedColumns +
               ", s.status, r.endpoint, r.http_status, r.attempts, r.raw_response, r.reasoning, r.reasoning_cut_off, "
               "r.answer, r.finish_reason, r.prompt_tokens, r.completion_tokens, r.reasoning_tokens, r.latency_s, "
-              "r.started_at, r.finished_at, r.error_kind, r.error_message, a.analysis "
+              "r.started_at, r.finished_at, r.error_kind, r.error_message, a.analysis, r.answer_bytes_received "
               "FROM samples AS s LEFT JOIN results AS r ON r.seq = s.seq LEFT JOIN analyses AS a ON a.seq = s.seq "
               "WHERE s.seq > ?1 ORDER BY s.seq LIMIT ?2");
       query.bind_integer(1, after_seq).bind_integer(2, kPageSize);
@@ -435,6 +467,7 @@ void RunStore::for_each_sample(const SampleVisitor& visit) const {
         result.finished_at = query.real(23);
         result.error_kind = query.text(24);
         result.error_message = query.text(25);
+        result.answer_bytes_received = query.is_null(27) ? 0 : query.integer(27);
         if (!query.is_null(26)) {
           row.analysis = parse_stored(query.text(26), impl_->db.path(), "analysis of sample " + result.id);
         }

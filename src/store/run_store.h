@@ -34,15 +34,19 @@
 namespace codebias::store {
 
 // The schema version this build reads and writes (PRAGMA user_version).
-inline constexpr std::int64_t kSchemaVersion = 1;
+// Version 1 stores (no results.answer_bytes_received) are upgraded in place when opened.
+inline constexpr std::int64_t kSchemaVersion = 2;
 // The database file inside a run directory.
 inline constexpr const char* kStoreFileName = "run.sqlite";
 
 class RunStore {
  public:
-  // Creates DIR (and its parents) and DIR/run.sqlite. Throws StoreError when a run already
-  // exists there or the provenance carries a credential.
-  static RunStore create(const std::filesystem::path& dir, const nlohmann::json& provenance);
+  // Creates DIR (and its parents) and DIR/run.sqlite holding the provenance and `plan` (as
+  // plan() would add them), all at once: a kill at any point leaves either no run.sqlite or the
+  // run with its whole plan. Throws StoreError when a run already exists there or the
+  // provenance or plan carries a credential (or an endpoint URL with one).
+  static RunStore create(const std::filesystem::path& dir, const nlohmann::json& provenance,
+                         std::span<const generation::PlannedSample> plan = {});
   // Opens the run in DIR. Throws StoreError when there is none, when the file is not a codebias
   // run store, or when its schema version is not kSchemaVersion.
   static RunStore open(const std::filesystem::path& dir);

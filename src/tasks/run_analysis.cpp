@@ -204,6 +204,7 @@ void count_result(metrics::RunCounts& counts, const generation::SampleResult& re
     case generation::SampleStatus::error: ++counts.errors; break;
     case generation::SampleStatus::done: ++counts.done; break;
   }
+  if (result.answer_bytes_received > 0) ++counts.answers_cut;
   counts.prompt_tokens += result.usage.prompt_tokens;
   counts.completion_tokens += result.usage.completion_tokens;
   counts.reasoning_tokens += result.usage.reasoning_tokens;

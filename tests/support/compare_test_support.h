@@ -52,7 +52,10 @@ inline std::filesystem::path make_run(const std::filesystem::path& dir, const st
 
 inline const PlantedRuns& planted_runs() {
   static const PlantedRuns runs = [] {
-    const auto root = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / "compare_runs";
+    // One set per test executable: two executables sharing one set remade it under each other's
+    // readers (each sees the other's build stamp), failing compare and gate tests run side by side.
+    const std::string executable = std::filesystem::read_symlink("/proc/self/exe").filename().string();
+    const auto root = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / ("compare_runs." + executable);
     PlantedRuns made;
     made.default_seed1 = root / "default-seed1";
     made.default_seed2 = root / "default-seed2";
@@ -63,7 +66,7 @@ inline const PlantedRuns& planted_runs() {
     // This binary's build: runs made by another build may differ (profile, model, analysis).
     const auto built = std::filesystem::last_write_time("/proc/self/exe").time_since_epoch().count();
     const auto marker = root / "made-by-build";
-    const int lock = ::open((std::filesystem::path(::codebias::test_support::test_tmp_dir()) / "compare_runs.lock").c_str(),
+    const int lock = ::open((root.string() + ".lock").c_str(),
                             O_CREAT | O_RDWR, 0644);
     if (lock < 0 || ::flock(lock, LOCK_EX) != 0) throw std::runtime_error("cannot lock the compare runs");
     std::ifstream previous(marker);

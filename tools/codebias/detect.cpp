@@ -14,6 +14,7 @@
 #include "analysis/attributes.h"
 #include "base/text_table.h"
 #include "commands.h"
+#include "endpoint_flag.h"
 #include "detectors/detect_jsonl.h"
 #include "detectors/evaluate.h"
 #include "detectors/registry.h"
@@ -44,7 +45,8 @@ struct EngineArgs {
 
 void add_engine_options(CLI::App* app, EngineArgs& engine) {
   app->add_option("--endpoint", engine.endpoint,
-                  "judge, probe: the OpenAI-compatible base URL of the judge, or of the target model (vLLM, SGLang)");
+                  "judge, probe: the OpenAI-compatible base URL of the judge, or of the target model (vLLM, SGLang)")
+      ->check(endpoint_url_check());
   app->add_option("--endpoint-model", engine.endpoint_model,
                   "judge, probe: the model name the endpoint serves (probe default: the model file's)");
   app->add_option("--api-key-env", engine.api_key_env, "judge, probe: the environment variable holding the endpoint's API key");

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "base/strings.h"
 #include "commands.h"
 
 int main(int argc, char** argv) {
@@ -41,7 +42,8 @@ int main(int argc, char** argv) {
       if (command.app->parsed()) return command.run();
     }
   } catch (const std::exception& error) {
-    std::cerr << "codebias: error: " << error.what() << '\n';
+    // Messages may quote user or model text: no control bytes reach the terminal.
+    std::cerr << "codebias: error: " << codebias::base::printable(error.what(), false) << '\n';
     return 1;
   }
   return 2;

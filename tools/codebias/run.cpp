@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -10,8 +11,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include "base/strings.h"
 #include "base/utc_time.h"
 #include "commands.h"
+#include "endpoint_flag.h"
 #include "run/run.h"
 #include "run/run_option_table.h"
 
@@ -55,6 +58,36 @@ bool applies_on_resume(const RunArgs& args, const CLI::Option& option) {
   return false;
 }
 
+// A run in which no sample was answered and every one failed (a wrong URL, a closed port, a
+// refused key) is an error, not a result: exit 1 with each error kind and one of its messages.
+int failed_run_status(const run::RunOutcome& outcome) {
+  const auto& c = outcome.counts;
+  if (outcome.cancelled || c.planned == 0 || c.done > 0 || c.errors < c.planned) return 0;
+  std::cerr << "codebias run: every request failed (" << c.errors << " of " << c.planned << " samples):\n";
+  for (const auto& [kind, errors] : outcome.errors_by_kind) {
+    std::cerr << "  " << base::printable(kind, false) << ": " << errors.count << " samples, e.g. \""
+              << base::printable(errors.example, false) << "\"\n";
+  }
+  std::cerr << "fix the endpoint or key, then: codebias run --resume " << base::printable(outcome.dir.string(), false)
+            << " --retry-errors\n";
+  return 1;
+}
+
+run::RunOutcome start_from_flags(const RunArgs& args, const run::RunIo& io) {
+  // Defaults of the default slice, replaced by the run file and then by flags.
+  run::RunOptions options;
+  options.entities_per_group = kDefaultEntitiesPerGroup;
+  options.samples = kDefaultSamples;
+  if (!args.config_file.empty()) run::load_run_file(args.config_file, options);
+  const auto rows = run::run_option_table();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (given(args.flags[i])) run::copy_field(rows[i], args.from_flags, options);
+  }
+  if (args.full) options.entities_per_group.reset();
+  if (options.out_dir.empty()) options.out_dir = utc_now("runs/run-%Y%m%d-%H%M%S");
+  return run::start_run(options, io);
+}
+
 int run_command(CLI::App& app, RunArgs& args) {
   const run::RunIo io{&std::cerr, isatty(STDERR_FILENO) == 1};
   run::RunOutcome outcome;
@@ -66,33 +99,30 @@ int run_command(CLI::App& app, RunArgs& args) {
         return 2;
       }
     }
-    run::ResumeOptions resume;
-    resume.retry_errors = args.retry_errors;
-    resume.endpoints = args.from_flags.endpoints;
-    outcome = run::resume_run(args.resume, resume, io);
-  } else {
-    if (args.retry_errors) {
-      std::cerr << "codebias run: --retry-errors goes with --resume DIR\n";
-      return 2;
+  } else if (args.retry_errors) {
+    std::cerr << "codebias run: --retry-errors goes with --resume DIR\n";
+    return 2;
+  }
+  try {
+    if (!args.resume.empty()) {
+      run::ResumeOptions resume;
+      resume.retry_errors = args.retry_errors;
+      resume.endpoints = args.from_flags.endpoints;
+      outcome = run::resume_run(args.resume, resume, io);
+    } else {
+      outcome = start_from_flags(args, io);
     }
-    // Defaults of the default slice, replaced by the run file and then by flags.
-    run::RunOptions options;
-    options.entities_per_group = kDefaultEntitiesPerGroup;
-    options.samples = kDefaultSamples;
-    if (!args.config_file.empty()) run::load_run_file(args.config_file, options);
-    const auto rows = run::run_option_table();
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      if (given(args.flags[i])) run::copy_field(rows[i], args.from_flags, options);
-    }
-    if (args.full) options.entities_per_group.reset();
-    if (options.out_dir.empty()) options.out_dir = utc_now("runs/run-%Y%m%d-%H%M%S");
-    outcome = run::start_run(options, io);
+  } catch (const std::invalid_argument& error) {
+    // Bad input (options, endpoint URLs, an unset key variable): refused before anything is sent.
+    std::cerr << "codebias run: error: " << base::printable(error.what(), false) << '\n';
+    return 2;
   }
   if (outcome.cancelled) {
-    std::cerr << "codebias run: interrupted; continue with: codebias run --resume " << outcome.dir.string() << '\n';
+    std::cerr << "codebias run: interrupted; continue with: codebias run --resume "
+              << base::printable(outcome.dir.string(), false) << '\n';
     return 130;
   }
-  return 0;
+  return failed_run_status(outcome);
 }
 
 // The flag of one table row, writing into `from_flags`; nullptr for a row only run files set.
@@ -110,6 +140,7 @@ const CLI::Option* add_table_flag(CLI::App& app, const run::RunOptionRow& row, r
           option->type_name(std::string(row.value_hint));
           if (row.comma_separated) option->delimiter(',');
           if (row.show_default) option->capture_default_str();
+          if (row.value_hint == "URL") option->check(endpoint_url_check());
           return option;
         }
       },

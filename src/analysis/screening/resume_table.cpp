@@ -10,6 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/jsonl.h"
+#include "base/jsonl_engine.h"
+
 namespace codebias::analysis::screening {
 namespace {
 
@@ -308,13 +311,21 @@ ResumeTable parse_resume_jsonl(std::string_view text, const std::string& where) 
   return table;
 }
 
-ResumeTable read_resume_table(const std::string& path) {
+ResumeTable read_resume_table(const std::string& path, std::size_t max_line_bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot be read");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (path.ends_with(".jsonl")) return parse_resume_jsonl(buffer.str(), path);
-  return parse_resume_csv(buffer.str(), path);
+  // Line by line through the project's capped reader: a 100 MB line is refused, not slurped.
+  std::string text;
+  base::LineReader reader(in, max_line_bytes);
+  for (base::Line line; reader.next(line);) {
+    if (line.too_long) {
+      throw std::runtime_error(location(path, line.number) + ": " + base::too_long_message(line, max_line_bytes));
+    }
+    text += line.text;
+    text += '\n';
+  }
+  if (path.ends_with(".jsonl")) return parse_resume_jsonl(text, path);
+  return parse_resume_csv(text, path);
 }
 
 std::vector<NearDuplicateLabel> find_near_duplicate_labels(const std::vector<ResumeRecord>& records) {

@@ -20,6 +20,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/jsonl.h"
+
 namespace codebias::analysis::screening {
 
 struct ResumeRecord {
@@ -55,8 +57,9 @@ struct ResumeTable {
 ResumeTable parse_resume_csv(std::string_view text, const std::string& where);
 ResumeTable parse_resume_jsonl(std::string_view text, const std::string& where);
 // By extension: .jsonl as JSONL, anything else as CSV. Throws std::runtime_error when the file
-// cannot be read.
-ResumeTable read_resume_table(const std::string& path);
+// cannot be read or a line of it is longer than `max_line_bytes` ("FILE:LINE: line is N bytes,
+// ..."; such a line is never held in memory).
+ResumeTable read_resume_table(const std::string& path, std::size_t max_line_bytes = base::kDefaultMaxLineBytes);
 
 std::vector<NearDuplicateLabel> find_near_duplicate_labels(const std::vector<ResumeRecord>& records);
 

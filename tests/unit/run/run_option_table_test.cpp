@@ -60,6 +60,7 @@ RunOptions every_field_set() {
   o.concurrency = 8;
   o.timeout_s = 30.5;
   o.max_attempts = 3;
+  o.max_answer_bytes = 65536;
   o.out_dir = "runs/mine";
   o.trace_detector = "tfidf-lr";
   o.trace_detector_model = "models/lr.json";
@@ -200,7 +201,7 @@ TEST(RunOptionTable, ProvenanceOfTheDefaultsIsUnchanged) {
   EXPECT_EQ(to_json(RunOptions{}).dump(),
             R"({"api_key_env":"","attribute_sets":[],"attributes":[],"concurrency":64,"convention":"",)"
             R"("endpoints":[],"entities_per_group":null,"execute":false,"extra_body":{},"levels":[],"limit":null,)"
-            R"("max_attempts":6,"max_tokens":null,"mitigations":[],"model":"","model_profile":"",)"
+            R"("max_answer_bytes":4194304,"max_attempts":6,"max_tokens":null,"mitigations":[],"model":"","model_profile":"",)"
             R"("modes":["vanilla"],"names":"","names_per_group":null,"paths":[],"positions":["shuffled"],)"
             R"("reasoning_budgets":[],"requests":[],"rewrite_api_key_env":"","rewrite_endpoint":"",)"
             R"("rewrite_model":"","samples":1,"scenarios":[],"seed":0,"stop":[],)"
@@ -214,10 +215,11 @@ TEST(RunOptionTable, ProvenanceWithoutTheNewerKeysReadsBack) {
   nlohmann::json stored = to_json(every_field_set());
   for (const char* key : {"paths", "levels", "attribute_sets", "mitigations", "variants", "execute", "names",
                           "names_per_group", "trace_detector", "trace_detector_model", "rewrite_endpoint",
-                          "rewrite_model", "rewrite_api_key_env"}) {
+                          "rewrite_model", "rewrite_api_key_env", "max_answer_bytes"}) {
     stored.erase(key);
   }
   const RunOptions read = run_options_from_json(stored);
+  EXPECT_EQ(read.max_answer_bytes, kDefaultMaxAnswerBytes);
   EXPECT_EQ(read.task, "testcase");
   EXPECT_TRUE(read.paths.empty());
   EXPECT_FALSE(read.variants.has_value());
