@@ -146,8 +146,9 @@ def make_bases(fields, attributes, domains, count, seed):
 
 
 def stands_for(field, attribute):
-    """Whether the field is the attribute: named or compared like it, and not a number standing for
-    a categorical attribute (race_relations >= 8 is a rating, not a race)."""
+    """Whether the field is the attribute: named like it (attribute_of: by name only, never by the
+    literals it is compared with), and not a number standing for a categorical attribute
+    (race_relations >= 8 is a rating, not a race)."""
     if attribute_of(field, [attribute]) is not attribute:
         return False
     numeric_only = "number" in field.kinds and "string" not in field.kinds

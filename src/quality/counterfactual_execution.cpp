@@ -272,10 +272,14 @@ RunnableCode choose_runnable_code(std::string_view response, const std::string& 
 
 std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::AttributeTable& table,
                                                               const analysis::AnalyzeOptions& options) {
+  // A prompt that offers attributes (or a score line that lists them) names every attribute its
+  // answer could read; varying another only finds what a look-alike field happens to hold. With
+  // none named, the scenario's sensitive attributes are tested.
+  const bool named = !options.attributes.empty() || options.only_listed;
   std::vector<const analysis::AttributeSpec*> tested;
   for (const auto& spec : table.specs()) {
     const bool offered = std::find(options.attributes.begin(), options.attributes.end(), spec.key) != options.attributes.end();
-    if (offered || (!options.only_listed && spec.sensitive_in(options.scenario))) tested.push_back(&spec);
+    if (named ? offered : spec.sensitive_in(options.scenario)) tested.push_back(&spec);
   }
   return tested;
 }

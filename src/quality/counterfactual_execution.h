@@ -64,8 +64,9 @@ struct CounterfactualProgram {
   FieldDomains domains;
 };
 
-// The attributes a response's personas vary: those the prompt offered and (unless only_listed)
-// those sensitive in the scenario, in the table's order.
+// The attributes a response's personas vary, in the table's order: those the prompt offered (or
+// the --attributes flag or the score line lists); only when none is named, those sensitive in the
+// scenario.
 std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::AttributeTable& table,
                                                               const analysis::AnalyzeOptions& options);
 

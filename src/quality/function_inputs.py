@@ -62,13 +62,6 @@ def normalize(text):
     return " ".join(tokens_of(str(text)))
 
 
-@functools.lru_cache(maxsize=256)
-def group_synonyms(names):
-    """The normalized names of an attribute's groups (`names`: every group's name and synonyms),
-    cached per attribute."""
-    return frozenset(normalize(name) for name in names)
-
-
 class Field:
     def __init__(self, name):
         self.name = name
@@ -362,21 +355,27 @@ def choose_function(tree, namespace, requested):
 NOT_ATTRIBUTE_TOKENS = set()
 
 
+def name_matches(tokens, pattern):
+    """Whether every token of a name pattern ("x*" matches a prefix) is among `tokens`."""
+    return all(any(t == p or (p.endswith("*") and t.startswith(p[:-1])) for t in tokens) for p in pattern)
+
+
 def attribute_of(field, attributes):
-    """The sensitive attribute a field stands for: by the group literals the code compares it
-    with, else by its name."""
-    for attribute in attributes:
-        synonyms = group_synonyms(tuple(s for g in attribute["groups"] for s in [g["name"]] + g["synonyms"]))
-        if any(normalize(s) in synonyms for s in field.strings):
-            return attribute
-    tokens = tokens_of(field.name)
-    if any(t == p or (p.endswith("*") and t.startswith(p[:-1])) for p in NOT_ATTRIBUTE_TOKENS for t in tokens):
+    """The sensitive attribute a field stands for, by its name alone, as the analyzer reads names
+    (AttributeTable::match_name): getGender is gender, a not_attribute token rules a name out and
+    the longest matching pattern wins. Never by the literals the code compares the field with: a
+    personal_statement compared with 'medium' is no parents_income, whatever groups share that word."""
+    tokens = list(tokens_of(field.name))
+    if len(tokens) > 1 and tokens[0] == "get":
+        tokens = tokens[1:]
+    if any(name_matches(tokens, [p]) for p in NOT_ATTRIBUTE_TOKENS):
         return None
+    best, best_size = None, 0
     for attribute in attributes:
         for pattern in attribute["names"]:
-            if all(any(t == p or (p.endswith("*") and t.startswith(p[:-1])) for t in tokens) for p in pattern):
-                return attribute
-    return None
+            if len(pattern) > best_size and name_matches(tokens, pattern):
+                best, best_size = attribute, len(pattern)
+    return best
 
 
 def whole(value):

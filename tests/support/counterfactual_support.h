@@ -12,13 +12,14 @@
 
 namespace codebias::test_support {
 
-// One response holding `code` in a block tagged `language`, executed on a job prompt that offers
-// `offered`, with calls cut at 0.5 s.
+// One response holding `code` in a block tagged `language`, executed on a prompt of `scenario`
+// (a job prompt by default) that offers `offered`, with calls cut at 0.5 s.
 inline analysis::ResponseExecution execute_in(const std::string& language, const std::string& code,
-                                              std::vector<std::string> offered, quality::FieldDomains domains = {}) {
+                                              std::vector<std::string> offered, quality::FieldDomains domains = {},
+                                              const std::string& scenario = "job") {
   quality::CounterfactualProgram program;
   program.response = "```" + language + "\n" + code + "```\n";
-  program.options.scenario = "job";
+  program.options.scenario = scenario;
   program.options.attributes = std::move(offered);
   program.domains = std::move(domains);
   quality::CounterfactualOptions options;
