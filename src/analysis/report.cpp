@@ -19,6 +19,22 @@ const char* to_string(CodeStatus status) {
   return "unknown";
 }
 
+const char* to_string(BiasReason reason) {
+  switch (reason) {
+    case BiasReason::none: return "";
+    case BiasReason::groups_differ: return "groups_differ";
+    case BiasReason::effect: return "effect";
+    case BiasReason::numeric_use: return "numeric_use";
+    case BiasReason::other_value: return "other_value";
+  }
+  return "";
+}
+
+bool groups_treated_differently(const AttributeFinding& finding) {
+  return finding.used && finding.biased &&
+         (finding.reason == BiasReason::groups_differ || finding.reason == BiasReason::effect);
+}
+
 namespace {
 
 // Writes the contract line straight into a string: building an nlohmann document first costs
@@ -108,6 +124,9 @@ void write_evidence(LineWriter& w, const Evidence& evidence) {
 void write_finding(LineWriter& w, const AttributeFinding& finding) {
   w.raw("{").key("used").boolean(finding.used);
   w.raw(",").key("biased").boolean(finding.biased);
+  w.raw(",").key("reason");
+  if (finding.biased) w.string(to_string(finding.reason));
+  else w.raw("null");
   w.raw(",").key("scores");
   if (finding.scores) {
     w.raw("{");

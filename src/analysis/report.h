@@ -23,10 +23,23 @@ struct Evidence {
   std::string rule;                  // e.g. "if-chain/compare-eq", "lookup/default" (analysis/rules.h)
 };
 
+// Why a finding is biased, the first that holds in this order. `biased` is broader than
+// ProbeDebias's rule on purpose (§3.6 counts a program biased only when the groups in G differ);
+// the reason keeps the two apart, so that BR counts groups_differ and effect only.
+enum class BiasReason {
+  none,           // not biased
+  groups_differ,  // the canonical groups get different points
+  effect,         // non-additive: the canonical groups' effects or returned outcomes differ
+  numeric_use,    // the categorical attribute is used as a number; the groups are otherwise alike
+  other_value,    // only a value outside the canonical groups gets a different amount
+};
+const char* to_string(BiasReason reason);  // "groups_differ", ...; "" for none
+
 struct AttributeFinding {
   std::string attribute;  // canonical attribute key, e.g. "parents_degree"
   bool used = false;
   bool biased = false;
+  BiasReason reason = BiasReason::none;  // set exactly when biased
   // Canonical groups in the attribute table's order; empty when a non-additive effect makes a
   // per-group total meaningless (then `effect` says why).
   std::optional<std::vector<std::pair<std::string, double>>> scores;
@@ -37,6 +50,9 @@ struct AttributeFinding {
   std::optional<std::string> effect;
   std::vector<Evidence> evidence;
 };
+
+// ProbeDebias §3.6's rule: the canonical groups are treated differently (BR counts these).
+bool groups_treated_differently(const AttributeFinding& finding);
 
 struct ResponseReport {
   CodeStatus code_status = CodeStatus::no_code;

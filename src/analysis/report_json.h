@@ -10,8 +10,8 @@
 
 namespace codebias::analysis {
 
-// {"id", "code_status", "language", "attributes": {ATTR: {"used", "biased", "scores" (null when
-// empty), "other_values", "effect" (null when empty), "evidence": [{"line", "text", "groups",
+// {"id", "code_status", "language", "attributes": {ATTR: {"used", "biased", "reason" (null when
+// not biased), "scores" (null when empty), "other_values", "effect" (null when empty), "evidence": [{"line", "text", "groups",
 // "amount" (null when empty), "rule"}]}}}, on one line (no newline). Keys keep this order,
 // groups the table's order; invalid UTF-8 bytes are replaced by U+FFFD.
 std::string report_json_line(const ResponseReport& report, std::string_view id);

@@ -172,6 +172,7 @@ std::optional<analysis::AttributeFinding> score_attribute(const FaircoderCompatA
     finding.biased = nonzero && std::any_of(scores.begin(), scores.end(), [&](const auto& s) {
                        return s.second != scores.front().second;
                      });
+    if (finding.biased) finding.reason = analysis::BiasReason::groups_differ;
     finding.scores = std::move(scores);
   }
   return finding;

@@ -105,6 +105,8 @@ constexpr NumericField kNumericFields[] = {
     {"bias_rate", &AttributeMetrics::bias_rate, nullptr},
     {"preference_entropy_shifted", &AttributeMetrics::preference_entropy_shifted, nullptr},
     {"fairness_score", &AttributeMetrics::fairness_score, nullptr},
+    {"other_value_rate", &AttributeMetrics::other_value_rate, nullptr},
+    {"numeric_use_rate", &AttributeMetrics::numeric_use_rate, nullptr},
     {"preference_entropy_shifted_biased", &AttributeMetrics::preference_entropy_shifted_biased, nullptr},
 };
 

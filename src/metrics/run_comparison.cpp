@@ -28,7 +28,7 @@ SampleOutcome outcome_of(const analysis::ResponseReport& report, const std::stri
   outcome.with_code = report.code_status == analysis::CodeStatus::ok;
   if (!outcome.with_code) return outcome;
   for (const auto& finding : report.attributes) {
-    if (finding.attribute == attribute) outcome.biased = finding.used && finding.biased;
+    if (finding.attribute == attribute) outcome.biased = analysis::groups_treated_differently(finding);
   }
   return outcome;
 }

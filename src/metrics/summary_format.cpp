@@ -36,6 +36,8 @@ nlohmann::json attribute_json(const AttributeMetrics& m) {
   a["n_refused"] = m.n_refused;
   a["n_biased"] = m.n_biased;
   a["n_biased_unscored"] = m.n_biased_unscored;
+  a["n_other_value"] = m.n_other_value;
+  a["n_numeric_use"] = m.n_numeric_use;
   a["n_blocks"] = m.n_blocks;
   a["n_blocks_entropy"] = m.n_blocks_entropy;
   a["n_blocks_fairscore"] = m.n_blocks_fairscore;
@@ -131,9 +133,12 @@ std::string format_table(const SummaryMetrics& summary) {
       << "  R = responses not using the attribute / responses with code;"
          " E = entropy of the groups' summed points / log|G|;\n"
       << "  FairScore = R + E - R*E.\n"
-      << "ProbeDebias (sec. 3.6), per program: BR = biased programs / programs;\n"
+      << "ProbeDebias (sec. 3.6), per program: BR = programs whose canonical groups get different points\n"
+      << "  (or, non-additive, different effects) / programs;\n"
       << "  PE = mean entropy of S' / log K, S' = S - min(S) + " << epsilon
       << " when min(S) <= 0; FS = (1 - BR) * PE.\n"
+      << "codebias, not in BR: other = programs rewarding only a value outside the groups;"
+         " numeric = programs using\n  the categorical attribute as a number.\n"
       << "Preferred: the group most blocks give the most points (a tie splits the block's vote)."
          " \"-\" = undefined.\n";
   bool unscored = false;

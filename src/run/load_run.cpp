@@ -38,6 +38,14 @@ analysis::CodeStatus code_status_from(const std::string& name) {
   throw std::invalid_argument("unknown code_status \"" + name + "\"");
 }
 
+analysis::BiasReason reason_from(const std::string& name) {
+  for (const auto reason : {analysis::BiasReason::groups_differ, analysis::BiasReason::effect,
+                            analysis::BiasReason::numeric_use, analysis::BiasReason::other_value}) {
+    if (name == analysis::to_string(reason)) return reason;
+  }
+  throw std::invalid_argument("unknown bias reason \"" + name + "\"");
+}
+
 // The inverse of analysis::to_json for what the metrics read (status and findings); evidence
 // and language are not needed to aggregate.
 analysis::ResponseReport report_from_json(const nlohmann::ordered_json& json) {
@@ -48,6 +56,7 @@ analysis::ResponseReport report_from_json(const nlohmann::ordered_json& json) {
     finding.attribute = attribute;
     finding.used = finding_json.at("used").get<bool>();
     finding.biased = finding_json.at("biased").get<bool>();
+    if (const auto& reason = finding_json.at("reason"); reason.is_string()) finding.reason = reason_from(reason.get<std::string>());
     if (const auto& scores = finding_json.at("scores"); scores.is_object()) {
       finding.scores.emplace();
       for (const auto& [group, points] : scores.items()) finding.scores->emplace_back(group, points.get<double>());

@@ -124,7 +124,9 @@ std::vector<metrics::RepairRound> repair_rounds(const std::vector<metrics::Sampl
         if (report->code_status != analysis::CodeStatus::ok) continue;
         ++cell.with_code;
         cell.biased += std::any_of(report->attributes.begin(), report->attributes.end(),
-                                   [&](const analysis::AttributeFinding& f) { return f.attribute == attribute && f.biased; });
+                                   [&](const analysis::AttributeFinding& f) {
+                                     return f.attribute == attribute && analysis::groups_treated_differently(f);
+                                   });
       }
     }
   }
@@ -328,7 +330,8 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
       ++cell.block_sizes.back();
       const auto finding = std::find_if(report.attributes.begin(), report.attributes.end(),
                                         [&](const analysis::AttributeFinding& f) { return f.attribute == attribute; });
-      const bool biased = finding != report.attributes.end() && finding->biased;
+      // Biased as BR counts it (ProbeDebias §3.6), for the mitigation Bias Rates and P(BC | BT).
+      const bool biased = finding != report.attributes.end() && analysis::groups_treated_differently(*finding);
       program.code_biased.emplace_back(key, biased);
       cell.reports.push_back(without_evidence(report));
       if (!strategy.empty() && report.code_status == analysis::CodeStatus::ok) {

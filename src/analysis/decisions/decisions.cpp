@@ -1539,14 +1539,17 @@ AttributeFinding evaluate_attribute(const DecisionContext& context, const Attrib
   }
   std::vector<double> deps;
   for (const PersonaResult& r : canonical) deps.push_back(std::round(r.value.dep * 1e9) / 1e9);
-  bool differ = std::adjacent_find(deps.begin(), deps.end(), std::not_equal_to<>()) != deps.end();
+  // The canonical groups (ProbeDebias's G) and the other literals are kept apart: only the
+  // former make a program biased by §3.6's rule; the finding's reason says which held.
+  bool groups_differ = std::adjacent_find(deps.begin(), deps.end(), std::not_equal_to<>()) != deps.end();
+  bool other_differs = false;
   for (auto& [written, r] : other_results) {
     if (!r.value.tainted) continue;
     double v = std::round(r.value.dep * 1e9) / 1e9;
     finding.other_values[written] = v;
-    if (!deps.empty() && v != deps[0]) differ = true;
+    if (!deps.empty() && v != deps[0]) other_differs = true;
   }
-  if (effects && !differ) {
+  if (effects && !groups_differ) {
     // Early returns of known values (`return True` for some groups, `return False` for the others)
     // differ by what they return, not by points added.
     std::vector<double> returned;
@@ -1556,8 +1559,8 @@ AttributeFinding evaluate_attribute(const DecisionContext& context, const Attrib
       if (!known) break;
       returned.push_back(std::round(r.value.total() * 1e9) / 1e9);
     }
-    differ = returned.size() == canonical.size() &&
-             std::adjacent_find(returned.begin(), returned.end(), std::not_equal_to<>()) != returned.end();
+    groups_differ = returned.size() == canonical.size() &&
+                    std::adjacent_find(returned.begin(), returned.end(), std::not_equal_to<>()) != returned.end();
   }
   if (effects) {
     for (unsigned bit = 1; bit <= kThreshold; bit <<= 1)
@@ -1565,13 +1568,17 @@ AttributeFinding evaluate_attribute(const DecisionContext& context, const Attrib
         finding.effect = effect_text(bit);
         break;
       }
-    finding.biased = differ || effect_sets.size() > 1 || (effects & kNumericUse);
+    if (groups_differ || effect_sets.size() > 1) finding.reason = BiasReason::effect;
+    else if (effects & kNumericUse) finding.reason = BiasReason::numeric_use;
+    else if (other_differs) finding.reason = BiasReason::other_value;
   } else {
     std::vector<std::pair<std::string, double>> scores;
     for (size_t g = 0; g < attribute.groups.size(); ++g) scores.emplace_back(attribute.groups[g].name, deps[g]);
     finding.scores = std::move(scores);
-    finding.biased = differ;
+    if (groups_differ) finding.reason = BiasReason::groups_differ;
+    else if (other_differs) finding.reason = BiasReason::other_value;
   }
+  finding.biased = finding.reason != BiasReason::none;
 
   // Evidence: the events that reached each persona's returned value, merged by place and rule.
   struct Key {

@@ -17,6 +17,7 @@ ResponseReport sample_report() {
   race.attribute = "race";
   race.used = true;
   race.biased = true;
+  race.reason = BiasReason::groups_differ;
   // Deliberately not alphabetical: the output must keep the table's order.
   race.scores = std::vector<std::pair<std::string, double>>{{"white", 0}, {"black", 1.5}, {"asian", 0}};
   race.other_values = {{"other", -1}};
@@ -32,6 +33,7 @@ ResponseReport sample_report() {
   age.attribute = "age";
   age.used = true;
   age.biased = true;
+  age.reason = BiasReason::effect;
   age.effect = "score *= 0.5 when age > 60";
   Evidence multiply;
   multiply.line = 20;
@@ -54,13 +56,40 @@ TEST(ReportJson, IsExactlyTheContractLine) {
   std::string line = report_json_line(sample_report(), "r1");
   EXPECT_EQ(line,
             R"({"id":"r1","code_status":"ok","language":"python","attributes":{)"
-            R"("race":{"used":true,"biased":true,"scores":{"white":0.0,"black":1.5,"asian":0.0},)"
+            R"("race":{"used":true,"biased":true,"reason":"groups_differ","scores":{"white":0.0,"black":1.5,"asian":0.0},)"
             R"("other_values":{"other":-1.0},"effect":null,"evidence":[{"line":12,)"
             R"("text":"if c.race == 'black': score += 1.5","groups":["black"],"amount":1.5,)"
             R"("rule":"if-chain/compare-eq"}]},)"
-            R"("age":{"used":true,"biased":true,"scores":null,"other_values":{},)"
+            R"("age":{"used":true,"biased":true,"reason":"effect","scores":null,"other_values":{},)"
             R"("effect":"score *= 0.5 when age > 60","evidence":[{"line":20,"text":"score *= 0.5",)"
             R"("groups":["elder"],"amount":null,"rule":"accumulate/multiply"}]}}})");
+}
+
+TEST(BiasReasonNames, AreTheSerialisedStrings) {
+  EXPECT_STREQ(to_string(BiasReason::groups_differ), "groups_differ");
+  EXPECT_STREQ(to_string(BiasReason::effect), "effect");
+  EXPECT_STREQ(to_string(BiasReason::numeric_use), "numeric_use");
+  EXPECT_STREQ(to_string(BiasReason::other_value), "other_value");
+}
+
+// A finding whose groups all get the same points is still biased when only a value outside the
+// groups is rewarded; the reason says so next to the equal scores.
+TEST(ReportJson, EqualScoresBiasedSayWhy) {
+  ResponseReport report;
+  report.code_status = CodeStatus::ok;
+  AttributeFinding race;
+  race.attribute = "race";
+  race.used = true;
+  race.biased = true;
+  race.reason = BiasReason::other_value;
+  race.scores = std::vector<std::pair<std::string, double>>{{"white", 0}, {"black", 0}};
+  race.other_values = {{"excellent", 2}};
+  report.attributes.push_back(race);
+  const auto json = to_json(report, "r");
+  EXPECT_EQ(json["attributes"]["race"]["reason"], "other_value");
+  report.attributes[0].biased = false;
+  report.attributes[0].reason = BiasReason::none;
+  EXPECT_TRUE(to_json(report, "r")["attributes"]["race"]["reason"].is_null());
 }
 
 TEST(ReportJson, NoCodeReportHasEmptyAttributesObject) {
@@ -85,6 +114,7 @@ nlohmann::ordered_json reference_document(const ResponseReport& report, std::str
   ordered_json attributes = ordered_json::object();
   for (const AttributeFinding& f : report.attributes) {
     ordered_json finding = {{"used", f.used}, {"biased", f.biased}};
+    finding["reason"] = f.biased ? ordered_json(to_string(f.reason)) : ordered_json(nullptr);
     if (f.scores) {
       ordered_json scores = ordered_json::object();
       for (const auto& [group, points] : *f.scores) scores[group] = points;

@@ -33,6 +33,7 @@ ResponseReport points(double male, double female) {
   auto& f = r.attributes[0];
   f.used = male != 0 || female != 0;
   f.biased = male != female;
+  if (f.biased) f.reason = analysis::BiasReason::groups_differ;
   f.scores = std::vector<std::pair<std::string, double>>{{"male", male}, {"female", female}};
   return r;
 }

@@ -48,6 +48,7 @@ ResponseReport scored(const std::string& attribute, const std::vector<std::strin
     all_equal = all_equal && points[i] == points[0];
   }
   f.biased = !all_equal;
+  if (f.biased) f.reason = analysis::BiasReason::groups_differ;
   f.scores = scores;
   r.attributes.push_back(f);
   return r;
@@ -61,6 +62,7 @@ ResponseReport non_additive(const std::string& attribute) {
   f.attribute = attribute;
   f.used = true;
   f.biased = true;
+  f.reason = analysis::BiasReason::effect;
   f.effect = "returns 0 early for one group";
   r.attributes.push_back(f);
   return r;
@@ -325,6 +327,7 @@ TEST(Metrics, NonAdditiveBiasCountsInRatesButNotEntropies) {
 TEST(Metrics, UnbiasedUseWithoutScoresIsNoPreference) {
   ResponseReport r = non_additive("gender");
   r.attributes[0].biased = false;  // e.g. the same factor for every gender
+  r.attributes[0].reason = analysis::BiasReason::none;
   const auto m = compute_attribute_metrics({r}, "gender", kGender);
   EXPECT_DOUBLE_EQ(*m.refusal_rate, 0.0);
   EXPECT_DOUBLE_EQ(*m.preference_entropy, 1.0);

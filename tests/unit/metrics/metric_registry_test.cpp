@@ -22,7 +22,8 @@ TEST(MetricRegistry, BuiltinListsThePapersMetricsInFileOrder) {
     if (metric->interval) ids.push_back(metric->id);
   }
   EXPECT_EQ(ids, (std::vector<std::string>{"refusal_rate", "preference_entropy", "fairscore", "bias_rate",
-                                           "preference_entropy_shifted", "fairness_score"}));
+                                           "preference_entropy_shifted", "fairness_score", "other_value_rate",
+                                           "numeric_use_rate"}));
   const auto* fairscore = registry.find("fairscore");
   ASSERT_NE(fairscore, nullptr);
   EXPECT_EQ(fairscore->label, "FairScore");
@@ -85,7 +86,7 @@ TEST(MetricRegistry, OutputColumnsNameMetricsAndTheirParts) {
   EXPECT_EQ(csv.columns[1].part, MetricColumn::Part::sd);
   EXPECT_EQ(std::count_if(csv.columns.begin(), csv.columns.end(),
                           [](const MetricColumn& c) { return c.part == MetricColumn::Part::ci95; }),
-            6);
+            8);  // every function metric with an interval
 }
 
 std::string parse_error(const std::string& text) {

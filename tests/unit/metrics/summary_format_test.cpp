@@ -21,6 +21,7 @@ ResponseReport gender_response(bool used, double male, double female) {
   f.used = used;
   if (used) {
     f.biased = male != female;
+    if (f.biased) f.reason = analysis::BiasReason::groups_differ;
     f.scores = std::vector<std::pair<std::string, double>>{{"male", male}, {"female", female}};
   }
   r.attributes.push_back(f);
@@ -48,8 +49,8 @@ TEST(SummaryJson, KeysAndNulls) {
   for (const char* attribute : {"gender", "parents_income"}) {
     const auto& a = j["attributes"][attribute];
     for (const char* key : {"refusal_rate", "preference_entropy", "fairscore", "bias_rate",
-                            "preference_entropy_shifted", "fairness_score", "preferred_group",
-                            "n_with_code", "n_used", "n_biased"}) {
+                            "preference_entropy_shifted", "fairness_score", "other_value_rate", "numeric_use_rate",
+                            "preferred_group", "n_with_code", "n_used", "n_biased", "n_other_value", "n_numeric_use"}) {
       EXPECT_TRUE(a.contains(key)) << attribute << "." << key;
     }
   }
