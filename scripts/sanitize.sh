@@ -21,8 +21,9 @@ configure() {
               -DCODEBIAS_SANITIZE=ON -DCODEBIAS_FUZZ=ON -DCODEBIAS_BUILD_TESTS=ON
               -DCODEBIAS_BUILD_BENCH=OFF -DCODEBIAS_WERROR="${CODEBIAS_WERROR:-OFF}")
   [ -n "${NPM_TARBALL_DIR:-}" ] && args+=(-DNPM_TARBALL_DIR="$NPM_TARBALL_DIR")
-  cmake "${args[@]}" >"$build_dir.configure.log" 2>&1 || { cat "$build_dir.configure.log"; return 1; }
-  tail -n 1 "$build_dir.configure.log"
+  mkdir -p "$build_dir"
+  cmake "${args[@]}" >"$build_dir/configure.log" 2>&1 || { cat "$build_dir/configure.log"; return 1; }
+  tail -n 1 "$build_dir/configure.log"
 }
 
 build() {
