@@ -10,13 +10,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "cli.h"
 #include "counterfactual_support.h"
 #include "quality/landlock.h"
 #include "quality/sandbox.h"
@@ -32,33 +33,36 @@ using test_support::verdict_of;
 
 const std::string kSecret = "CODEBIAS-SECRET-7f3a9c";
 
-// Files the code must not read: one only its owner may read, another run's store, readable by
-// everyone, and the system's accounts; and folders it must not list.
+// Files the code must not read, in a folder of their own under the system's temp folder (which
+// nobody can traverse, so the attempt tests the sandbox, not permissions): one only its owner may
+// read, another run's store, readable by everyone; and the system's accounts, the home and temp
+// folders. The folder is removed with the value.
 struct Targets {
   std::filesystem::path dir;
   std::vector<std::string> paths;
-};
 
-Targets make_targets() {
-  Targets targets;
-  targets.dir = test_support::fresh_test_dir("escape_");
-  const auto own = targets.dir / "id_rsa";
-  const auto store = targets.dir / "other-run" / "run.sqlite";
-  std::filesystem::create_directories(store.parent_path());
-  std::ofstream(own) << kSecret << "\n";
-  std::ofstream(store) << kSecret << "\n";
-  ::chmod(own.c_str(), 0600);
-  ::chmod(store.c_str(), 0644);
-  // nobody must be able to reach the files for the attempt to test the sandbox, not permissions.
-  for (auto dir = targets.dir; dir.has_parent_path() && dir != dir.root_path(); dir = dir.parent_path()) {
-    if (dir == std::filesystem::temp_directory_path()) break;
-    struct stat info {};
-    if (::stat(dir.c_str(), &info) == 0) ::chmod(dir.c_str(), info.st_mode | 0055);
+  Targets() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "codebias-escape-XXXXXX").string();
+    if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot create " + pattern);
+    dir = pattern;
+    ::chmod(dir.c_str(), 0755);
+    const auto own = dir / "id_rsa";
+    const auto store = dir / "other-run" / "run.sqlite";
+    std::filesystem::create_directories(store.parent_path());
+    std::ofstream(own) << kSecret << "\n";
+    std::ofstream(store) << kSecret << "\n";
+    ::chmod(own.c_str(), 0600);
+    ::chmod(store.c_str(), 0644);
+    const char* home = std::getenv("HOME");
+    paths = {own.string(), store.string(), "/etc/passwd", home ? home : "/root", "/tmp"};
   }
-  const char* home = std::getenv("HOME");
-  targets.paths = {own.string(), store.string(), "/etc/passwd", home ? home : "/root", "/tmp"};
-  return targets;
-}
+  Targets(const Targets&) = delete;
+  Targets& operator=(const Targets&) = delete;
+  ~Targets() {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
+  }
+};
 
 struct Attempt {
   std::string language;
@@ -127,7 +131,7 @@ SandboxRequest request_for(const Attempt& attempt, const Targets& targets, bool 
 
 TEST(SandboxEscape, FilesOutsideTheWorkingDirectoryCannotBeReadInAnyLanguage) {
   if (landlock_abi() == 0) GTEST_SKIP() << "this kernel has no Landlock";
-  const Targets targets = make_targets();
+  const Targets targets;
   std::vector<bool> identities = {true};
   if (::geteuid() == 0) identities.push_back(false);  // as root, keeping root's uid
   for (const Attempt& attempt : attempts()) {
@@ -210,7 +214,7 @@ TEST(SandboxEscape, AJavaScriptAnswerCannotForgeItsOwnOutcomes) {
 // Through counterfactual execution too, an answer in any language reads no file of the user's.
 TEST(SandboxEscape, AnAnswerUnderExecutionReadsNoFileOfTheUsers) {
   if (landlock_abi() == 0) GTEST_SKIP() << "this kernel has no Landlock";
-  const Targets targets = make_targets();
+  const Targets targets;
   const std::string secret = targets.paths[0];
   const std::vector<std::pair<std::string, std::string>> answers = {
       {"python",
