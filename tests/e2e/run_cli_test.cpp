@@ -1,14 +1,16 @@
 // `codebias run` flags that cannot go together are refused before anything is sent.
+#include <algorithm>
 #include <filesystem>
-#include "paths.h"
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "cli.h"
+#include "paths.h"
 #include "run/run_option_table.h"
 
 namespace codebias {
@@ -35,6 +37,21 @@ TEST(RunCli, EveryOptionOfTheTableIsAFlag) {
     if (row.flag.empty()) continue;
     EXPECT_NE(help.find(std::string(row.flag) + " "), std::string::npos) << row.flag;
   }
+}
+
+// The README's sweep `--temperature 0,0.7,1` is three configurations, as three repeated flags are.
+TEST(RunCli, CommaSeparatedSweepFlagIsOneConfigurationPerValue) {
+  const auto dir = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / "run_cli_comma_sweep";
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(exit_code({"run", "--suite", "bad-cat", "--temperature", "0,0.7,1", "--mode", "vanilla,cot", "--limit",
+                       "1", "--samples", "1", "--out", dir.string()}),
+            0);
+  std::ifstream summary_file(dir / "summary.json");
+  const auto configurations = nlohmann::json::parse(summary_file)["provenance"]["configurations"];
+  ASSERT_EQ(configurations.size(), 6u);
+  std::vector<std::string> labels;
+  for (const auto& configuration : configurations) labels.push_back(configuration["label"].get<std::string>());
+  EXPECT_NE(std::find(labels.begin(), labels.end(), "t=0.7,mode=cot"), labels.end()) << nlohmann::json(labels).dump();
 }
 
 TEST(RunCli, RetryErrorsNeedsResume) { EXPECT_EQ(exit_code({"run", "--retry-errors"}), 2); }
