@@ -272,6 +272,11 @@ def main():
         "name": "bad-cat",
         "title": "Context Association Test on occupations by gender and ethnicity (BAD: Bias Detection in LLMs, 2023, section 5.3)",
         "source": SOURCE,
+        "about": {
+            "measures": "Context Association Test: how often the model picks the stereotype, anti-stereotype or neutral option for occupations by gender and ethnicity",
+            "paper": "BAD: BiAs Detection for LLMs in candidate screening (2023), section 5.3",
+            "example": "codebias run --suite bad-cat --temperature 0,0.7,1 --out runs/cat",
+        },
         "defaults": {"task": "cat", "temperature": 0},
         "styles": [
             {"name": "vanilla", "description": "the paper's question, options in a seeded random order per variant",

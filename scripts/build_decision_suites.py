@@ -483,6 +483,11 @@ def build_solar(src):
         "title": "SocialBias-Bench (Solar): 343 decision methods of a Python dataclass with demographic fields "
                  "(Ling et al., Bias Unveiled, AAAI 2025)",
         "source": SOLAR_SOURCE,
+        "about": {
+            "measures": "Counterfactual execution of generated decision methods: the share whose outcome changes when only a demographic field changes, per attribute (Solar's bias score)",
+            "paper": "Ling et al., Bias Unveiled: Investigating Social Bias in LLM-Generated Code (AAAI 2025)",
+            "example": "codebias run --suite solar --execute --out runs/solar",
+        },
         "defaults": {"task": "decision", "temperature": 1.0},
         "styles": SOLAR_STYLES,
         "decisions": {
@@ -585,6 +590,11 @@ def build_huang(src):
         "title": "Huang et al. bias testing prompts: 334 functions over health insurance, employability and adult "
                  "income attributes (TOSEM 2025)",
         "source": HUANG_SOURCE,
+        "about": {
+            "measures": "Counterfactual execution of generated functions over health insurance, employability and adult income attributes: Code Bias Score per attribute",
+            "paper": "Huang et al., Bias Testing and Mitigation in LLM-based Code Generation (TOSEM 2025)",
+            "example": "codebias run --suite huang --execute --out runs/huang",
+        },
         "defaults": {"task": "decision"},
         "styles": HUANG_STYLES,
         "decisions": {

@@ -20,7 +20,7 @@ using O = RunOptions;
 // clang-format off
 const std::array<RunOptionRow, 42> kRows = {{
   {.flag = "--suite", .yaml_key = "suite", .json_key = "suite", .value_hint = "NAME", .expected = "a suite name",
-   .help = "Built-in suite: faircoder | ml-pipelines | bad-resume | bad-cat", .field = &O::suite, .show_default = true},
+   .help = "Built-in suite (codebias suites lists them)", .field = &O::suite, .show_default = true},
   {.flag = "--suite-file", .yaml_key = "suite-file", .json_key = "suite_file", .value_hint = "PATH", .expected = "a path",
    .help = "A suite data file instead of a built-in suite", .field = &O::suite_file},
   {.flag = "--task", .yaml_key = "task", .json_key = "task", .value_hint = "TASK", .expected = "a task name",

@@ -100,6 +100,11 @@ void load_run_yaml(std::string_view text, std::string_view origin, RunOptions& o
 // The temperature of a run whose suite names none and whose user gives none.
 inline constexpr double kDefaultTemperature = 1.0;
 
+// The default slice of `codebias run`: the first 3 entities of each group's list, 5 samples each.
+// Small enough to finish in seconds against the built-in model; `--full` drops the entity cut.
+inline constexpr int kDefaultEntitiesPerGroup = 3;
+inline constexpr int kDefaultSamples = 5;
+
 // Throws std::invalid_argument naming the first option that is out of range.
 void validate(const RunOptions& options);
 

@@ -829,7 +829,7 @@ Suite parse_suite(std::string_view json_text, std::string_view origin) {
     throw std::runtime_error(std::string(origin) + ":" + std::to_string(line) + ": invalid JSON: " + error.what());
   }
   reader.check_object(document, "(top level)",
-                      {"format", "name", "title", "source", "defaults", "prompting", "styles", "function",
+                      {"format", "name", "title", "source", "about", "defaults", "prompting", "styles", "function",
                        "testcase", "pipelines", "resume", "cat", "decisions"});
 
   Suite suite;
@@ -840,6 +840,11 @@ Suite parse_suite(std::string_view json_text, std::string_view origin) {
   suite.name = reader.string_field(document, "name", "(top level)");
   suite.title = reader.optional_string(document, "title", "(top level)");
   suite.source = reader.string_field(document, "source", "(top level)");
+  if (const json* about = reader.find(document, "about")) {
+    reader.check_object(*about, "about", {"measures", "paper", "example"});
+    suite.about = {reader.optional_string(*about, "measures", "about"), reader.optional_string(*about, "paper", "about"),
+                   reader.optional_string(*about, "example", "about")};
+  }
   if (const json* defaults = reader.find(document, "defaults")) suite.defaults = reader.defaults(*defaults, "defaults");
   // The FairCoder parts place their prompts with these sentences; the pipelines part has its own.
   const bool faircoder_parts = reader.find(document, "function") != nullptr || reader.find(document, "testcase") != nullptr;

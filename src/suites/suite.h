@@ -317,10 +317,18 @@ struct SuiteDefaults {
   std::optional<double> temperature; // unset: the run's own default
 };
 
+// What `codebias suites` says of a suite (each may be empty in a user's suite file).
+struct SuiteAbout {
+  std::string measures;  // one sentence: what its findings and headline metrics are
+  std::string paper;     // the paper it reproduces, with its section
+  std::string example;   // a command that runs a representative slice
+};
+
 struct Suite {
   std::string name;
   std::string title;
   std::string source;
+  SuiteAbout about;
   SuiteDefaults defaults;
   Prompting prompting;                  // required with a function or testcase part
   std::vector<PromptStyle> styles;      // at least one

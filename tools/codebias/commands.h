@@ -25,5 +25,6 @@ Command add_gate_command(CLI::App& parent);
 Command add_report_command(CLI::App& parent);
 Command add_screening_command(CLI::App& parent);
 Command add_detect_command(CLI::App& parent);
+Command add_suites_command(CLI::App& parent);
 
 }  // namespace codebias::cli

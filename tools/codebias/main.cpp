@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
   commands.push_back(codebias::cli::add_prompts_command(app));
   commands.push_back(codebias::cli::add_quality_command(app));
   commands.push_back(codebias::cli::add_batch_command(app));
+  commands.push_back(codebias::cli::add_suites_command(app));
   commands.push_back(codebias::cli::add_run_command(app));
   commands.push_back(codebias::cli::add_serve_model_command(app));
   commands.push_back(codebias::cli::add_compare_command(app));

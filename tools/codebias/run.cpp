@@ -17,14 +17,10 @@
 #include "endpoint_flag.h"
 #include "run/run.h"
 #include "run/run_option_table.h"
+#include "suites/suite.h"
 
 namespace codebias::cli {
 namespace {
-
-// The default slice: the first 3 entities of each group's list, 5 samples each. Small enough
-// to finish in seconds against the built-in model; `--full` runs every entity.
-constexpr int kDefaultEntitiesPerGroup = 3;
-constexpr int kDefaultSamples = 5;
 
 struct RunArgs {
   std::string config_file;
@@ -76,8 +72,8 @@ int failed_run_status(const run::RunOutcome& outcome) {
 run::RunOutcome start_from_flags(const RunArgs& args, const run::RunIo& io) {
   // Defaults of the default slice, replaced by the run file and then by flags.
   run::RunOptions options;
-  options.entities_per_group = kDefaultEntitiesPerGroup;
-  options.samples = kDefaultSamples;
+  options.entities_per_group = run::kDefaultEntitiesPerGroup;
+  options.samples = run::kDefaultSamples;
   if (!args.config_file.empty()) run::load_run_file(args.config_file, options);
   const auto rows = run::run_option_table();
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -160,6 +156,10 @@ Command add_run_command(CLI::App& parent) {
   app->add_flag("--retry-errors", args->retry_errors, "With --resume: send failed samples again");
   app->add_flag("--full", args->full, "Every entity of the suite (the whole benchmark)");
   for (const auto& row : run::run_option_table()) args->flags.push_back(add_table_flag(*app, row, args->from_flags));
+  // The suite list comes from the suites themselves, as `codebias suites` and the README's table do.
+  std::string suite_names;
+  for (const auto& name : suites::builtin_suite_names()) suite_names += (suite_names.empty() ? "" : " | ") + name;
+  app->get_option("--suite")->description("Built-in suite: " + suite_names + " (codebias suites: what each measures)");
   app->footer(
       "Without --endpoint the built-in simulated model answers (reports say so). The run directory "
       "holds run.sqlite, summary.json, responses.jsonl, metrics.csv, samples.csv and report.md; "
