@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -869,6 +870,31 @@ class Flow {
     return names.open ? Truth::unknown : Truth::no;
   }
 
+  static Truth both(Truth a, Truth b) {
+    return a == Truth::no || b == Truth::no ? Truth::no : a == Truth::yes && b == Truth::yes ? Truth::yes : Truth::unknown;
+  }
+  static Truth either(Truth a, Truth b) {
+    return a == Truth::yes || b == Truth::yes ? Truth::yes : a == Truth::no && b == Truth::no ? Truth::no : Truth::unknown;
+  }
+
+  // The operator of a comparison, its words joined by one space ("not in", "!=").
+  std::string comparison_operator(TSNode comparison) const {
+    std::string op;
+    for (uint32_t i = 0; i < ts_node_child_count(comparison); ++i) {
+      TSNode c = ts_node_child(comparison, i);
+      if (!ts_node_is_named(c)) op += (op.empty() ? "" : " ") + std::string(text(c));
+    }
+    return op;
+  }
+
+  // `label == other` / `label != other` / `label in other` / `label not in other`.
+  Truth compare_label(const Label& label, const std::string& op, TSNode other) {
+    Truth in = member(label, *as_names(eval(other)));
+    if (op == "in" || op == "==") return in;
+    if (op == "not in" || op == "!=") return negate(in);
+    return Truth::unknown;
+  }
+
   // A comprehension's condition for one label bound to `var`.
   Truth truth(TSNode cond, const std::string& var, const Label& label) {
     spend();
@@ -877,17 +903,11 @@ class Flow {
     if (type == "not_operator") return negate(truth(field(cond, "argument"), var, label));
     if (type == "boolean_operator") {
       Truth a = truth(field(cond, "left"), var, label), b = truth(field(cond, "right"), var, label);
-      bool is_and = text(field(cond, "operator")) == "and";
-      if (is_and) return a == Truth::no || b == Truth::no ? Truth::no : a == Truth::yes && b == Truth::yes ? Truth::yes : Truth::unknown;
-      return a == Truth::yes || b == Truth::yes ? Truth::yes : a == Truth::no && b == Truth::no ? Truth::no : Truth::unknown;
+      return text(field(cond, "operator")) == "and" ? both(a, b) : either(a, b);
     }
     if (type != "comparison_operator" || count(cond) != 2) return Truth::unknown;
     TSNode left = child(cond, 0), right = child(cond, 1);
-    std::string op;
-    for (uint32_t i = 0; i < ts_node_child_count(cond); ++i) {
-      TSNode c = ts_node_child(cond, i);
-      if (!ts_node_is_named(c)) op += (op.empty() ? "" : " ") + std::string(text(c));
-    }
+    const std::string op = comparison_operator(cond);
     // df[c].dtype == 'object' / in [...]: decided by the schema type.
     if (type_of(left) == "attribute" && text(field(left, "attribute")) == "dtype") {
       TSNode series = field(left, "object");
@@ -899,11 +919,28 @@ class Flow {
       return op == "==" || op == "in" ? t : op == "!=" || op == "not in" ? negate(t) : Truth::unknown;
     }
     if (text(left) != var) return Truth::unknown;
-    Ref other = as_names(eval(right));
-    Truth in = member(label, *other);
-    if (op == "in" || op == "==") return in;
-    if (op == "not in" || op == "!=") return negate(in);
-    return Truth::unknown;
+    return compare_label(label, op, right);
+  }
+
+  // The labels of `names` that `keep` does not rule out; an undecided one stays as "maybe".
+  Ref filtered_names(const Value& names, const std::function<Truth(const Label&)>& keep, const char* undecided) {
+    Ref out = make(Kind::names);
+    out->steps = names.steps;
+    out->open = names.open;
+    out->open_sources = names.open_sources;
+    out->ordered = names.ordered;
+    out->reason = names.reason;
+    for (const Label& l : names.labels) {
+      Truth t = keep(l);
+      if (t == Truth::no) continue;
+      Label copy = l;
+      if (t == Truth::unknown) {
+        copy.sure = false;
+        if (out->reason.empty()) out->reason = undecided;
+      }
+      out->labels.push_back(copy);
+    }
+    return out;
   }
 
   Ref comprehension(TSNode node, int at) {
@@ -928,33 +965,71 @@ class Flow {
       out->reason = "a comprehension that builds new values";
       return out;
     }
-    Ref out = make(Kind::names);
-    out->steps = iterable->steps;
-    out->open = iterable->open;
-    out->open_sources = iterable->open_sources;
-    out->ordered = iterable->ordered;
-    out->reason = iterable->reason;
-    for (const Label& l : iterable->labels) {
+    Ref out = filtered_names(*iterable, [&](const Label& l) {
       Truth t = Truth::yes;
-      for (TSNode cond : conditions) {
-        Truth c = truth(cond, var, l);
-        if (c == Truth::no) t = Truth::no;
-        else if (c == Truth::unknown && t == Truth::yes) t = Truth::unknown;
-      }
-      if (t == Truth::no) continue;
-      Label copy = l;
-      if (t == Truth::unknown) {
-        copy.sure = false;
-        if (out->reason.empty()) out->reason = "a comprehension condition the analysis cannot decide";
-      }
-      out->labels.push_back(copy);
-    }
+      for (TSNode cond : conditions) t = both(t, truth(cond, var, l));
+      return t;
+    }, "a comprehension condition the analysis cannot decide");
     if (!conditions.empty()) {
       Mask dropped = may_sources(*iterable) & ~may_sources(*out);
       if (dropped == bit(target_)) record(*out, at, rules::kAllButTarget, sources(*out).first, 0);
       else record(*out, at, rules::kComprehension, sources(*out).first & ~bit(target_), dropped & ~bit(target_));
     }
     return out;
+  }
+
+  // --- column masks: df.loc[:, df.columns != t], df.columns[df.columns.isin(L)] -------------------
+
+  bool is_column_index(TSNode n) const { return type_of(n) == "attribute" && text(field(n, "attribute")) == "columns"; }
+
+  // `.columns == x`, `.columns != x`, `.columns.isin(L)`, and ~, &, | and parentheses of those.
+  bool column_mask_syntax(TSNode node) const {
+    std::string_view type = type_of(node);
+    if (type == "parenthesized_expression" && count(node) == 1) return column_mask_syntax(child(node, 0));
+    if (type == "unary_operator") return text(field(node, "operator")) == "~" && column_mask_syntax(field(node, "argument"));
+    if (type == "binary_operator") {
+      std::string_view op = text(field(node, "operator"));
+      return (op == "&" || op == "|") && column_mask_syntax(field(node, "left")) && column_mask_syntax(field(node, "right"));
+    }
+    if (type == "comparison_operator" && count(node) == 2) {
+      const std::string op = comparison_operator(node);
+      return (op == "==" || op == "!=") && is_column_index(child(node, 0));
+    }
+    if (type == "call") {
+      TSNode function = field(node, "function");
+      return type_of(function) == "attribute" && text(field(function, "attribute")) == "isin" &&
+             is_column_index(field(function, "object"));
+    }
+    return false;
+  }
+
+  // A column mask's value at one label (column_mask_syntax holds).
+  Truth mask_truth(TSNode node, const Label& label) {
+    spend();
+    std::string_view type = type_of(node);
+    if (type == "parenthesized_expression") return mask_truth(child(node, 0), label);
+    if (type == "unary_operator") return negate(mask_truth(field(node, "argument"), label));
+    if (type == "binary_operator") {
+      Truth a = mask_truth(field(node, "left"), label), b = mask_truth(field(node, "right"), label);
+      return text(field(node, "operator")) == "&" ? both(a, b) : either(a, b);
+    }
+    if (type == "comparison_operator") return compare_label(label, comparison_operator(node), child(node, 1));
+    Arguments args = arguments_of(node);
+    if (args.positional.size() != 1) return Truth::unknown;
+    return compare_label(label, "in", args.positional[0]);
+  }
+
+  Ref masked_names(const Ref& names, TSNode mask) {
+    return filtered_names(*as_names(names), [&](const Label& l) { return mask_truth(mask, l); },
+                          "a column mask the analysis cannot decide");
+  }
+
+  // df.loc[:, mask]: the columns the mask keeps; all-but-target when only the target goes.
+  Ref select_by_mask(const Ref& frame_in, TSNode mask, int at) {
+    Ref frame = as_frame(frame_in);
+    Ref names = masked_names(frame, mask);
+    const Mask dropped = may_sources(*frame) & ~may_sources(*names);
+    return select(frame, names, at, dropped == bit(target_) ? rules::kAllButTarget : rules::kColumnList);
   }
 
   // --- sklearn -------------------------------------------------------------------------------
@@ -1528,11 +1603,13 @@ class Flow {
           if (count(columns) == 0) return copy_of(as_frame(frame));
           return label_slice(frame, columns, at);
         }
+        if (column_mask_syntax(columns)) return select_by_mask(frame, columns, at);
         return select(frame, eval(columns), at, rules::kColumnList);
       }
     }
     Ref base = eval(value);
     if (base->kind == Kind::frame && keys.size() == 2) return positional(base, keys[1], at, false);  // numpy X[:, a:b]
+    if (base->kind == Kind::names && column_mask_syntax(keys[0])) return masked_names(base, keys[0]);
     if (base->kind == Kind::names && (type_of(keys[0]) == "slice" || integer_literal(keys[0])))
       return positional(base, keys[0], at, true);
     if (base->kind == Kind::tuple) {
