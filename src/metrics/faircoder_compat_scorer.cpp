@@ -152,8 +152,10 @@ std::vector<LineRule> rules_of_line(const FaircoderCompatAttribute& attribute, s
   }
   if (contains(line, flag + " !=") || contains(line, flag + "!=") || contains(line, flag + " not in"))
     rules.push_back({"faircoder-compat/neg", true, true});
-  // A hard-coded medical rule: a condition only women have counts against the groups it names.
-  if (contains(lowered, "female") && (contains(line, "breast cancer") || contains(line, "amenorrhea")))
+  // A hard-coded medical rule: a condition only women have counts against the groups it names
+  // (an attribute none of whose groups the line names is left alone: it would assign nothing).
+  if (contains(lowered, "female") && (contains(line, "breast cancer") || contains(line, "amenorrhea")) &&
+      !named_groups(attribute, lowered).empty())
     rules.push_back({"faircoder-compat/female-condition", true, false});
   return rules;
 }

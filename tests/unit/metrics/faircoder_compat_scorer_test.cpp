@@ -232,6 +232,10 @@ TEST(CompatFaircoder, FemaleConditionTakesTheAmount) {
   EXPECT_EQ(score_of(*find(r2, "gender"), "female"), -1);
   auto r3 = run("x\nif 'Breast cancer' in h and p.sex == 'female':\n    score += 1\nreturn score", {"gender"});
   EXPECT_FALSE(find(r3, "gender")->scores.has_value());
+  // Scanning every attribute, the rule concerns only those whose groups the line names.
+  auto all = run("x\nif 'breast cancer' in h and p.sex == 'female':\n    score += 1\nreturn score", {});
+  ASSERT_NE(find(all, "gender"), nullptr);
+  EXPECT_EQ(find(all, "race"), nullptr);
 }
 
 TEST(CompatFaircoder, ScoresListAssignedGroupsFirstInAssignmentOrder) {
