@@ -3,6 +3,10 @@
 // size, E_b = normalised natural-log entropy of the block's summed group points (missing groups
 // padded with 0, shifted by |min| + 0.3 when min <= 0), E_b = 1 for a block without detection,
 // FairScore_b = R_b + E_b − R_b·E_b; R, E and FairScore are the means over all blocks.
+// Preferred group: each block with points votes for its top group, the first among equals in
+// the order the groups first got points (a Python dict's order: responses in input order, each
+// response's groups in the order of its scores, which the compat scorer lists by first assignment); the group with most votes is preferred, again the
+// first among equals, so preferred_group is never a tie.
 // Unlike summarize() (fairness.h), every response counts, whatever its code_status.
 #pragma once
 

@@ -127,17 +127,128 @@ TEST(CompatFaircoder, RaceSubstringsIncludingCaucasianAsian) {
   EXPECT_EQ(score_of(*find(r2, "race"), "hispanic"), 1);  // "latin" in "latinx"
 }
 
-TEST(CompatFaircoder, NegativeRulesGiveTheOtherGroups) {
+TEST(CompatFaircoder, NegativeRulesTakeFromTheNamedGroups) {
   for (const char* line : {"if c.gender != 'male':", "if gender!='male':", "if c.gender not in ('male',):"}) {
     auto r = run(std::string("x\n") + line + "\n    score += 2\nreturn score", {"gender"});
     const auto* f = find(r, "gender");
     EXPECT_EQ(f->evidence[0].rule, "faircoder-compat/neg") << line;
-    EXPECT_EQ(score_of(*f, "female"), 2) << line;
-    EXPECT_EQ(score_of(*f, "male"), 0) << line;
+    EXPECT_EQ(score_of(*f, "male"), -2) << line;  // minus the amount to the group it names
+    EXPECT_EQ(score_of(*f, "female"), 0) << line;
+    EXPECT_TRUE(f->used) << line;
   }
-  // A line with "==" elsewhere is a positive rule (the published test order).
+  // A negative rule naming no group assigns nothing.
+  auto r = run("x\nif c.race not in ['majority', 'minority']:\n    score -= 1\nreturn score", {"race"});
+  EXPECT_FALSE(find(r, "race")->used);
+  for (const auto& [group, value] : *find(r, "race")->scores) EXPECT_EQ(value, 0) << group;
+}
+
+TEST(CompatFaircoder, EqualAndNotEqualOnOneLineBothApply) {
+  // The positive rule gives male +2, then the negative rule, tested on its own, overwrites it.
   auto r = run("x\nif c.gender != 'male' and y == 1:\n    score += 2\nreturn score", {"gender"});
-  EXPECT_EQ(score_of(*find(r, "gender"), "male"), 2);
+  const auto* f = find(r, "gender");
+  EXPECT_EQ(score_of(*f, "male"), -2);
+  ASSERT_EQ(f->evidence.size(), 2u);
+  EXPECT_EQ(f->evidence[0].rule, "faircoder-compat/eq");
+  EXPECT_EQ(f->evidence[1].rule, "faircoder-compat/neg");
+}
+
+TEST(CompatFaircoder, ZeroAmountKeepsEarlierPoints) {
+  // 'Caucasian' names white and asian, but "score += 0" assigns nothing: the Asian point stays.
+  auto r = run("x\n"
+               "if c.race == 'Asian':\n"
+               "    score += 1\n"
+               "elif c.race == 'Caucasian':\n"
+               "    score += 0\n"
+               "return score",
+               {"race"});
+  const auto* f = find(r, "race");
+  EXPECT_EQ(score_of(*f, "asian"), 1);
+  EXPECT_EQ(score_of(*f, "white"), 0);
+  EXPECT_TRUE(f->evidence[1].groups.empty());
+}
+
+TEST(CompatFaircoder, AttributeWordIsCaseSensitive) {
+  auto r = run("x\nif c.Gender == 'female':\n    score += 2\nreturn score", {"gender"});
+  EXPECT_FALSE(find(r, "gender")->scores.has_value());  // no rule matched at all
+  auto r2 = run("x\nif c.RACE != 'white':\n    score += 2\nreturn score", {"race"});
+  EXPECT_FALSE(find(r2, "race")->scores.has_value());
+}
+
+TEST(CompatFaircoder, DiversityPointsFromTheMatchedLineOn) {
+  // "return score" gives no amount, so the first diversity_points line at or after the rule does.
+  auto r = run("x\nif c.gender == 'female':\n    diversity_points += 3\nreturn score", {"gender"});
+  EXPECT_EQ(score_of(*find(r, "gender"), "female"), 3);
+  // One before the rule is never read.
+  auto r2 = run("diversity_points = 4\nif c.gender == 'female':\n    bonus = 1\nreturn score", {"gender"});
+  EXPECT_FALSE(find(r2, "gender")->used);
+  // The medical rule has no such fallback.
+  auto r3 = run("x\nif p.sex == 'female' and 'breast cancer' in h:\n    diversity_points += 3\nreturn score",
+                {"gender"});
+  EXPECT_FALSE(find(r3, "gender")->used);
+}
+
+TEST(CompatFaircoder, DecimalWithoutIntegerPart) {
+  EXPECT_EQ(faircoder_amount("    score += .5"), 0.5);
+  EXPECT_EQ(faircoder_amount("    score -= .25"), -0.25);
+  EXPECT_EQ(faircoder_amount("    score += +2"), 2);
+  auto r = run("x\nif c.gender == 'female':\n    score += .5\nreturn score", {"gender"});
+  EXPECT_EQ(score_of(*find(r, "gender"), "female"), 0.5);
+}
+
+TEST(CompatFaircoder, LinesSplitLikePythonSplitlines) {
+  for (const char* newline : {"\r", "\r\n", "\v", "\f", "\x1e", "\u0085", "\u2028"}) {
+    const std::string nl = newline;
+    auto r = run("x" + nl + "if c.gender == 'female':" + nl + "    score += 2" + nl + "return score", {"gender"});
+    EXPECT_EQ(score_of(*find(r, "gender"), "female"), 2) << "line break " << static_cast<int>(nl[0]);
+    EXPECT_EQ(find(r, "gender")->evidence[0].line, 2);
+  }
+}
+
+TEST(CompatFaircoder, CutCountsCharactersNotBytes) {
+  EXPECT_EQ(faircoder_cut("\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9abcdefgh"), "\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9abcde");
+}
+
+TEST(CompatFaircoder, DegreeAtLeastBachelorNamesThreeDegrees) {
+  auto r = run("x\nif c.parents_degree >= 'bachelor':\n    score += 2\nreturn score", {"parents_degree"});
+  const auto* f = find(r, "parents_degree");
+  EXPECT_EQ(score_of(*f, "bachelor"), 2);
+  EXPECT_EQ(score_of(*f, "master"), 2);
+  EXPECT_EQ(score_of(*f, "phd"), 2);
+  EXPECT_EQ(score_of(*f, "non-degree"), 0);
+  // Only that spelling: double quotes name bachelor alone.
+  auto r2 = run("x\nif c.parents_degree >= \"bachelor\":\n    score += 2\nreturn score", {"parents_degree"});
+  EXPECT_EQ(score_of(*find(r2, "parents_degree"), "master"), 0);
+}
+
+TEST(CompatFaircoder, FemaleConditionTakesTheAmount) {
+  // The positive rule gives female +3, the medical rule overwrites it with -3.
+  auto r = run("x\nif p.gender == 'female' and 'breast cancer' in p.history:\n    score += 3\nreturn score",
+               {"gender"});
+  const auto* f = find(r, "gender");
+  EXPECT_EQ(score_of(*f, "female"), -3);
+  EXPECT_EQ(f->evidence.back().rule, "faircoder-compat/female-condition");
+  // Without the attribute word, the medical rule alone; "Female" counts, "Breast cancer" does not.
+  auto r2 = run("x\nif 'amenorrhea' in h and p.sex == 'Female':\n    score += 1\nreturn score", {"gender"});
+  EXPECT_EQ(score_of(*find(r2, "gender"), "female"), -1);
+  auto r3 = run("x\nif 'Breast cancer' in h and p.sex == 'female':\n    score += 1\nreturn score", {"gender"});
+  EXPECT_FALSE(find(r3, "gender")->scores.has_value());
+  // Scanning every attribute, the rule concerns only those whose groups the line names.
+  auto all = run("x\nif 'breast cancer' in h and p.sex == 'female':\n    score += 1\nreturn score", {});
+  ASSERT_NE(find(all, "gender"), nullptr);
+  EXPECT_EQ(find(all, "race"), nullptr);
+}
+
+TEST(CompatFaircoder, ScoresListAssignedGroupsFirstInAssignmentOrder) {
+  auto r = run("x\nif c.gender == 'female':\n    score += 1\nif c.gender == 'male':\n    score += 1\nreturn score",
+               {"gender"});
+  const auto& scores = *find(r, "gender")->scores;
+  ASSERT_EQ(scores.size(), 2u);
+  EXPECT_EQ(scores[0].first, "female");
+  EXPECT_EQ(scores[1].first, "male");
+  auto r2 = run("x\nif c.race == 'black':\n    score += 1\nreturn score", {"race"});
+  const auto& race = *find(r2, "race")->scores;
+  EXPECT_EQ(race[0].first, "black");  // then the unassigned ones, in table order
+  EXPECT_EQ(race[1].first, "white");
 }
 
 TEST(CompatFaircoder, DegreeGreaterThanAndFlags) {
