@@ -12,7 +12,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
-#include <tuple>
 #include <unordered_map>
 
 #include <unistd.h>
@@ -30,6 +29,7 @@
 #include "detectors/registry.h"
 #include "prompts/mitigation_prompts.h"
 #include "run/progress.h"
+#include "run/prompt_slice.h"
 #include "serve/simulated_model_server.h"
 #include "store/run_lock.h"
 #include "store/run_store.h"
@@ -105,31 +105,6 @@ std::map<std::string, RunOutcome::ErrorKind> errors_by_kind(const metrics::RunRe
 suites::Suite load_suite(const RunOptions& options) {
   if (!options.suite_file.empty()) return suites::load_suite_file(options.suite_file);
   return suites::builtin_suite(options.suite);
-}
-
-std::string metadata_string(const nlohmann::json& metadata, const char* key) {
-  const auto it = metadata.find(key);
-  return it != metadata.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-// Keeps the first K entities of each (scenario, attribute, group) list, in prompt order; prompts
-// that name no entity (test-case prompts) are all kept.
-std::vector<prompts::Prompt> first_entities_per_group(std::vector<prompts::Prompt> all, int k) {
-  std::map<std::tuple<std::string, std::string, std::string>, std::vector<std::string>> seen;
-  std::vector<prompts::Prompt> kept;
-  for (auto& prompt : all) {
-    const auto& m = prompt.metadata;
-    auto& entities = seen[{metadata_string(m, "scenario"), metadata_string(m, "attribute"),
-                           metadata_string(m, "group")}];
-    const std::string entity = metadata_string(m, "entity");
-    const bool known = std::find(entities.begin(), entities.end(), entity) != entities.end();
-    if (!known) {
-      if (static_cast<int>(entities.size()) >= k) continue;
-      entities.push_back(entity);
-    }
-    kept.push_back(std::move(prompt));
-  }
-  return kept;
 }
 
 generation::RequestConfig request_config(const RunOptions& options, const RunConfiguration& configuration) {
@@ -400,7 +375,8 @@ RunOptions with_suite_defaults(RunOptions options, const suites::Suite& suite) {
   return options;
 }
 
-std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, const suites::Suite& suite) {
+std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, const suites::Suite& suite,
+                                                    std::string* limit_note) {
   std::vector<generation::PlannedSample> samples;
   for (const auto& configuration : expand_configurations(options)) {
     prompts::PromptOptions prompt_options;
@@ -424,7 +400,11 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
     prompt_options.names_per_group = options.names_per_group;
     auto prompts = task.build_prompts(suite, prompt_options);
     if (options.entities_per_group) prompts = first_entities_per_group(std::move(prompts), *options.entities_per_group);
-    if (options.limit && prompts.size() > *options.limit) prompts.resize(*options.limit);
+    if (options.limit) {
+      auto limited = spread_limit(std::move(prompts), *options.limit);
+      prompts = std::move(limited.kept);
+      if (limit_note != nullptr) *limit_note = std::move(limited.note);
+    }
 
     const auto request = request_config(options, configuration);
     for (const auto& prompt : prompts) {
@@ -468,7 +448,8 @@ RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
   const auto suite = load_suite(requested);
   // Stored resolved, so a resumed run and the reports see the task and temperature it ran with.
   const RunOptions options = with_suite_defaults(requested, suite);
-  const auto samples = plan_samples(options, suite);
+  std::string limit_note;
+  const auto samples = plan_samples(options, suite, &limit_note);
   if (samples.empty()) throw std::invalid_argument("the options select no prompt");
 
   std::error_code error;
@@ -484,6 +465,7 @@ RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
   if (io.log)
     *io.log << "codebias: planned " << samples.size() << " samples in "
             << base::printable(options.out_dir.string(), false) << '\n';
+  if (io.log && !limit_note.empty()) *io.log << "codebias: " << limit_note << '\n';
 
   RunOutcome outcome;
   outcome.dir = options.out_dir;

@@ -30,8 +30,10 @@ namespace codebias::run {
 RunOptions with_suite_defaults(RunOptions options, const suites::Suite& suite);
 
 // Every sample a run with these options asks for, in plan order: configuration, then prompt,
-// then sample index. Ids are "<prompt id>#<k>" plus "@<configuration label>" in a sweep.
-std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, const suites::Suite& suite);
+// then sample index. Ids are "<prompt id>#<k>" plus "@<configuration label>" in a sweep. With
+// --limit, `limit_note` (when given) receives what the slice covers (prompt_slice.h).
+std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, const suites::Suite& suite,
+                                                    std::string* limit_note = nullptr);
 
 // Reads every stored sample of the run into `records` (plan order, replacing what it held) and
 // analyses them with the run's task (options.task; a test-case run's blocks are options.samples
