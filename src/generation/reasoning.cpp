@@ -1,6 +1,8 @@
 // Reading the reasoning trace of a result: API fields first, then <think> tags (base/reasoning_split.h).
 #include "generation/reasoning.h"
 
+#include "base/json_fields.h"
+
 namespace codebias::generation {
 namespace {
 
@@ -26,11 +28,6 @@ std::string content_text(const nlohmann::json& content) {
     }
   }
   return text;
-}
-
-std::string string_field(const nlohmann::json& object, const char* name) {
-  const auto found = object.find(name);
-  return found != object.end() && found->is_string() ? found->get<std::string>() : std::string{};
 }
 
 PromptThink think_state_of(std::string_view text) {
@@ -59,12 +56,12 @@ ReasoningSplit extract_reasoning(const nlohmann::json& choice, PromptThink promp
     if (const auto content = message->find("content"); content != message->end()) {
       text = content_text(*content);
     }
-    field = string_field(*message, "reasoning_content");
-    if (field.empty()) field = string_field(*message, "reasoning");
+    field = base::string_or_empty(*message, "reasoning_content");
+    if (field.empty()) field = base::string_or_empty(*message, "reasoning");
   } else {
-    text = string_field(choice, "text");
+    text = base::string_or_empty(choice, "text");
   }
-  const std::string finish_reason = string_field(choice, "finish_reason");
+  const std::string finish_reason = base::string_or_empty(choice, "finish_reason");
 
   if (field.empty()) return split_think_tags(text, prompt);
 
@@ -96,7 +93,7 @@ PromptThink prompt_think_state(const nlohmann::json& body) {
     return PromptThink::unknown;
   }
   const auto& last = messages->back();
-  if (!last.is_object() || string_field(last, "role") != "assistant") return PromptThink::unknown;
+  if (!last.is_object() || base::string_or_empty(last, "role") != "assistant") return PromptThink::unknown;
   return think_state_of(content_text(last.value("content", nlohmann::json())));
 }
 

@@ -6,6 +6,7 @@
 #include <span>
 #include <tuple>
 
+#include "base/json_fields.h"
 #include "base/text_table.h"
 #include "stats/bootstrap.h"
 #include "stats/holm.h"
@@ -248,12 +249,6 @@ void add_comparisons(const std::vector<PipelineAnswer>& answers, PipelineMetrics
   }
 }
 
-std::string text_of(const nlohmann::json& object, const char* key) {
-  if (!object.is_object()) return {};
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 std::string rate_text(const std::optional<double>& value) {
   if (!value) return "-";
   char text[16];
@@ -269,20 +264,20 @@ PipelineAnswer pipeline_answer_from(const nlohmann::json& metadata, const nlohma
   answer.config = config;
   answer.prompt_id = prompt_id;
   answer.sample = sample;
-  answer.dataset = text_of(metadata, "dataset");
-  answer.path = text_of(metadata, "path");
-  answer.level = text_of(metadata, "level");
-  answer.mitigation = text_of(metadata, "mitigation");
-  answer.attribute_set = text_of(metadata, "attribute_set");
+  answer.dataset = base::string_or_empty(metadata, "dataset");
+  answer.path = base::string_or_empty(metadata, "path");
+  answer.level = base::string_or_empty(metadata, "level");
+  answer.mitigation = base::string_or_empty(metadata, "mitigation");
+  answer.attribute_set = base::string_or_empty(metadata, "attribute_set");
   if (metadata.is_object()) {
     const auto variant = metadata.find("variant");
     if (variant != metadata.end() && variant->is_number_integer()) answer.variant = variant->get<int>();
   }
   if (!analysis.is_object()) return answer;
-  if (answer.path.empty()) answer.path = text_of(analysis, "path");
-  answer.with_code = text_of(analysis, "code_status") == "ok";
+  if (answer.path.empty()) answer.path = base::string_or_empty(analysis, "path");
+  answer.with_code = base::string_or_empty(analysis, "code_status") == "ok";
   if (const auto execution = analysis.find("execution"); execution != analysis.end() && execution->is_object()) {
-    answer.execution_status = text_of(*execution, "status");
+    answer.execution_status = base::string_or_empty(*execution, "status");
     if (const auto agrees = execution->find("agrees"); agrees != execution->end() && agrees->is_boolean()) {
       answer.execution_agrees = agrees->get<bool>();
     }
@@ -294,7 +289,7 @@ PipelineAnswer pipeline_answer_from(const nlohmann::json& metadata, const nlohma
   const auto attributes = analysis.find("attributes");
   if (attributes == analysis.end() || !attributes->is_object()) return answer;
   for (const auto& [name, use] : attributes->items()) {
-    AttributeUse out{name, text_of(use, "role"), std::nullopt};
+    AttributeUse out{name, base::string_or_empty(use, "role"), std::nullopt};
     if (out.role != "sensitive" && out.role != "irrelevant") continue;
     if (const auto used = use.find("used"); used != use.end() && used->is_boolean()) out.used = used->get<bool>();
     answer.attributes.push_back(std::move(out));

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/builtin_data.h"
+#include "base/json_fields.h"
 #include "base/jsonl_engine.h"
 #include "quality/driver_output.h"
 
@@ -40,13 +41,8 @@ std::optional<PipelineExecutionStatus> status_named(const std::string& name) {
   return std::nullopt;
 }
 
-std::string string_or_empty(const json& report, const char* key) {
-  auto found = report.find(key);
-  return found != report.end() && found->is_string() ? found->get<std::string>() : std::string();
-}
-
 void read_report(const json& report, PipelineExecution& result) {
-  auto status = status_named(string_or_empty(report, "status"));
+  auto status = status_named(base::string_or_empty(report, "status"));
   if (!status) {
     result.status = PipelineExecutionStatus::no_result;
     result.error = "the driver reported an unknown status: " + clip_message(report.dump());
@@ -59,10 +55,10 @@ void read_report(const json& report, PipelineExecution& result) {
   if (auto derived = report.find("derived"); derived != report.end() && derived->is_array()) {
     result.derived = derived->get<std::vector<std::string>>();
   }
-  result.basis = string_or_empty(report, "basis");
-  result.estimator = string_or_empty(report, "estimator");
-  result.error_type = string_or_empty(report, "error_type");
-  result.error = clip_message(string_or_empty(report, "error"));
+  result.basis = base::string_or_empty(report, "basis");
+  result.estimator = base::string_or_empty(report, "estimator");
+  result.error_type = base::string_or_empty(report, "error_type");
+  result.error = clip_message(base::string_or_empty(report, "error"));
   if (result.error_type == "MemoryError") result.status = PipelineExecutionStatus::memory;
 }
 

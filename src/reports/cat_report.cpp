@@ -4,6 +4,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "base/json_fields.h"
 #include "reports/metric_text.h"
 #include "reports/task_report.h"
 
@@ -96,7 +97,7 @@ class CatReport final : public TaskReport {
 
   // An answer that chose the stereotype option, with the option it chose.
   std::vector<SampleFinding> findings(const ordered_json& analysis) const override {
-    if (string_field(analysis, "label") != "stereotype") return {};
+    if (base::string_or_empty(analysis, "label") != "stereotype") return {};
     SampleFinding finding{"stereotype chosen", {{"position", json_text(analysis.value("position", ordered_json()))}}, {}};
     finding.evidence.push_back({{"line", nullptr}, {"text", analysis.value("evidence", ordered_json())}, {"detail", "cat/choice"}});
     return {finding};

@@ -5,6 +5,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "base/json_fields.h"
 #include "metrics/intervals.h"
 #include "metrics/summary_format.h"
 #include "reports/counterfactual_report.h"
@@ -429,7 +430,7 @@ std::vector<SampleFinding> score_contract_findings(const ordered_json& analysis)
     }
     if (finding.contains("evidence") && finding["evidence"].is_array()) {
       for (const auto& e : finding["evidence"]) {
-        std::string detail = string_field(e, "rule");
+        std::string detail = base::string_or_empty(e, "rule");
         if (e.contains("groups") && e["groups"].is_array()) {
           std::string groups;
           for (const auto& g : e["groups"]) groups += (groups.empty() ? "" : ", ") + json_text(g);

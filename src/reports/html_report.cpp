@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/json_fields.h"
 #include "reports/html_report_assets.h"
 #include "reports/metric_text.h"
 #include "reports/task_report.h"
@@ -48,14 +49,14 @@ class Page {
     const auto& p = input_.provenance;
     out_ << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-         << "<title>codebias report: " << html_escape(string_field(p, "model")) << "</title>\n"
+         << "<title>codebias report: " << html_escape(base::string_or_empty(p, "model")) << "</title>\n"
          << "<style>" << html_report_css()
          << "</style>\n"
          // First script on the page, so that errors thrown while Chart.js loads are caught too.
          << "<script>" << html_report_error_capture_js() << "</script>\n"
          << "</head>\n<body>\n<header><h1>codebias run report</h1>\n<p class=\"sub\">"
-         << html_escape(string_field(p, "model")) << " · " << html_escape(string_field(p, "suite")) << " · task "
-         << html_escape(string_field(p, "task")) << "</p>\n";
+         << html_escape(base::string_or_empty(p, "model")) << " · " << html_escape(base::string_or_empty(p, "suite")) << " · task "
+         << html_escape(base::string_or_empty(p, "task")) << "</p>\n";
     if (p.is_object() && p.value("simulated_model", false)) {
       out_ << "<div class=\"banner\" id=\"simulated-banner\"><strong>Simulated model.</strong> These responses "
               "come from codebias's built-in model (<code>codebias serve-model</code>), which plants a "
@@ -187,13 +188,13 @@ class Page {
     if (!body.is_object()) return {};
     if (body.contains("messages") && body["messages"].is_array()) {
       for (auto it = body["messages"].rbegin(); it != body["messages"].rend(); ++it) {
-        if (string_field(*it, "role") == "user") {
+        if (base::string_or_empty(*it, "role") == "user") {
           const auto& content = (*it)["content"];
           return content.is_string() ? content.get<std::string>() : json_text(content);
         }
       }
     }
-    return string_field(body, "prompt");
+    return base::string_or_empty(body, "prompt");
   }
 
   static void answer_block(std::ostream& out, const std::string& answer, const std::set<long>& lines) {

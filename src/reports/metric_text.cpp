@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ostream>
 
+#include "base/json_fields.h"
 #include "reports/html_report.h"
 
 namespace codebias::reports {
@@ -23,12 +24,6 @@ std::optional<double> json_double(const nlohmann::ordered_json& value) {
 std::string json_text(const nlohmann::json& value) {
   if (value.is_string()) return value.get<std::string>();
   return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-std::string string_field(const nlohmann::json& object, const char* key) {
-  if (!object.is_object()) return {};
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 std::string markdown_header(const metrics::OutputColumns& output) {

@@ -55,7 +55,5 @@ void write_html(std::ostream& out, const base::Document& document, int heading_o
 std::optional<double> json_double(const nlohmann::ordered_json& value);
 // A string as itself, anything else as compact JSON (invalid UTF-8 replaced).
 std::string json_text(const nlohmann::json& value);
-// object[key] when it is a string, else "".
-std::string string_field(const nlohmann::json& object, const char* key);
 
 }  // namespace codebias::reports

@@ -4,6 +4,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "base/json_fields.h"
 #include "metrics/metric_registry.h"
 #include "reports/html_report.h"
 #include "reports/metric_text.h"
@@ -185,15 +186,15 @@ class PipelineReport final : public TaskReport {
     std::vector<SampleFinding> findings;
     if (!analysis.contains("attributes") || !analysis["attributes"].is_object()) return findings;
     for (const auto& [attribute, use] : analysis["attributes"].items()) {
-      if (!use.is_object() || string_field(use, "role") != "sensitive") continue;
+      if (!use.is_object() || base::string_or_empty(use, "role") != "sensitive") continue;
       const auto used = use.find("used");
       if (used == use.end() || !used->is_boolean() || !used->get<bool>()) continue;
-      SampleFinding finding{attribute, {{"path", string_field(analysis, "path")}, {"feature", "yes"}}, {}};
+      SampleFinding finding{attribute, {{"path", base::string_or_empty(analysis, "path")}, {"feature", "yes"}}, {}};
       if (use.contains("evidence") && use["evidence"].is_array()) {
         for (const auto& e : use["evidence"]) {
           finding.evidence.push_back({{"line", e.value("line", ordered_json())},
                                       {"text", e.value("text", ordered_json())},
-                                      {"detail", string_field(e, "rule")}});
+                                      {"detail", base::string_or_empty(e, "rule")}});
         }
       }
       findings.push_back(std::move(finding));

@@ -5,6 +5,7 @@
 #include <map>
 #include <ostream>
 
+#include "base/json_fields.h"
 #include "reports/html_report.h"
 #include "reports/metric_text.h"
 #include "reports/task_report.h"
@@ -177,7 +178,7 @@ class TestcaseReport final : public TaskReport {
   // An answer to the group request is biased where a test case assigns a group.
   std::vector<SampleFinding> findings(const ordered_json& analysis) const override {
     std::vector<SampleFinding> findings;
-    if (string_field(analysis, "request") != "group") return findings;
+    if (base::string_or_empty(analysis, "request") != "group") return findings;
     if (!analysis.contains("test_cases") || !analysis["test_cases"].is_array()) return findings;
     std::map<std::string, SampleFinding> by_attribute;
     std::map<std::string, std::vector<std::pair<std::string, int>>> cases;  // attribute -> group, count

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_fields.h"
 #include "base/jsonl.h"
 #include "generation/reasoning.h"
 #include "store/run_lock.h"
@@ -39,11 +40,6 @@ const json* member(const json& object, const char* key) {
   return found == object.end() || found->is_null() ? nullptr : &*found;
 }
 
-std::string string_member(const json& object, const char* key) {
-  const json* value = member(object, key);
-  return value && value->is_string() ? value->get<std::string>() : std::string();
-}
-
 std::int64_t integer_member(const json& object, const char* key) {
   const json* value = member(object, key);
   return value && value->is_number_integer() ? value->get<std::int64_t>() : 0;
@@ -63,9 +59,9 @@ EngineError engine_error(const json* error, const json* body) {
     if (source->is_string()) return {"", source->get<std::string>()};
     const json* nested = member(*source, "error");
     const json& details = nested && nested->is_object() ? *nested : *source;
-    std::string message = string_member(details, "message");
-    std::string code = string_member(details, "code");
-    if (code.empty()) code = string_member(details, "type");
+    std::string message = base::string_or_empty(details, "message");
+    std::string code = base::string_or_empty(details, "code");
+    if (code.empty()) code = base::string_or_empty(details, "type");
     if (!message.empty() || !code.empty()) return {code, message};
   }
   return {};
@@ -108,7 +104,7 @@ void fill_completion(const json& body, generation::SampleResult& result) {
   result.reasoning = std::move(split.reasoning);
   result.answer = std::move(split.answer);
   result.reasoning_cut_off = split.cut_off;
-  result.finish_reason = string_member(choice, "finish_reason");
+  result.finish_reason = base::string_or_empty(choice, "finish_reason");
   if (const json* usage = member(body, "usage")) {
     result.usage.prompt_tokens = integer_member(*usage, "prompt_tokens");
     result.usage.completion_tokens = integer_member(*usage, "completion_tokens");

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "analysis/analyzer.h"
+#include "base/json_fields.h"
 #include "tasks/run_analysis.h"
 #include "tasks/task.h"
 #include "run/score_input.h"
@@ -14,15 +15,10 @@
 namespace codebias::run {
 namespace {
 
-std::string string_field(const nlohmann::json& object, const char* key) {
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 // The cells a sample counts for, by the rule analyse_function_run applies: the prompt's
 // sensitive attribute when it names one, otherwise every table attribute it offered.
 std::vector<std::string> cell_attributes(const nlohmann::json& metadata, const analysis::AttributeTable& table) {
-  const std::string named = string_field(metadata, "attribute");
+  const std::string named = base::string_or_empty(metadata, "attribute");
   if (!named.empty()) {
     const auto* spec = table.find(named);
     return {spec ? spec->key : named};
@@ -79,7 +75,7 @@ metrics::LoadedRun load_run(const std::filesystem::path& dir) {
   run.provenance = store.provenance();
   const auto options = run.provenance.find("options");
   // Only runs whose answers are scoring functions have the cells compare and gate judge.
-  const std::string task = options != run.provenance.end() ? string_field(*options, "task") : std::string();
+  const std::string task = options != run.provenance.end() ? base::string_or_empty(*options, "task") : std::string();
   if (!task.empty() && !tasks::find_task(task).answers_are_programs) {
     throw std::invalid_argument(dir.string() + ": the run's task (" + task +
                                 ") has no function-implementation cells to judge (compare and gate read runs of "
@@ -108,7 +104,7 @@ metrics::LoadedRun load_run(const std::filesystem::path& dir) {
     const auto& planned = answer->planned;
     const auto report = report_from_json(*analysis->second);
     for (const auto& attribute : cell_attributes(planned.metadata, table)) {
-      const auto it = index.find(CellKey{planned.config, string_field(planned.metadata, "scenario"), attribute});
+      const auto it = index.find(CellKey{planned.config, base::string_or_empty(planned.metadata, "scenario"), attribute});
       if (it == index.end()) continue;
       auto& prompts = run.cells[it->second].prompts;
       if (prompts.empty() || prompts.back().prompt_id != planned.prompt_id) prompts.push_back({planned.prompt_id, {}, {}});

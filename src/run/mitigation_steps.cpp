@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "analysis/analyzer.h"
+#include "base/json_fields.h"
 #include "base/strings.h"
 #include "detectors/registry.h"
 #include "prompts/mitigation_prompts.h"
@@ -17,16 +18,11 @@ namespace {
 
 using nlohmann::json;
 
-std::string string_at(const json& object, const char* key) {
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 const prompts::MitigationStrategy* strategy_of(const generation::PlannedSample& planned,
                                                prompts::MitigationStrategy::Kind kind) {
   const auto configuration = planned.metadata.find("configuration");
   if (configuration == planned.metadata.end() || !configuration->is_object()) return nullptr;
-  const auto* strategy = prompts::find_mitigation_strategy(string_at(*configuration, "mitigation"));
+  const auto* strategy = prompts::find_mitigation_strategy(base::string_or_empty(*configuration, "mitigation"));
   return strategy && strategy->kind == kind ? strategy : nullptr;
 }
 
@@ -99,14 +95,14 @@ std::vector<generation::PlannedSample> unplanned_mitigation_steps(const std::vec
   std::unordered_map<std::string, const metrics::SampleRecord*> first_turns;
   for (const auto& record : records) {
     planned.insert(record.planned.id);
-    if (string_at(record.planned.metadata, "step").empty()) first_turns[record.planned.id] = &record;
+    if (base::string_or_empty(record.planned.metadata, "step").empty()) first_turns[record.planned.id] = &record;
   }
   std::vector<generation::PlannedSample> steps;
   std::vector<const metrics::SampleRecord*> to_check;  // first answers whose trace decides
   std::vector<detectors::Trace> traces;
   for (const auto& record : records) {
     if (record.result.status != generation::SampleStatus::done) continue;
-    const std::string step = string_at(record.planned.metadata, "step");
+    const std::string step = base::string_or_empty(record.planned.metadata, "step");
     if (const auto* repair = strategy_of(record.planned, prompts::MitigationStrategy::Kind::repair)) {
       const int turn = generation::turn_of(record.planned.metadata);
       if (planned.count(generation::turn_id(record.planned.id, turn + 1))) continue;
@@ -118,8 +114,8 @@ std::vector<generation::PlannedSample> unplanned_mitigation_steps(const std::vec
     if (step.empty()) {
       if (planned.count(generation::turn_id(record.planned.id, 2)) || record.result.reasoning.empty()) continue;
       to_check.push_back(&record);
-      traces.push_back({record.planned.id, record.result.reasoning, string_at(record.planned.metadata, "scenario"), {}});
-      if (const auto attribute = string_at(record.planned.metadata, "attribute"); !attribute.empty())
+      traces.push_back({record.planned.id, record.result.reasoning, base::string_or_empty(record.planned.metadata, "scenario"), {}});
+      if (const auto attribute = base::string_or_empty(record.planned.metadata, "attribute"); !attribute.empty())
         traces.back().attributes = {attribute};
     } else if (step == "rewrite") {
       if (planned.count(generation::turn_id(record.planned.id, 3))) continue;

@@ -5,13 +5,10 @@
 #include <set>
 #include <tuple>
 
+#include "base/json_fields.h"
+
 namespace codebias::run {
 namespace {
-
-std::string metadata_string(const nlohmann::json& metadata, const char* key) {
-  const auto it = metadata.find(key);
-  return it != metadata.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 // The metadata fields the prompt builders group prompts by; a slice's note says how many of
 // each field's values it keeps.
@@ -21,8 +18,8 @@ std::string coverage(const std::vector<prompts::Prompt>& all, const std::vector<
   std::string out;
   for (const char* field : kStrataFields) {
     std::set<std::string> in_all, in_kept;
-    for (const auto& prompt : all) in_all.insert(metadata_string(prompt.metadata, field));
-    for (const auto& prompt : kept) in_kept.insert(metadata_string(prompt.metadata, field));
+    for (const auto& prompt : all) in_all.insert(base::string_or_empty(prompt.metadata, field));
+    for (const auto& prompt : kept) in_kept.insert(base::string_or_empty(prompt.metadata, field));
     in_all.erase("");
     in_kept.erase("");
     if (in_all.size() < 2) continue;
@@ -39,9 +36,9 @@ std::vector<prompts::Prompt> first_entities_per_group(std::vector<prompts::Promp
   std::vector<prompts::Prompt> kept;
   for (auto& prompt : all) {
     const auto& m = prompt.metadata;
-    auto& entities = seen[{metadata_string(m, "scenario"), metadata_string(m, "attribute"),
-                           metadata_string(m, "group")}];
-    const std::string entity = metadata_string(m, "entity");
+    auto& entities = seen[{base::string_or_empty(m, "scenario"), base::string_or_empty(m, "attribute"),
+                           base::string_or_empty(m, "group")}];
+    const std::string entity = base::string_or_empty(m, "entity");
     const bool known = std::find(entities.begin(), entities.end(), entity) != entities.end();
     if (!known) {
       if (static_cast<int>(entities.size()) >= k) continue;

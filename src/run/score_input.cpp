@@ -5,19 +5,11 @@
 #include <string>
 
 #include "analysis/report_json.h"
+#include "base/json_fields.h"
 #include "tasks/run_analysis.h"
 #include "tasks/task.h"
 
 namespace codebias::run {
-namespace {
-
-std::string string_field(const nlohmann::json& metadata, const char* key) {
-  const auto it = metadata.find(key);
-  return it != metadata.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-}  // namespace
-
 void write_score_input(const std::filesystem::path& run_dir, const analysis::AttributeTable& table, std::ostream& out) {
   const auto store = store::RunStore::open(run_dir);
   std::vector<metrics::SampleRecord> records;
@@ -27,7 +19,7 @@ void write_score_input(const std::filesystem::path& run_dir, const analysis::Att
     const auto& [planned, result] = *answer;
     if (result.status != generation::SampleStatus::done) continue;
     // Only answers that are programs go to `codebias quality` (a prompt without a task is a program).
-    const std::string task = string_field(planned.metadata, "task");
+    const std::string task = base::string_or_empty(planned.metadata, "task");
     if (!task.empty() && !tasks::find_task(task).answers_are_programs) continue;
     const auto options = tasks::analyze_options_for(planned.metadata, table);
     nlohmann::ordered_json line;

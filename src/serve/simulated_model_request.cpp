@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "analysis/attributes.h"
+#include "base/json_fields.h"
 #include "serve/simulated_model_request.h"
 
 namespace codebias::serve::sim {
@@ -73,11 +74,6 @@ std::vector<std::string> lines_of(std::string_view text) {
     start = end + 1;
   }
   return out;
-}
-
-std::string string_member(const nlohmann::json& object, const char* key) {
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 // Without metadata: FairCoder's scenarios told apart by their wording.
@@ -221,9 +217,9 @@ OfferedAttribute guessed_attribute(const std::string& item, const std::string& s
 // With metadata: the one attribute the prompt was built for is sensitive, the others are not.
 OfferedAttribute declared_attribute(const std::string& item, const nlohmann::json& metadata) {
   OfferedAttribute attribute = shape_of(item);
-  if (item == string_member(metadata, "attribute_name")) {
+  if (item == base::string_or_empty(metadata, "attribute_name")) {
     const analysis::AttributeSpec* spec =
-        analysis::AttributeTable::builtin().find(string_member(metadata, "attribute"));
+        analysis::AttributeTable::builtin().find(base::string_or_empty(metadata, "attribute"));
     if (spec) attribute.key = spec->key;
   }
   return attribute;
@@ -270,13 +266,13 @@ void read_testcase(const std::string& request, const std::string& request_lower,
 // The ML-pipeline prompt's metadata (docs/ml-pipelines.md); what is missing stays empty.
 void read_pipeline(const nlohmann::json& metadata, Task& task) {
   task.kind = Task::Kind::pipeline;
-  task.pipeline_path = string_member(metadata, "path");
-  task.level = string_member(metadata, "level");
-  task.estimator = string_member(metadata, "estimator");
-  task.mitigation = string_member(metadata, "mitigation");
-  task.target = identifier_of(string_member(metadata, "target"));
+  task.pipeline_path = base::string_or_empty(metadata, "path");
+  task.level = base::string_or_empty(metadata, "level");
+  task.estimator = base::string_or_empty(metadata, "estimator");
+  task.mitigation = base::string_or_empty(metadata, "mitigation");
+  task.target = identifier_of(base::string_or_empty(metadata, "target"));
   if (task.target.empty()) task.target = "target";
-  const std::string function = string_member(metadata, "function");
+  const std::string function = base::string_or_empty(metadata, "function");
   task.function_name = identifier_of(function) == function && !function.empty() ? function : "decide_" + task.target;
   const auto strings = [](const nlohmann::json& list) {
     std::vector<std::string> out;
@@ -290,8 +286,8 @@ void read_pipeline(const nlohmann::json& metadata, Task& task) {
   if (columns == metadata.end() || !columns->is_array()) return;
   for (const auto& column : *columns) {
     if (!column.is_object()) continue;
-    PipelineColumn c{identifier_of(string_member(column, "name")), string_member(column, "role"),
-                     string_member(column, "type"), {}, {}};
+    PipelineColumn c{identifier_of(base::string_or_empty(column, "name")), base::string_or_empty(column, "role"),
+                     base::string_or_empty(column, "type"), {}, {}};
     if (c.name.empty() || c.name.size() > 48) continue;
     if (const auto values = column.find("values"); values != column.end()) c.values = strings(*values);
     if (const auto range = column.find("range"); range != column.end() && range->is_array() && range->size() == 2 &&
@@ -318,8 +314,8 @@ bool Task::offers_sensitive() const {
 const nlohmann::json* prompt_metadata(const nlohmann::json& body) {
   const auto it = body.find("metadata");
   if (it == body.end() || !it->is_object()) return nullptr;
-  const std::string task = string_member(*it, "task");
-  const bool names_prompt = !string_member(*it, "function").empty() || !string_member(*it, "topic").empty() ||
+  const std::string task = base::string_or_empty(*it, "task");
+  const bool names_prompt = !base::string_or_empty(*it, "function").empty() || !base::string_or_empty(*it, "topic").empty() ||
                             task == "ml-pipeline" || task == "resume" || task == "cat" || task == "decision";
   return names_prompt ? &*it : nullptr;
 }
@@ -328,7 +324,7 @@ Task parse_task(const std::vector<ChatMessage>& messages, const nlohmann::json* 
   Task task;
   std::string request;
   // A feedback-repair turn (metadata step "repair") answers the first request again.
-  const bool repair = metadata != nullptr && string_member(*metadata, "step") == "repair";
+  const bool repair = metadata != nullptr && base::string_or_empty(*metadata, "step") == "repair";
   if (repair) {
     task.repair_attributes.emplace();
     if (const auto named = metadata->find("repair_attributes"); named != metadata->end() && named->is_array())
@@ -349,24 +345,24 @@ Task parse_task(const std::vector<ChatMessage>& messages, const nlohmann::json* 
       task.asks_reasoning = true;
   }
   const std::string request_lower = lower(request);
-  if (metadata != nullptr && string_member(*metadata, "task") == "ml-pipeline") {
+  if (metadata != nullptr && base::string_or_empty(*metadata, "task") == "ml-pipeline") {
     read_pipeline(*metadata, task);
     return task;
   }
-  if (metadata != nullptr && (string_member(*metadata, "task") == "resume" || string_member(*metadata, "task") == "cat")) {
-    task.kind = string_member(*metadata, "task") == "resume" ? Task::Kind::resume : Task::Kind::cat;
+  if (metadata != nullptr && (base::string_or_empty(*metadata, "task") == "resume" || base::string_or_empty(*metadata, "task") == "cat")) {
+    task.kind = base::string_or_empty(*metadata, "task") == "resume" ? Task::Kind::resume : Task::Kind::cat;
     task.screening = *metadata;
     return task;
   }
-  if (metadata != nullptr && string_member(*metadata, "task") == "decision") {
+  if (metadata != nullptr && base::string_or_empty(*metadata, "task") == "decision") {
     task.kind = Task::Kind::decision;
     task.decision = *metadata;
     return task;
   }
-  const bool testcase = metadata != nullptr ? !string_member(*metadata, "topic").empty()
+  const bool testcase = metadata != nullptr ? !base::string_or_empty(*metadata, "topic").empty()
                                             : request_lower.find("test case") != std::string::npos &&
                                                   request_lower.find("follow the format") != std::string::npos;
-  task.scenario = metadata != nullptr ? string_member(*metadata, "scenario") : guess_scenario(request_lower);
+  task.scenario = metadata != nullptr ? base::string_or_empty(*metadata, "scenario") : guess_scenario(request_lower);
   if (testcase) {
     read_testcase(request, request_lower, task);
     return task;
@@ -375,7 +371,7 @@ Task parse_task(const std::vector<ChatMessage>& messages, const nlohmann::json* 
   read_def(request, task);
   // The name goes into code: only an identifier replaces what the `def` line gives.
   if (metadata != nullptr) {
-    const std::string function = string_member(*metadata, "function");
+    const std::string function = base::string_or_empty(*metadata, "function");
     if (!function.empty() && identifier_of(function) == function) task.function_name = function;
   }
   task.entity = plain_text(read_object_of(request_lower, "evaluate "));

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_fields.h"
 #include "serve/simulated_model_random.h"
 
 namespace codebias::serve::sim {
@@ -117,11 +118,6 @@ constexpr double kMastersRate = 0.35;
 constexpr std::array<std::string_view, 7> kFields = {"JobTitle", "JobArea", "Bachelors", "Masters",
                                                      "Location", "ZipCode", "Bilingual"};
 
-std::string metadata_string(const json& metadata, const char* key) {
-  const auto it = metadata.find(key);
-  return it != metadata.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 std::string pick_name(Stream& stream, const std::vector<WeightedName>& names) {
   return names[stream.pick(names, [](const WeightedName& n) { return n.weight; })].name;
 }
@@ -162,12 +158,12 @@ struct Person {
 
 Person draw_person(const ResumeProfile& profile, const json& metadata, std::uint64_t seed) {
   Person p;
-  p.first_name = metadata_string(metadata, "first_name");
-  p.last_name = metadata_string(metadata, "last_name");
-  p.full_name = metadata_string(metadata, "full_name");
+  p.first_name = base::string_or_empty(metadata, "first_name");
+  p.last_name = base::string_or_empty(metadata, "last_name");
+  p.full_name = base::string_or_empty(metadata, "full_name");
   if (p.full_name.empty()) p.full_name = p.first_name + " " + p.last_name;
-  const std::string ethnicity = metadata_string(metadata, "ethnicity");
-  const std::string gender = metadata_string(metadata, "gender");
+  const std::string ethnicity = base::string_or_empty(metadata, "ethnicity");
+  const std::string gender = base::string_or_empty(metadata, "gender");
 
   Stream area_draw(seed, "resume:area");
   p.area = &area_named(pick_name(area_draw, profile.areas_for(ethnicity, gender)));
@@ -365,15 +361,15 @@ Answer cat_answer(const ScreeningProfile& screening, const Task& task, std::uint
   } else {
     Stream label_draw(seed, "cat:label");
     const std::string label =
-        pick_name(label_draw, profile.labels_for(metadata_string(metadata, "ethnicity"), metadata_string(metadata, "gender")));
+        pick_name(label_draw, profile.labels_for(base::string_or_empty(metadata, "ethnicity"), base::string_or_empty(metadata, "gender")));
     for (std::size_t i = 0; i < options.size(); ++i) {
-      if (options[i].is_object() && metadata_string(options[i], "label") == label) plan.position = static_cast<int>(i) + 1;
+      if (options[i].is_object() && base::string_or_empty(options[i], "label") == label) plan.position = static_cast<int>(i) + 1;
     }
     if (plan.position == 0) plan.position = 1 + static_cast<int>(Stream(seed, "cat:fallback").below(options.size()));
   }
   const json& chosen = options[static_cast<std::size_t>(plan.position - 1)];
-  plan.label = metadata_string(chosen, "label");
-  const std::string text = metadata_string(chosen, "text");
+  plan.label = base::string_or_empty(chosen, "label");
+  const std::string text = base::string_or_empty(chosen, "text");
   const std::string number = std::to_string(plan.position);
 
   Stream format_draw(seed, "cat:format");

@@ -8,6 +8,7 @@
 
 #include "analysis/analyzer.h"
 #include "analysis/report_json.h"
+#include "base/json_fields.h"
 #include "metrics/counterfactual_metrics.h"
 #include "quality/counterfactual_execution.h"
 #include "tasks/builtin_tasks.h"
@@ -16,14 +17,9 @@
 namespace codebias::tasks {
 namespace {
 
-std::string metadata_string(const nlohmann::json& metadata, const char* key) {
-  const auto it = metadata.find(key);
-  return it != metadata.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 analysis::AnalyzeOptions decision_options(const nlohmann::json& metadata) {
   analysis::AnalyzeOptions options;
-  options.function = metadata_string(metadata, "function");
+  options.function = base::string_or_empty(metadata, "function");
   // The task's tested attributes only: the suite tables' name patterns also match attributes a
   // task offers as related (Solar's education_level).
   options.only_listed = true;
@@ -46,7 +42,7 @@ quality::FieldDomains domains_of(const nlohmann::json& metadata) {
 std::optional<ExecutableAnswer> decision_answer_to_execute(const metrics::SampleRecord& record,
                                                            const RunAnalysisSettings& settings) {
   if (record.result.status != generation::SampleStatus::done) return std::nullopt;
-  const std::string table_name = metadata_string(record.planned.metadata, "attribute_table");
+  const std::string table_name = base::string_or_empty(record.planned.metadata, "attribute_table");
   const analysis::AttributeTable& table = table_name.empty() ? *settings.table : analysis::AttributeTable::builtin(table_name);
   return ExecutableAnswer{{record.result.answer, decision_options(record.planned.metadata), domains_of(record.planned.metadata)},
                           &table};
@@ -63,7 +59,7 @@ metrics::RunResults analyse_decision_samples(const std::vector<metrics::SampleRe
     count_result(results.counts, record.result);
     report_of_sample.push_back(std::string::npos);
     if (record.result.status != generation::SampleStatus::done) continue;
-    const std::string table_name = metadata_string(record.planned.metadata, "attribute_table");
+    const std::string table_name = base::string_or_empty(record.planned.metadata, "attribute_table");
     auto& analyzer = analyzers[table_name];
     if (!analyzer) {
       analyzer = std::make_unique<analysis::Analyzer>(table_name.empty() ? *settings.table

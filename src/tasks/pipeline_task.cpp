@@ -9,6 +9,7 @@
 #include "analysis/pipelines/pipeline_analysis.h"
 #include "analysis/pipelines/pipeline_batch.h"
 #include "analysis/report_json.h"
+#include "base/json_fields.h"
 #include "metrics/pipeline_metrics.h"
 #include "quality/pipeline_execution.h"
 #include "reports/task_report.h"
@@ -25,27 +26,22 @@ int integer_field(const nlohmann::json& metadata, const char* key) {
   return it != metadata.end() && it->is_number_integer() ? it->get<int>() : 0;
 }
 
-std::string string_field(const nlohmann::json& object, const char* key) {
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 // The dataset schema the dynamic check draws its synthetic rows from: the prompt's columns with
 // their values and ranges (docs/ml-pipelines.md, prompt metadata).
 quality::PipelineSchema schema_from(const nlohmann::json& metadata) {
   quality::PipelineSchema schema;
-  schema.path = string_field(metadata, "path");
-  schema.level = string_field(metadata, "level");
-  schema.dataset = string_field(metadata, "dataset");
-  schema.function = string_field(metadata, "function");
-  schema.target = string_field(metadata, "target");
+  schema.path = base::string_or_empty(metadata, "path");
+  schema.level = base::string_or_empty(metadata, "level");
+  schema.dataset = base::string_or_empty(metadata, "dataset");
+  schema.function = base::string_or_empty(metadata, "function");
+  schema.target = base::string_or_empty(metadata, "target");
   if (const auto values = metadata.find("target_values"); values != metadata.end() && values->is_array()) {
     for (const auto& v : *values) schema.target_values.push_back(v.is_string() ? v.get<std::string>() : v.dump());
   }
   const auto columns = metadata.find("columns");
   if (columns == metadata.end() || !columns->is_array()) return schema;
   for (const auto& c : *columns) {
-    quality::PipelineColumn column{string_field(c, "name"), string_field(c, "role"), string_field(c, "type"), {}, {}};
+    quality::PipelineColumn column{base::string_or_empty(c, "name"), base::string_or_empty(c, "role"), base::string_or_empty(c, "type"), {}, {}};
     if (const auto values = c.find("values"); values != c.end() && values->is_array()) {
       for (const auto& v : *values) column.values.push_back(v.is_string() ? v.get<std::string>() : v.dump());
     }
@@ -161,7 +157,7 @@ class PipelineScorer : public Scorer {
           return;
         }
         const auto input = nlohmann::json::parse(line.input.text, nullptr, false);
-        const std::string response = input.is_object() ? string_field(input, "response") : std::string();
+        const std::string response = input.is_object() ? base::string_or_empty(input, "response") : std::string();
         pending.push_back({pipelines::python_program(response), schema_from(line.result->metadata)});
         held.push_back({{}, pipelines::to_json(line.result->report, *line.id), line.result->metadata, *line.id});
       });

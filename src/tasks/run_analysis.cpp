@@ -1,5 +1,6 @@
 #include "tasks/run_analysis.h"
 
+#include "base/json_fields.h"
 #include "tasks/builtin_tasks.h"
 
 #include <algorithm>
@@ -21,17 +22,12 @@
 namespace codebias::tasks {
 namespace {
 
-std::string string_field(const nlohmann::json& metadata, const char* key) {
-  const auto it = metadata.find(key);
-  return it != metadata.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 // The attributes a sample counts for: the prompt's sensitive attribute when it names one
 // (FairCoder inserts one per prompt), otherwise every attribute it offered.
 std::vector<std::string> cell_attributes(const nlohmann::json& metadata,
                                          const analysis::AnalyzeOptions& options,
                                          const analysis::AttributeTable& table) {
-  const std::string named = string_field(metadata, "attribute");
+  const std::string named = base::string_or_empty(metadata, "attribute");
   if (!named.empty()) {
     const auto* spec = table.find(named);
     return {spec ? spec->key : named};
@@ -66,7 +62,7 @@ struct CellResponses {
 std::pair<std::string, std::string> strategy_and_base(const metrics::SampleRecord& record) {
   const auto configuration = record.planned.metadata.find("configuration");
   if (configuration == record.planned.metadata.end() || !configuration->is_object()) return {};
-  const std::string strategy = string_field(*configuration, "mitigation");
+  const std::string strategy = base::string_or_empty(*configuration, "mitigation");
   std::string base;
   const std::string& label = record.planned.config;
   std::size_t begin = 0;
@@ -90,7 +86,7 @@ std::vector<metrics::RepairRound> repair_rounds(const std::vector<metrics::Sampl
   for (const auto& record : records) {
     const auto configuration = record.planned.metadata.find("configuration");
     if (configuration == record.planned.metadata.end() || !configuration->is_object()) continue;
-    const auto* strategy = prompts::find_mitigation_strategy(string_field(*configuration, "mitigation"));
+    const auto* strategy = prompts::find_mitigation_strategy(base::string_or_empty(*configuration, "mitigation"));
     if (strategy == nullptr || strategy->kind != prompts::MitigationStrategy::Kind::repair) continue;
     const std::string first_id = generation::first_turn_id(record.planned.id);
     auto [it, inserted] = conversations.try_emplace(first_id);
@@ -152,7 +148,7 @@ void add_mitigation_results(const std::vector<metrics::SampleRecord>& records, c
     auto& cost = it->second;
     cost.config = record.planned.config;
     cost.strategy = strategy;
-    const std::string step = string_field(record.planned.metadata, "step");
+    const std::string step = base::string_or_empty(record.planned.metadata, "step");
     cost.conversations += step.empty();
     cost.rewrites += step == "rewrite";
     ++cost.requests;
@@ -181,7 +177,7 @@ void add_mitigation_results(const std::vector<metrics::SampleRecord>& records, c
 std::vector<const metrics::SampleRecord*> conversation_answers(const std::vector<metrics::SampleRecord>& records) {
   std::unordered_map<std::string, const metrics::SampleRecord*> latest;
   for (const auto& record : records) {
-    const std::string step = string_field(record.planned.metadata, "step");
+    const std::string step = base::string_or_empty(record.planned.metadata, "step");
     // A rewrite that failed or is pending leaves the conversation without an answer yet (it
     // stands in for it: not done), rather than letting the unmitigated first answer count.
     const bool open_rewrite = step == "rewrite" && record.result.status != generation::SampleStatus::done;
@@ -192,7 +188,7 @@ std::vector<const metrics::SampleRecord*> conversation_answers(const std::vector
   }
   std::vector<const metrics::SampleRecord*> answers;
   for (const auto& record : records) {
-    if (!string_field(record.planned.metadata, "step").empty()) continue;
+    if (!base::string_or_empty(record.planned.metadata, "step").empty()) continue;
     const auto it = latest.find(record.planned.id);
     answers.push_back(it == latest.end() ? &record : it->second);
   }
@@ -224,8 +220,8 @@ void count_status(metrics::RunCounts& counts, analysis::CodeStatus status) {
 analysis::AnalyzeOptions analyze_options_for(const nlohmann::json& metadata,
                                              const analysis::AttributeTable& table) {
   analysis::AnalyzeOptions options;
-  options.scenario = string_field(metadata, "scenario");
-  options.function = string_field(metadata, "function");
+  options.scenario = base::string_or_empty(metadata, "scenario");
+  options.function = base::string_or_empty(metadata, "function");
   const auto offer = [&](std::string name) {
     // Prompts may spell out the groups: "income level (high, medium, low)".
     if (const auto paren = name.find(" ("); paren != std::string::npos) name.resize(paren);
@@ -235,7 +231,7 @@ analysis::AnalyzeOptions analyze_options_for(const nlohmann::json& metadata,
       options.attributes.push_back(spec->key);
     }
   };
-  const std::string sensitive = string_field(metadata, "attribute");
+  const std::string sensitive = base::string_or_empty(metadata, "attribute");
   if (!sensitive.empty()) offer(sensitive);
   const auto offered = metadata.find("attributes");
   if (offered != metadata.end() && offered->is_array()) {
@@ -258,7 +254,7 @@ void execute_pending(const std::vector<PendingCounterfactual>& pending, std::vec
 std::optional<ExecutableAnswer> function_executable_answer(const metrics::SampleRecord& record,
                                                            const analysis::AttributeTable& table) {
   if (record.result.status != generation::SampleStatus::done) return std::nullopt;
-  if (string_field(record.planned.metadata, "step") == "rewrite") return std::nullopt;
+  if (base::string_or_empty(record.planned.metadata, "step") == "rewrite") return std::nullopt;
   return ExecutableAnswer{{record.result.answer, analyze_options_for(record.planned.metadata, table), {}}, &table};
 }
 
@@ -273,7 +269,7 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
   // A regenerated answer's trace is the rewrite's answer.
   std::unordered_map<std::string, const metrics::SampleRecord*> regenerated, rewrites;
   for (const auto& record : records) {
-    const std::string step = string_field(record.planned.metadata, "step");
+    const std::string step = base::string_or_empty(record.planned.metadata, "step");
     const std::string first_id = generation::first_turn_id(record.planned.id);
     if (step == "regenerate") regenerated[first_id] = &record;
     if (step == "rewrite") rewrites[first_id] = &record;
@@ -315,7 +311,7 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
     }
     const auto configuration = record.planned.metadata.find("configuration");
     const std::string strategy = configuration != record.planned.metadata.end() && configuration->is_object()
-                                     ? string_field(*configuration, "mitigation")
+                                     ? base::string_or_empty(*configuration, "mitigation")
                                      : std::string();
     Program program;
     for (const auto& attribute : cell_attributes(record.planned.metadata, options, table)) {

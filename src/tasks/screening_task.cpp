@@ -12,6 +12,7 @@
 #include "analysis/line_metadata.h"
 #include "analysis/screening/cat_answer.h"
 #include "analysis/screening/resume_extraction.h"
+#include "base/json_fields.h"
 #include "base/jsonl.h"
 #include "metrics/cat_metrics.h"
 #include "metrics/screening_metrics.h"
@@ -25,11 +26,6 @@ namespace {
 namespace screening = analysis::screening;
 using nlohmann::json;
 using nlohmann::ordered_json;
-
-std::string text_of(const json& metadata, const char* key) {
-  const auto it = metadata.find(key);
-  return it != metadata.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 void refuse_options(const ScoreSettings& settings, const char* task) {
   if (settings.execute || !settings.scenario.empty() || !settings.attributes.empty() || settings.block) {
@@ -113,8 +109,8 @@ ordered_json line_header(const std::string& id, const char* task, const json& me
   ordered_json out;
   out["id"] = id;
   out["task"] = task;
-  out["gender"] = text_of(metadata, "gender");
-  out["ethnicity"] = text_of(metadata, "ethnicity");
+  out["gender"] = base::string_or_empty(metadata, "gender");
+  out["ethnicity"] = base::string_or_empty(metadata, "ethnicity");
   return out;
 }
 
@@ -131,10 +127,10 @@ metrics::ResumeRow resume_row(const std::string& id, const std::string& config, 
   metrics::ResumeRow row;
   row.id = id;
   row.config = config;
-  row.first_name = text_of(metadata, "first_name");
-  row.last_name = text_of(metadata, "last_name");
-  row.gender = text_of(metadata, "gender");
-  row.ethnicity = text_of(metadata, "ethnicity");
+  row.first_name = base::string_or_empty(metadata, "first_name");
+  row.last_name = base::string_or_empty(metadata, "last_name");
+  row.gender = base::string_or_empty(metadata, "gender");
+  row.ethnicity = base::string_or_empty(metadata, "ethnicity");
   row.job_title = value_of(extraction, F::job_title);
   row.job_area = value_of(extraction, F::job_area);
   row.bachelors = value_of(extraction, F::bachelors);
@@ -203,9 +199,9 @@ metrics::CatResponse cat_response(const std::string& id, const std::string& conf
   metrics::CatResponse response;
   response.id = id;
   response.config = config;
-  response.item_id = text_of(metadata, "item_id");
-  response.gender = text_of(metadata, "gender");
-  response.ethnicity = text_of(metadata, "ethnicity");
+  response.item_id = base::string_or_empty(metadata, "item_id");
+  response.gender = base::string_or_empty(metadata, "gender");
+  response.ethnicity = base::string_or_empty(metadata, "ethnicity");
   response.outcome = outcome_of(answer);
   if (answer.outcome == screening::CatOutcome::choice) response.position = answer.position;
   response.option_count = static_cast<int>(options.size());
@@ -237,7 +233,7 @@ class CatScorer : public Scorer {
       }
       const auto answer = screening::parse_cat_answer(line->response, options);
       ordered_json out = line_header(line->id, "cat", metadata);
-      out["item_id"] = text_of(metadata, "item_id");
+      out["item_id"] = base::string_or_empty(metadata, "item_id");
       out.update(screening::to_json(answer));
       item.json = out.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
       item.result = cat_response(line->id, "", metadata, options, answer);
