@@ -21,6 +21,8 @@ Value Evaluator::eval_method_call(const ir::Expr& e, Env& env, int depth) {
   const unsigned library = e.library;
   const std::string& method = callee.text;
   Value object = eval(*callee.children[0], env, depth);
+  if ((library & ir::kFilter) && argc >= 1 && e.children[1]->kind == ExprKind::lambda)
+    return filtered(object, *e.children[1], env, depth);
   const bool compares = library & (ir::kEquals | ir::kOrder);
   if (object.kind == Value::Kind::attribute) {
     if (library & ir::kSameValue) return object;
@@ -52,12 +54,13 @@ Value Evaluator::eval_method_call(const ir::Expr& e, Env& env, int depth) {
       for (const auto& kv : *object.items) list.items->emplace_back(Value{}, kv.second);
       return list;
     }
+    if (library & ir::kPairs) return pairs_of(object);
     if ((library & ir::kHasKey) && argc >= 1) return membership(arg(0), object, false);
   }
   if ((library & ir::kLength) && (object.kind == Value::Kind::list || object.kind == Value::Kind::dict))
     return Value::number(static_cast<double>(object.items->size()));
   if (object.kind == Value::Kind::list) {
-    if ((library & ir::kSameValue) && argc == 0) return object;  // list.stream()
+    if (library & ir::kSameValue) return object;  // list.stream(), stream.collect(Collectors.toList())
     if ((library & ir::kPosition) && argc >= 1) {
       Value needle = arg(0);
       if (needle.kind == Value::Kind::attribute) {
@@ -105,6 +108,8 @@ Value Evaluator::eval_function_call(const ir::Expr& e, Env& env, int depth) {
   std::string name = callee.kind == ExprKind::name ? callee.text : std::string();
   if (name.empty()) return Value::unknown();
   if (functions_.count(name) && !env.count(name)) return call_function(name, e, env, depth, 1);
+  if ((library & ir::kFilter) && argc >= 2 && e.children[1]->kind == ExprKind::lambda)
+    return filtered(arg(1), *e.children[1], env, depth);
   if ((library & ir::kOrder) && argc >= 2) {
     Value a = arg(0), b = arg(1);
     if (a.kind == Value::Kind::attribute) return compare_equal(b, "strcmp");
@@ -254,6 +259,25 @@ Value Evaluator::membership(const Value& item, const Value& container, bool nega
     return literal_condition(found != negated, rules::kMembership);
   }
   return Value::unknown();
+}
+
+Value Evaluator::filtered(const Value& source, const ir::Expr& test, Env& env, int depth) {
+  return selection(source, test.text, nullptr, std::span(test.children).first(1), env, depth);
+}
+
+Value Evaluator::pairs_of(const Value& dict) {
+  Value list;
+  list.kind = Value::Kind::list;
+  list.items = std::make_shared<std::vector<std::pair<Value, Value>>>();
+  for (const auto& [key, value] : *dict.items) {
+    Value pair;
+    pair.kind = Value::Kind::list;
+    pair.items = std::make_shared<std::vector<std::pair<Value, Value>>>();
+    pair.items->emplace_back(Value{}, key);
+    pair.items->emplace_back(Value{}, value);
+    list.items->emplace_back(Value{}, std::move(pair));
+  }
+  return list;
 }
 
 }  // namespace codebias::analysis::decisions

@@ -116,6 +116,19 @@ std::string Evaluator::path_rule() const {
   return "";
 }
 
+unsigned Evaluator::path_effects() const {
+  unsigned effects = 0;
+  for (const Frame& f : frames_) effects |= f.effects;
+  return effects;
+}
+
+void Evaluator::carry_path_effects(Value& v) const {
+  if (unsigned effects = path_effects()) {
+    v.effects |= effects;
+    v.tainted = true;
+  }
+}
+
 Value Evaluator::promote(const Value& v, int line) {
   if (v.kind == Value::Kind::string || v.kind == Value::Kind::dict || v.kind == Value::Kind::list) {
     // A label chosen by the attribute (`return "young"`): what it does depends on its use.
@@ -137,6 +150,11 @@ Value Evaluator::promote(const Value& v, int line) {
   std::string rule = path_rule();
   if (out.dep != 0 || out.effects) out.events.push_back(add_event(line, rule, out.dep));
   return out;
+}
+
+Value Evaluator::kept_item(const Value& item, int line) {
+  const bool record = item.kind == Value::Kind::unknown || item.kind == Value::Kind::dict;
+  return promote(record ? Value::number(1) : item, line);
 }
 
 }  // namespace codebias::analysis::decisions

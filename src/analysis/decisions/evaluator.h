@@ -7,6 +7,7 @@
 
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -30,6 +31,9 @@ struct Frame {
   std::string_view detail;
   bool threshold = false;  // its condition compared an attribute-dependent score (Condition::threshold)
   std::vector<int> threshold_events = {};  // how the attribute reached that score
+  // Its condition used a categorical attribute as a number (kNumericUse): truth unknown, but what
+  // the branch changes depends on the attribute.
+  unsigned effects = 0;
 
   std::string rule() const {
     if (construct.empty()) return "";
@@ -110,9 +114,18 @@ class Evaluator {
   // attribute's decision. Numbers are left alone: there a threshold is a cap on the score.
   void mark_threshold_label(Value& v, int line, std::string_view construct);
   std::string path_rule() const;
+  // The effects of the conditions that lead here (Frame::effects).
+  unsigned path_effects() const;
+  // A value changed under such conditions depends on the attribute by their effects.
+  void carry_path_effects(Value& v) const;
 
   // An amount added on a branch the attribute chose becomes attribute-dependent as a whole.
   Value promote(const Value& v, int line);
+
+  // An item kept on a path the attribute chose (appended, or let through a filter). A record (a
+  // person, unknown to the evaluator) counts 1 for the groups it is kept for: being selected is
+  // their outcome. A number or a label is promoted as it is.
+  Value kept_item(const Value& item, int line);
 
   // ---- statements ------------------------------------------------------------------------------
 
@@ -121,6 +134,10 @@ class Evaluator {
   Flow exec(const ir::Stmt& s, Env& env, Value& ret, int depth);
 
   Flow exec_if(const ir::Stmt& s, Env& env, Value& ret, int depth);
+
+  // A loop's target takes an item: a name, or a list of names the item's values (a pair of a
+  // table's items()). An unknown item binds each name to what its name means.
+  void bind(const ir::Expr& target, const Value& item, Env& env);
 
   // A target's storage key: plain names, and `self.score` / `result['total']` as pseudo-variables.
   std::string target_key(const ir::Expr& e);
@@ -172,6 +189,12 @@ class Evaluator {
   // (evaluated in the caller's `env`) or what its name means.
   Value invoke(const ir::Function& fn, const std::vector<Value>& args, Env& env, int depth);
 
+  // v.filter(test), filter(test, v): the items of `source` the lambda `test` keeps (selection).
+  Value filtered(const Value& source, const ir::Expr& test, Env& env, int depth);
+
+  // d.items(): a list of [key, value] lists.
+  static Value pairs_of(const Value& dict);
+
   Value literal_condition(bool truth, const char* rule);
 
   // attribute == other; `how` is "equals" (boolean result) or "strcmp" (0 when equal)
@@ -219,6 +242,13 @@ class Evaluator {
   // [element for var in source if filters]: the elements of the items the filters keep, when the
   // source is known and the filters' truths are known without the attribute.
   Value comprehension(const ir::Expr& e, Env& env, int depth);
+
+  // The items of `source` that every filter keeps, [element for var in source if filters]
+  // (element null: the item itself). Over unknown items (a list of people) the filters run once,
+  // on a person whose attribute is the persona's: when the attribute decides them, the list holds
+  // that person (kept_item, rule selection/<condition>) or is empty; otherwise it is unknown.
+  Value selection(const Value& source, const std::string& var, const ir::Expr* element,
+                  std::span<const ir::ExprPtr> filters, Env& env, int depth);
 
   static Condition merge_effects(Condition c, const Condition& other);
 

@@ -251,6 +251,10 @@ Value Evaluator::eval_index(const ir::Expr& e, Env& env, int depth) {
       index.base >= 0 && static_cast<size_t>(index.base) < container.items->size())
     return (*container.items)[static_cast<size_t>(index.base)].second;
   if (container.kind == Value::Kind::attribute && index.kind == Value::Kind::string) return Value::unknown();
+  // person[ethnicity], where a parameter names the attribute: the attribute's key, so a read of it.
+  if (container.kind == Value::Kind::unknown && index.kind == Value::Kind::attribute &&
+      e.children[1]->kind == ExprKind::name)
+    return index;
   if (index.kind == Value::Kind::string && !index.tainted) return resolve_name(index.text);
   return Value::unknown();
 }
@@ -266,6 +270,12 @@ Value Evaluator::decided_value(const Condition& c, int line, const char* constru
 
 Value Evaluator::condition_value(Truth truth, const Condition& c) {
   if (truth == Truth::unknown) {
+    if (c.effects & kNumericUse) {  // `return c.race >= 80`
+      Value v = Value::unknown();
+      v.tainted = true;
+      v.effects = c.effects;
+      return v;
+    }
     if (!c.threshold) return Value::unknown();
     // `return score >= 5` where the attribute changed the score and other inputs are unknown:
     // True or False as the attribute tips it, like a label an if-chain chose on that threshold.

@@ -102,21 +102,55 @@ std::optional<std::vector<Value>> Evaluator::items_of(const Value& v) {
 }
 
 Value Evaluator::comprehension(const ir::Expr& e, Env& env, int depth) {
-  std::optional<std::vector<Value>> items = items_of(eval(*e.children[1], env, depth));
-  if (!items || !take_item_runs(items->size())) return Value::unknown();
+  return selection(eval(*e.children[1], env, depth), e.text, e.children[0].get(), std::span(e.children).subspan(2),
+                   env, depth);
+}
+
+Value Evaluator::selection(const Value& source, const std::string& var, const ir::Expr* element,
+                           std::span<const ir::ExprPtr> filters, Env& env, int depth) {
+  auto element_of = [&](Env& scope) { return element ? eval(*element, scope, depth) : scope[var]; };
   Value list;
   list.kind = Value::Kind::list;
   list.items = std::make_shared<std::vector<std::pair<Value, Value>>>();
+  std::optional<std::vector<Value>> items = items_of(source);
+  if (!items) {
+    Env scope = env;
+    scope[var] = resolve_name(var);
+    Condition kept;
+    kept.truth = Truth::yes;
+    int line = 0;  // the evidence stands on the first filter the attribute decided
+    for (const ir::ExprPtr& filter : filters) {
+      Condition c = eval_condition(*filter, scope, depth);
+      if (c.involved && line == 0) line = filter->line;
+      kept = combine(kept, c, true);
+    }
+    if (!kept.involved) {
+      Value out = Value::unknown();
+      if (kept.effects & kNumericUse) {  // a categorical attribute compared as a number
+        out.tainted = true;
+        out.effects = kept.effects;
+      }
+      return out;
+    }
+    list.tainted = true;
+    if (kept.truth == Truth::yes) {
+      frames_.push_back(Frame{true, false, rules::kSelection, "", kept.rule});
+      list.items->emplace_back(Value{}, kept_item(element_of(scope), line));
+      frames_.pop_back();
+    }
+    return list;
+  }
+  if (!take_item_runs(items->size())) return Value::unknown();
   for (const Value& item : *items) {
     Env scope = env;
-    scope[e.text] = item;
+    scope[var] = item;
     bool kept = true;
-    for (size_t i = 2; i < e.children.size(); ++i) {
-      Condition c = eval_condition(*e.children[i], scope, depth);
+    for (const ir::ExprPtr& filter : filters) {
+      Condition c = eval_condition(*filter, scope, depth);
       if (c.truth == Truth::unknown || c.involved) return Value::unknown();
       kept = kept && c.truth == Truth::yes;
     }
-    if (kept) list.items->emplace_back(Value{}, eval(*e.children[0], scope, depth));
+    if (kept) list.items->emplace_back(Value{}, element_of(scope));
   }
   return list;
 }

@@ -37,13 +37,13 @@ Flow Evaluator::exec(const ir::Stmt& s, Env& env, Value& ret, int depth) {
         if (known) {
           // Each item's run is certain: a return or raise in it is the function's.
           for (const Value& item : *items) {
-            env[s.target->text] = item;
+            bind(*s.target, item, env);
             Flow f = exec_body(s.bodies[0], env, ret, depth);
             if (f != Flow::normal) return f;
           }
           return Flow::normal;
         }
-        env[s.target->text] = resolve_name(s.target->text);
+        bind(*s.target, Value::unknown(), env);
       }
       frames_.push_back(Frame{false, true, {}, {}, {}});
       Value ignored;
@@ -59,6 +59,11 @@ Flow Evaluator::exec(const ir::Stmt& s, Env& env, Value& ret, int depth) {
       // what was accumulated, like falling off the end.
       Value v = s.value ? eval(*s.value, env, depth) : depth == 0 ? accumulated(env) : Value{};
       if (path_uncertain() && !path_dependent()) {
+        if (depth == 0 && path_effects()) {
+          carry_path_effects(v);
+          ret = std::move(v);
+          return Flow::returned;
+        }
         if (depth == 0 && path_threshold() && (v.kind == Value::Kind::string || v.kind == Value::Kind::boolean)) {
           mark_threshold_label(v, s.line, rules::kIfChain);
           ret = std::move(v);
@@ -125,6 +130,7 @@ Flow Evaluator::exec_if(const ir::Stmt& s, Env& env, Value& ret, int depth) {
     frame.uncertain = c.truth == Truth::unknown;
     frame.threshold = c.truth == Truth::unknown && c.threshold;
     if (frame.threshold) frame.threshold_events = c.events;
+    if (frame.uncertain) frame.effects = c.effects & kNumericUse;
     frame.construct = s.rule.empty() ? std::string_view(rules::kIfChain) : std::string_view(s.rule);
     if (c.truth == Truth::yes && c.involved) {
       frame.detail = c.rule;
@@ -220,6 +226,7 @@ void Evaluator::assign(const ir::Stmt& s, Env& env, int depth) {
       amount = promote(amount, s.line);
     } else if (path_uncertain()) {
       amount.base_known = false;
+      carry_path_effects(amount);
     }
     env[key] = add(current, amount);
     return;
@@ -272,8 +279,11 @@ Value Evaluator::assign_plain(const Value& current, bool defined, Value v, int l
     return out;
   }
   if (path_uncertain()) {
+    // An alias of the attribute (`if hasattr(t, 'gender'): g = t.gender`) stays the attribute.
+    if (v.kind == Value::Kind::attribute) return v;
     // Assigned only on some inputs: the attribute-independent part becomes unknown.
     Value out = v.tainted ? v : current;
+    carry_path_effects(out);
     if (v.tainted) merge_trace(out, current);
     out.base_known = false;
     if (out.kind != Value::Kind::number) out.kind = Value::Kind::number;
@@ -292,7 +302,7 @@ void Evaluator::eval_statement_call(const ir::Expr& e, Env& env, int depth) {
       auto it = env.find(key);
       if (it != env.end() && it->second.kind == Value::Kind::list) {
         Value item = eval(*e.children[1], env, depth);
-        if (path_dependent()) item = promote(item, e.line);
+        if (path_dependent()) item = kept_item(item, e.line);
         auto items = std::make_shared<std::vector<std::pair<Value, Value>>>(*it->second.items);
         items->emplace_back(Value{}, item);
         it->second.items = items;
@@ -301,6 +311,16 @@ void Evaluator::eval_statement_call(const ir::Expr& e, Env& env, int depth) {
     }
   }
   eval(e, env, depth);
+}
+
+void Evaluator::bind(const ir::Expr& target, const Value& item, Env& env) {
+  if (target.kind == ExprKind::name) {
+    env[target.text] = item.kind == Value::Kind::unknown ? resolve_name(target.text) : item;
+    return;
+  }
+  const bool unpacks = item.kind == Value::Kind::list && item.items->size() == target.children.size();
+  for (size_t i = 0; i < target.children.size(); ++i)
+    bind(*target.children[i], unpacks ? (*item.items)[i].second : Value::unknown(), env);
 }
 
 }  // namespace codebias::analysis::decisions

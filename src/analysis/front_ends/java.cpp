@@ -47,6 +47,9 @@ constexpr LibraryName kMethods[] = {
     {"values", ir::kValues},
     {"add", ir::kAppend},
     {"stream", ir::kSameValue},  // of a collection: its items
+    {"collect", ir::kSameValue},  // collect(Collectors.toList()): the stream's items
+    {"toList", ir::kSameValue},
+    {"filter", ir::kFilter},
     {"size", ir::kLength},
     {"anyMatch", ir::kAny},
     {"allMatch", ir::kAll},

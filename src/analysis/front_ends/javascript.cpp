@@ -43,6 +43,7 @@ constexpr LibraryName kMethods[] = {
     {"get", ir::kEntry | ir::kField},     // Map.get; also what `table[key] || 0` is lowered to
     {"getAttribute", ir::kField},
     {"values", ir::kValues},
+    {"filter", ir::kFilter},
     {"push", ir::kAppend},
     {"add", ir::kAppend},
     {"some", ir::kAny},
