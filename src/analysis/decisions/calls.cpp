@@ -58,7 +58,7 @@ Value Evaluator::eval_method_call(const ir::Expr& e, Env& env, int depth) {
     if ((library & ir::kHasKey) && argc >= 1) return membership(arg(0), object, false);
   }
   if ((library & ir::kLength) && (object.kind == Value::Kind::list || object.kind == Value::Kind::dict))
-    return Value::number(static_cast<double>(object.items->size()));
+    return length_of(object);
   if (object.kind == Value::Kind::list) {
     if (library & ir::kSameValue) return object;  // list.stream(), stream.collect(Collectors.toList())
     if ((library & ir::kPosition) && argc >= 1) {
@@ -157,8 +157,8 @@ Value Evaluator::eval_function_call(const ir::Expr& e, Env& env, int depth) {
     return total;
   }
   if ((library & ir::kLength) && argc >= 1) {
-    std::optional<std::vector<Value>> items = items_of(arg(0));
-    return items ? Value::number(static_cast<double>(items->size())) : Value::unknown();
+    Value counted = arg(0);
+    return counted.kind == Value::Kind::list || counted.kind == Value::Kind::dict ? length_of(counted) : Value::unknown();
   }
   if ((library & ir::kRange) && argc >= 1) {
     double lo = 0, hi = 0;
@@ -278,6 +278,22 @@ Value Evaluator::pairs_of(const Value& dict) {
     list.items->emplace_back(Value{}, std::move(pair));
   }
   return list;
+}
+
+Value Evaluator::length_of(const Value& list) {
+  Value count = Value::number(static_cast<double>(list.items->size()));
+  if (list.kind != Value::Kind::list) return count;
+  // A selection's kept person is the attribute's part of the count: len(selected) is 1 for the
+  // groups it keeps; how many others it keeps is unknown.
+  for (const auto& entry : *list.items) {
+    const Value& item = entry.second;
+    if (!item.kept_person) continue;
+    count.base = 0;
+    count.base_known = false;
+    count.dep += 1;
+    merge_trace(count, item);
+  }
+  return count;
 }
 
 }  // namespace codebias::analysis::decisions

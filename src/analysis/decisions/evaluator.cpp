@@ -154,7 +154,10 @@ Value Evaluator::promote(const Value& v, int line) {
 
 Value Evaluator::kept_item(const Value& item, int line) {
   const bool record = item.kind == Value::Kind::unknown || item.kind == Value::Kind::dict;
-  return promote(record ? Value::number(1) : item, line);
+  if (!record) return promote(item, line);
+  Value kept = promote(Value::number(1), line);
+  kept.kept_person = true;
+  return kept;
 }
 
 }  // namespace codebias::analysis::decisions

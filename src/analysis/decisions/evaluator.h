@@ -192,6 +192,9 @@ class Evaluator {
   // v.filter(test), filter(test, v): the items of `source` the lambda `test` keeps (selection).
   Value filtered(const Value& source, const ir::Expr& test, Env& env, int depth);
 
+  // len(v), v.size(): the number of items; the kept people of a selection are the attribute's part.
+  static Value length_of(const Value& list);
+
   // d.items(): a list of [key, value] lists.
   static Value pairs_of(const Value& dict);
 

@@ -42,6 +42,7 @@ struct Value {
   bool base_known = true;
   double dep = 0;
   bool tainted = false;  // the value depends on the analyzed attribute
+  bool kept_person = false;  // a person a selection kept: 1 for the groups it keeps (Evaluator::kept_item)
   unsigned effects = 0;
   std::string text;                // string value, or function name
   const char* origin = "";         // how a tainted value came about, for evidence
