@@ -20,6 +20,7 @@ Value Evaluator::run(Flow& flow) {
     Env env;
     Value ret;
     flow = exec_body(ctx_.program->globals, env, ret, 0);
+    if (flow == Flow::skipped) flow = Flow::normal;  // a stray `continue` outside a loop
     return flow == Flow::returned ? ret : accumulated(env);
   }
   Env env;
@@ -27,6 +28,7 @@ Value Evaluator::run(Flow& flow) {
   for (const std::string& p : fn.params) env[p] = resolve_name(p);
   Value ret;
   flow = exec_body(fn.body, env, ret, 0);
+  if (flow == Flow::skipped) flow = Flow::normal;
   if (flow == Flow::normal) return accumulated(env);
   return scalar(ret);
 }

@@ -41,7 +41,7 @@ struct Frame {
   }
 };
 
-enum class Flow { normal, returned, raised };
+enum class Flow { normal, returned, raised, skipped };  // skipped: a `continue` left the loop body's run
 
 struct Persona {
   int group = -1;           // canonical group index, or -1 for a non-canonical literal
@@ -134,6 +134,8 @@ class Evaluator {
   Flow exec(const ir::Stmt& s, Env& env, Value& ret, int depth);
 
   Flow exec_if(const ir::Stmt& s, Env& env, Value& ret, int depth);
+  // Whether a branch ends its loop's run (`continue`) at its top level.
+  static bool skips_run(const ir::Body& branch);
 
   // A loop's target takes an item: a name, or a list of names the item's values (a pair of a
   // table's items()). An unknown item binds each name to what its name means.

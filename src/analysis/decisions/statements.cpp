@@ -9,11 +9,15 @@
 namespace codebias::analysis::decisions {
 
 Flow Evaluator::exec_body(const ir::Body& body, Env& env, Value& ret, int depth) {
+  // Frames an if-chain leaves for the rest of the body (exec_if) end with it.
+  const size_t outer_frames = frames_.size();
+  Flow flow = Flow::normal;
   for (const ir::StmtPtr& s : body) {
-    Flow f = exec(*s, env, ret, depth);
-    if (f != Flow::normal) return f;
+    flow = exec(*s, env, ret, depth);
+    if (flow != Flow::normal) break;
   }
-  return Flow::normal;
+  frames_.resize(outer_frames);
+  return flow;
 }
 
 Flow Evaluator::exec(const ir::Stmt& s, Env& env, Value& ret, int depth) {
@@ -39,7 +43,7 @@ Flow Evaluator::exec(const ir::Stmt& s, Env& env, Value& ret, int depth) {
           for (const Value& item : *items) {
             bind(*s.target, item, env);
             Flow f = exec_body(s.bodies[0], env, ret, depth);
-            if (f != Flow::normal) return f;
+            if (f != Flow::normal && f != Flow::skipped) return f;
           }
           return Flow::normal;
         }
@@ -85,6 +89,9 @@ Flow Evaluator::exec(const ir::Stmt& s, Env& env, Value& ret, int depth) {
       ret = std::move(v);
       return Flow::returned;
     }
+    case StmtKind::skip:
+      // A `continue` on conditions about other inputs is assumed not taken, like a return.
+      return path_uncertain() && !path_dependent() ? Flow::normal : Flow::skipped;
     case StmtKind::raise:
       if (path_uncertain() && !path_dependent()) return Flow::normal;
       if (path_dependent()) ret.events.push_back(add_event(s.line, path_rule(), std::nullopt));
@@ -106,6 +113,7 @@ Flow Evaluator::exec(const ir::Stmt& s, Env& env, Value& ret, int depth) {
 Flow Evaluator::exec_if(const ir::Stmt& s, Env& env, Value& ret, int depth) {
   bool excluded_by_attribute = false;  // an earlier condition was false because of the attribute
   const char* excluded_rule = "";
+  const char* skip_ruled_out = "";  // the attribute ruled out a branch that skips the rest of the loop's run
   bool all_return = true;
   std::optional<Value> joined_return;
   size_t n = s.bodies.size();
@@ -118,6 +126,7 @@ Flow Evaluator::exec_if(const ir::Stmt& s, Env& env, Value& ret, int depth) {
         if (c.involved) {
           excluded_by_attribute = true;
           excluded_rule = c.rule;
+          if (skips_run(s.bodies[i])) skip_ruled_out = c.rule;
         }
         all_return = false;
         continue;
@@ -142,8 +151,9 @@ Flow Evaluator::exec_if(const ir::Stmt& s, Env& env, Value& ret, int depth) {
     Value branch_ret;
     Flow f = exec_body(s.bodies[i], env, branch_ret, depth);
     frames_.pop_back();
-    if (f == Flow::raised) {
+    if (f == Flow::raised || f == Flow::skipped) {
       if (!frame.uncertain) return f;
+      all_return = all_return && f == Flow::raised;
     } else if (f == Flow::returned) {
       // A label the threshold chose is the decision, even though the branch is uncertain.
       if (!frame.uncertain || (branch_ret.effects & kThreshold)) {
@@ -164,7 +174,17 @@ Flow Evaluator::exec_if(const ir::Stmt& s, Env& env, Value& ret, int depth) {
     ret = std::move(*joined_return);
     return Flow::returned;
   }
+  // `if p.gender == 'female': continue`: for the others, the rest of the loop's run (the
+  // selection that follows) is reached because the attribute ruled that branch out.
+  if (*skip_ruled_out) {
+    std::string_view construct = s.rule.empty() ? std::string_view(rules::kIfChain) : std::string_view(s.rule);
+    frames_.push_back(Frame{true, false, construct, rules::kAfter, skip_ruled_out});
+  }
   return Flow::normal;
+}
+
+bool Evaluator::skips_run(const ir::Body& branch) {
+  return std::any_of(branch.begin(), branch.end(), [](const ir::StmtPtr& s) { return s->kind == StmtKind::skip; });
 }
 
 std::string Evaluator::target_key(const ir::Expr& e) {

@@ -529,6 +529,8 @@ class Lowering {
       out.push_back(std::move(s));
     } else if (type == "throw_statement") {
       out.push_back(make_stmt(StmtKind::raise, line));
+    } else if (type == "continue_statement") {
+      out.push_back(make_stmt(StmtKind::skip, line));
     } else if (type == "try_statement" || type == Front::kBlock) {
       out.push_back(lower_block_statement(type == "try_statement" ? field(node, "body") : node, line));
     } else if (type == "ERROR") {

@@ -89,6 +89,7 @@ enum class StmtKind {
   raise,       // raise / throw
   block,       // bodies[0]: try blocks, nested braces
   havoc,       // names: statements left out of the parse assigned these on unknown inputs
+  skip,        // continue: the rest of this run of the loop's body is skipped
   other,
 };
 

@@ -191,7 +191,7 @@ class JavaLowering : public brace::Lowering<JavaLowering> {
     } else if (type == "assignment_expression" || type == "update_expression" || type == "method_invocation") {
       lower_expression_statement(node, out);  // recovered without its `;`
     }
-    // break / continue / yield / assert / local classes / this(...) calls: nothing to lower
+    // break / yield / assert / local classes / this(...) calls: nothing to lower
   }
 
   void lower_expression_statement(TSNode node, ir::Body& out) {

@@ -155,6 +155,8 @@ class PythonLowering {
       auto s = stmt(StmtKind::ret, node);
       if (count(node) > 0) s->value = lower_expr(child(node, 0));
       out.push_back(std::move(s));
+    } else if (type == "continue_statement") {
+      out.push_back(stmt(StmtKind::skip, node));
     } else if (type == "raise_statement" || type == "assert_statement") {
       if (type == "raise_statement") out.push_back(stmt(StmtKind::raise, node));
     } else if (type == "for_statement" || type == "while_statement") {
