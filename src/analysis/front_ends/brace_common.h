@@ -566,6 +566,9 @@ class Lowering {
       return;
     }
     out.push_back(make_assign(lower_expr(left), front().lower_assigned(left, right), o, line));
+    // selected[count++] = p: the count goes up after the store.
+    for (TSNode part : items(left))
+      if (type_of(part) == "update_expression") lower_update(part, line, out);
   }
 
   // `x++` / `--x` (C, C++, JavaScript): x += 1 / x -= 1.
