@@ -155,7 +155,8 @@ Value Evaluator::promote(const Value& v, int line) {
 }
 
 Value Evaluator::kept_item(const Value& item, int line) {
-  const bool record = item.kind == Value::Kind::unknown || item.kind == Value::Kind::dict;
+  const bool record = item.kind == Value::Kind::unknown || item.kind == Value::Kind::dict ||
+                      item.kind == Value::Kind::list || item.kind == Value::Kind::attribute;
   if (!record) return promote(item, line);
   Value kept = promote(Value::number(1), line);
   kept.kept_person = true;

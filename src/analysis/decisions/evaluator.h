@@ -123,8 +123,9 @@ class Evaluator {
   Value promote(const Value& v, int line);
 
   // An item kept on a path the attribute chose (appended, or let through a filter). A record (a
-  // person, unknown to the evaluator) counts 1 for the groups it is kept for: being selected is
-  // their outcome. A number or a label is promoted as it is.
+  // person unknown to the evaluator, a tuple or table of their fields, or the attribute itself)
+  // counts 1 for the groups it is kept for: being selected is their outcome. A number or a label
+  // is promoted as it is.
   Value kept_item(const Value& item, int line);
 
   // ---- statements ------------------------------------------------------------------------------
