@@ -46,6 +46,13 @@ Value Evaluator::accumulated(const Env& env) {
   Value best;
   for (const auto& [name, v] : env)
     if (v.tainted && v.kind == Value::Kind::number && (!best.tainted || v.events.size() > best.events.size())) best = v;
+  if (best.tainted) return best;
+  // No score: the list a selection filled (a function cut off before returning it).
+  for (const auto& [name, v] : env) {
+    if (v.kind != Value::Kind::list) continue;
+    Value kept = scalar(v);
+    if (kept.tainted && (!best.tainted || kept.events.size() > best.events.size())) best = kept;
+  }
   return best;
 }
 

@@ -89,7 +89,7 @@ class Evaluator {
   size_t item_runs_ = 0;  // see kMaxItemRuns
 
   // Code that never returns (a script, or a function cut off before its return): the score is
-  // the variable the attribute's decisions accumulated into.
+  // the variable the attribute's decisions accumulated into, else the list a selection filled.
   static Value accumulated(const Env& env);
 
   // ---- the persona's attribute value -------------------------------------------------------
