@@ -23,6 +23,7 @@ Value Evaluator::eval_method_call(const ir::Expr& e, Env& env, int depth) {
   Value object = eval(*callee.children[0], env, depth);
   if ((library & ir::kFilter) && argc >= 1 && e.children[1]->kind == ExprKind::lambda)
     return filtered(object, *e.children[1], env, depth);
+  if ((library & ir::kMap) && argc >= 1) return kept_people(object);
   const bool compares = library & (ir::kEquals | ir::kOrder);
   if (object.kind == Value::Kind::attribute) {
     if (library & ir::kSameValue) return object;
@@ -110,6 +111,7 @@ Value Evaluator::eval_function_call(const ir::Expr& e, Env& env, int depth) {
   if (functions_.count(name) && !env.count(name)) return call_function(name, e, env, depth, 1);
   if ((library & ir::kFilter) && argc >= 2 && e.children[1]->kind == ExprKind::lambda)
     return filtered(arg(1), *e.children[1], env, depth);
+  if ((library & ir::kMap) && argc >= 2) return kept_people(arg(1));
   if ((library & ir::kOrder) && argc >= 2) {
     Value a = arg(0), b = arg(1);
     if (a.kind == Value::Kind::attribute) return compare_equal(b, "strcmp");
@@ -263,6 +265,18 @@ Value Evaluator::membership(const Value& item, const Value& container, bool nega
 
 Value Evaluator::filtered(const Value& source, const ir::Expr& test, Env& env, int depth) {
   return selection(source, test.text, nullptr, std::span(test.children).first(1), env, depth);
+}
+
+Value Evaluator::kept_people(const Value& list) {
+  std::optional<std::vector<Value>> items = items_of(list);
+  if (!items || std::none_of(items->begin(), items->end(), [](const Value& item) { return item.kept_person; }))
+    return Value::unknown();
+  Value kept;
+  kept.kind = Value::Kind::list;
+  kept.items = std::make_shared<std::vector<std::pair<Value, Value>>>();
+  for (const Value& item : *items)
+    if (item.kept_person) kept.items->emplace_back(Value{}, item);
+  return kept;
 }
 
 Value Evaluator::pairs_of(const Value& dict) {

@@ -198,6 +198,10 @@ class Evaluator {
   // len(v), v.size(): the number of items; the kept people of a selection are the attribute's part.
   static Value length_of(const Value& list);
 
+  // v.map(f), map(f, v) over a selection: what f makes of a kept person (a name, a record) is
+  // still that person kept; other items and other lists are unknown.
+  static Value kept_people(const Value& list);
+
   // d.items(): a list of [key, value] lists.
   static Value pairs_of(const Value& dict);
 

@@ -141,16 +141,19 @@ Value Evaluator::selection(const Value& source, const std::string& var, const ir
     return list;
   }
   if (!take_item_runs(items->size())) return Value::unknown();
+  list.tainted = source.tainted;  // an earlier selection's list, empty for this persona
   for (const Value& item : *items) {
+    // A person an earlier selection kept is tested like an unknown person, and stays kept
+    // (whatever the element makes of them) unless a test is false for them.
     Env scope = env;
-    scope[var] = item;
+    scope[var] = item.kept_person ? resolve_name(var) : item;
     bool kept = true;
     for (const ir::ExprPtr& filter : filters) {
       Condition c = eval_condition(*filter, scope, depth);
-      if (c.truth == Truth::unknown || c.involved) return Value::unknown();
-      kept = kept && c.truth == Truth::yes;
+      if (!item.kept_person && (c.truth == Truth::unknown || c.involved)) return Value::unknown();
+      kept = kept && c.truth != Truth::no;
     }
-    if (kept) list.items->emplace_back(Value{}, element_of(scope));
+    if (kept) list.items->emplace_back(Value{}, item.kept_person ? item : element_of(scope));
   }
   return list;
 }

@@ -67,6 +67,9 @@ enum Library : unsigned {
   // s.filter(f); as a function, the second argument's items tested by the first, filter(f, v).
   kFilter = 1u << 23,
   kPairs = 1u << 24,      // a table's (key, value) pairs, each a list of two: d.items()
+  // Each item passed through a function: as a method, the receiver's items, v.map(f), s.map(f);
+  // as a function, the second argument's, map(f, v).
+  kMap = 1u << 25,
 };
 
 struct Expr {

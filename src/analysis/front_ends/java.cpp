@@ -50,6 +50,7 @@ constexpr LibraryName kMethods[] = {
     {"collect", ir::kSameValue},  // collect(Collectors.toList()): the stream's items
     {"toList", ir::kSameValue},
     {"filter", ir::kFilter},
+    {"map", ir::kMap},
     {"size", ir::kLength},
     {"anyMatch", ir::kAny},
     {"allMatch", ir::kAll},

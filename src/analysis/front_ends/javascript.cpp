@@ -44,6 +44,7 @@ constexpr LibraryName kMethods[] = {
     {"getAttribute", ir::kField},
     {"values", ir::kValues},
     {"filter", ir::kFilter},
+    {"map", ir::kMap},
     {"push", ir::kAppend},
     {"add", ir::kAppend},
     {"some", ir::kAny},

@@ -42,6 +42,7 @@ constexpr LibraryName kFunctions[] = {
     {"str", ir::kConvert},
     {"list", ir::kConvert},
     {"filter", ir::kFilter},
+    {"map", ir::kMap},
     {"round", ir::kConvert},
     {"bool", ir::kConvert},
     {"int", ir::kParseNumber},
