@@ -1,8 +1,8 @@
 // The evaluator behind evaluate_attribute (decisions.h): runs the chosen function once for one
 // persona and records the events where the attribute changed the outcome. Its members are
 // defined by concern: evaluator.cpp (the persona and the evidence), statements.cpp,
-// expressions.cpp, calls.cpp, conditions.cpp and items.cpp (loops over items, quantifiers,
-// comprehensions).
+// expressions.cpp, calls.cpp, conditions.cpp and items.cpp (quantifiers, comprehensions and
+// selections over the items of a list).
 #pragma once
 
 #include <map>
