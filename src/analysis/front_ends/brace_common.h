@@ -698,6 +698,34 @@ class Lowering {
     return e;
   }
 
+  // v.forEach(p -> { ... }) as a statement (JavaScript, Java): a loop over v with p bound to each
+  // item, so that what its body appends is a selection like a for loop's.
+  ir::StmtPtr for_each_loop(ir::ExprPtr source, std::string param, TSNode body, int line) {
+    auto s = make_stmt(StmtKind::loop, line);
+    if (!param.empty()) {
+      s->target = make(ExprKind::name, line, std::move(param));
+      s->value = std::move(source);
+    }
+    s->bodies.emplace_back();
+    if (ts_node_is_null(body)) return s;
+    if (type_of(body) == Front::kBlock) lower_block(body, s->bodies.back());
+    else front().lower_expression_statement(body, s->bodies.back());
+    returns_to_skips(s->bodies.back());
+    return s;
+  }
+
+  // In a forEach callback, `return` ends the item's run: a `continue` (not inside a nested loop).
+  static void returns_to_skips(ir::Body& body) {
+    for (ir::StmtPtr& s : body) {
+      if (s->kind == StmtKind::ret) {
+        s->kind = StmtKind::skip;
+        s->value.reset();
+      }
+      if (s->kind != StmtKind::loop)
+        for (ir::Body& b : s->bodies) returns_to_skips(b);
+    }
+  }
+
   // The first / last item of `node`; unknown when it has none.
   ir::ExprPtr lower_first(TSNode node, int line) {
     std::vector<TSNode> v = items(node);
