@@ -91,6 +91,7 @@ inline std::string dump(const ir::Stmt& s) {
       return s.target ? "for " + dump(s.target) + " in " + dump(s.value) + " " + braces(0) : "loop " + braces(0);
     case StmtKind::ret: return s.value ? "return " + dump(s.value) : "return";
     case StmtKind::raise: return "raise";
+    case StmtKind::skip: return "continue";
     case StmtKind::block: return "block " + braces(0);
     case StmtKind::havoc: {
       std::string out = "havoc";

@@ -24,9 +24,13 @@ constexpr std::array kRules = {
     Rule{kNone, Part::construct,
          "a quantifier that holds when no item passes the attribute's test (noneMatch, none_of), used as a value: "
          "True counts 1 for the groups it holds for"},
+    Rule{kSelection, Part::construct,
+         "a comprehension or filter (a for b in v if c, v.filter(f), stream().filter(f)) keeps the people the "
+         "attribute's test passes: a kept person counts 1 for the groups it holds for"},
     Rule{kElse, Part::step, "the else branch, reached because the attribute ruled out the earlier conditions"},
     Rule{kAfter, Part::step,
-         "a later branch, on other inputs, reached because the attribute ruled out an earlier condition"},
+         "a later branch, on other inputs, or the rest of a loop's run after a branch that continues, reached "
+         "because the attribute ruled out an earlier condition"},
     Rule{kCompareEq, Part::condition, "the attribute compared equal to a literal (==, equals, strcmp, case label)"},
     Rule{kCompareNe, Part::condition, "the attribute compared not equal to a literal"},
     Rule{kMembership, Part::condition, "the attribute found in a list, tuple, set or table's keys"},

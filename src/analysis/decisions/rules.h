@@ -31,6 +31,7 @@ inline constexpr char kBoolean[] = "boolean";
 inline constexpr char kAny[] = "any";
 inline constexpr char kAll[] = "all";
 inline constexpr char kNone[] = "none";
+inline constexpr char kSelection[] = "selection";
 
 // Steps.
 inline constexpr char kElse[] = "else:";

@@ -529,6 +529,8 @@ class Lowering {
       out.push_back(std::move(s));
     } else if (type == "throw_statement") {
       out.push_back(make_stmt(StmtKind::raise, line));
+    } else if (type == "continue_statement") {
+      out.push_back(make_stmt(StmtKind::skip, line));
     } else if (type == "try_statement" || type == Front::kBlock) {
       out.push_back(lower_block_statement(type == "try_statement" ? field(node, "body") : node, line));
     } else if (type == "ERROR") {
@@ -564,6 +566,9 @@ class Lowering {
       return;
     }
     out.push_back(make_assign(lower_expr(left), front().lower_assigned(left, right), o, line));
+    // selected[count++] = p: the count goes up after the store.
+    for (TSNode part : items(left))
+      if (type_of(part) == "update_expression") lower_update(part, line, out);
   }
 
   // `x++` / `--x` (C, C++, JavaScript): x += 1 / x -= 1.
@@ -691,6 +696,34 @@ class Lowering {
     auto e = make(ExprKind::lambda, line, std::move(param));
     e->children.push_back(front().lower_returned(value));
     return e;
+  }
+
+  // v.forEach(p -> { ... }) as a statement (JavaScript, Java): a loop over v with p bound to each
+  // item, so that what its body appends is a selection like a for loop's.
+  ir::StmtPtr for_each_loop(ir::ExprPtr source, std::string param, TSNode body, int line) {
+    auto s = make_stmt(StmtKind::loop, line);
+    if (!param.empty()) {
+      s->target = make(ExprKind::name, line, std::move(param));
+      s->value = std::move(source);
+    }
+    s->bodies.emplace_back();
+    if (ts_node_is_null(body)) return s;
+    if (type_of(body) == Front::kBlock) lower_block(body, s->bodies.back());
+    else front().lower_expression_statement(body, s->bodies.back());
+    returns_to_skips(s->bodies.back());
+    return s;
+  }
+
+  // In a forEach callback, `return` ends the item's run: a `continue` (not inside a nested loop).
+  static void returns_to_skips(ir::Body& body) {
+    for (ir::StmtPtr& s : body) {
+      if (s->kind == StmtKind::ret) {
+        s->kind = StmtKind::skip;
+        s->value.reset();
+      }
+      if (s->kind != StmtKind::loop)
+        for (ir::Body& b : s->bodies) returns_to_skips(b);
+    }
   }
 
   // The first / last item of `node`; unknown when it has none.

@@ -63,6 +63,13 @@ enum Library : unsigned {
   kAll = 1u << 20,        // every item passes
   kNone = 1u << 21,       // no item passes
   kLength = 1u << 22,     // the number of items of a list or table: len(v), v.size(); as a method, of the receiver
+  // The items of a list that pass a test (a lambda): as a method, the receiver's items, v.filter(f),
+  // s.filter(f); as a function, the second argument's items tested by the first, filter(f, v).
+  kFilter = 1u << 23,
+  kPairs = 1u << 24,      // a table's (key, value) pairs, each a list of two: d.items()
+  // Each item passed through a function: as a method, the receiver's items, v.map(f), s.map(f);
+  // as a function, the second argument's, map(f, v).
+  kMap = 1u << 25,
 };
 
 struct Expr {
@@ -85,6 +92,7 @@ enum class StmtKind {
   raise,       // raise / throw
   block,       // bodies[0]: try blocks, nested braces
   havoc,       // names: statements left out of the parse assigned these on unknown inputs
+  skip,        // continue: the rest of this run of the loop's body is skipped
   other,
 };
 

@@ -47,6 +47,10 @@ constexpr LibraryName kMethods[] = {
     {"values", ir::kValues},
     {"add", ir::kAppend},
     {"stream", ir::kSameValue},  // of a collection: its items
+    {"collect", ir::kSameValue},  // collect(Collectors.toList()): the stream's items
+    {"toList", ir::kSameValue},
+    {"filter", ir::kFilter},
+    {"map", ir::kMap},
     {"size", ir::kLength},
     {"anyMatch", ir::kAny},
     {"allMatch", ir::kAll},
@@ -188,7 +192,7 @@ class JavaLowering : public brace::Lowering<JavaLowering> {
     } else if (type == "assignment_expression" || type == "update_expression" || type == "method_invocation") {
       lower_expression_statement(node, out);  // recovered without its `;`
     }
-    // break / continue / yield / assert / local classes / this(...) calls: nothing to lower
+    // break / yield / assert / local classes / this(...) calls: nothing to lower
   }
 
   void lower_expression_statement(TSNode node, ir::Body& out) {
@@ -208,6 +212,11 @@ class JavaLowering : public brace::Lowering<JavaLowering> {
       std::vector<TSNode> args = items(field(node, "arguments"));
       if (!ts_node_is_null(object) && args.size() == 2 && text(field(node, "name")) == "put") {
         out.push_back(brace::make_table_store(lower_expr(object), lower_expr(args[0]), lower_expr(args[1]), line));
+        return;
+      }
+      if (!ts_node_is_null(object) && args.size() == 1 && text(field(node, "name")) == "forEach" &&
+          type_of(args[0]) == "lambda_expression") {
+        out.push_back(for_each_loop(lower_expr(object), first_parameter(args[0]), field(args[0], "body"), line));
         return;
       }
       push_expression(node, line, out);
@@ -392,7 +401,10 @@ class JavaLowering : public brace::Lowering<JavaLowering> {
   }
 
   // `r -> c.race.equals(r)`, `(String r) -> { return ...; }`: a lambda of its first parameter.
-  ir::ExprPtr lower_lambda(TSNode node) {
+  ir::ExprPtr lower_lambda(TSNode node) { return lambda_of(first_parameter(node), field(node, "body"), line_of(node)); }
+
+  // The name of a lambda's first parameter; "" when it has none.
+  std::string first_parameter(TSNode node) {
     TSNode param = field(node, "parameters");
     if (!ts_node_is_null(param) && type_of(param) != "identifier") {
       std::vector<TSNode> params = items(param);
@@ -401,7 +413,7 @@ class JavaLowering : public brace::Lowering<JavaLowering> {
                                                          : params[0];
     }
     bool named = !ts_node_is_null(param) && type_of(param) == "identifier";
-    return lambda_of(named ? str(param) : std::string(), field(node, "body"), line_of(node));
+    return named ? str(param) : std::string();
   }
 
   ir::ExprPtr list_of(const std::vector<TSNode>& args, int line) {

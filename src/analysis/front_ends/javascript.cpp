@@ -43,6 +43,8 @@ constexpr LibraryName kMethods[] = {
     {"get", ir::kEntry | ir::kField},     // Map.get; also what `table[key] || 0` is lowered to
     {"getAttribute", ir::kField},
     {"values", ir::kValues},
+    {"filter", ir::kFilter},
+    {"map", ir::kMap},
     {"push", ir::kAppend},
     {"add", ir::kAppend},
     {"some", ir::kAny},
@@ -365,6 +367,11 @@ class JavaScriptLowering : public brace::Lowering<JavaScriptLowering> {
             brace::make_table_store(lower_expr(field(fn, "object")), lower_expr(args[0]), lower_expr(args[1]), line));
         return;
       }
+      if (!ts_node_is_null(fn) && type_of(fn) == "member_expression" && args.size() == 1 &&
+          property_name(field(fn, "property")) == "forEach" && is_function_node(args[0])) {
+        out.push_back(for_each_loop(lower_expr(field(fn, "object")), first_parameter(args[0]), field(args[0], "body"), line));
+        return;
+      }
       push_expression(node, line, out);
     } else if (type != "string" && type != "template_string") {  // "use strict"
       push_expression(node, line, out);
@@ -563,7 +570,10 @@ class JavaScriptLowering : public brace::Lowering<JavaScriptLowering> {
 
   // `r => c.race === r`, `function (r) { return ...; }` as a value: a lambda of its first
   // parameter (TypeScript's `(r: string) => ...` too).
-  ir::ExprPtr lower_lambda(TSNode node) {
+  ir::ExprPtr lower_lambda(TSNode node) { return lambda_of(first_parameter(node), field(node, "body"), line_of(node)); }
+
+  // The name of a function value's first parameter; "" when it has none or it is a pattern.
+  std::string first_parameter(TSNode node) {
     TSNode param = field(node, "parameter");
     if (ts_node_is_null(param)) {
       std::vector<TSNode> params = items(field(node, "parameters"));
@@ -572,7 +582,7 @@ class JavaScriptLowering : public brace::Lowering<JavaScriptLowering> {
     if (!ts_node_is_null(param) && (type_of(param) == "required_parameter" || type_of(param) == "optional_parameter"))
       param = field(param, "pattern");
     bool named = !ts_node_is_null(param) && type_of(param) == "identifier";
-    return lambda_of(named ? str(param) : std::string(), field(node, "body"), line_of(node));
+    return named ? str(param) : std::string();
   }
 
   ir::ExprPtr enum_value(std::string_view enum_name, std::string_view member) {

@@ -33,12 +33,16 @@ constexpr LibraryName kMethods[] = {
     {"get", ir::kEntry | ir::kField},
     {"get_attribute", ir::kField},
     {"values", ir::kValues},
+    {"items", ir::kPairs},
     {"append", ir::kAppend},
     {"add", ir::kAppend},
 };
 constexpr LibraryName kFunctions[] = {
     {"getattr", ir::kField},
     {"str", ir::kConvert},
+    {"list", ir::kConvert},
+    {"filter", ir::kFilter},
+    {"map", ir::kMap},
     {"round", ir::kConvert},
     {"bool", ir::kConvert},
     {"int", ir::kParseNumber},
@@ -152,13 +156,15 @@ class PythonLowering {
       auto s = stmt(StmtKind::ret, node);
       if (count(node) > 0) s->value = lower_expr(child(node, 0));
       out.push_back(std::move(s));
+    } else if (type == "continue_statement") {
+      out.push_back(stmt(StmtKind::skip, node));
     } else if (type == "raise_statement" || type == "assert_statement") {
       if (type == "raise_statement") out.push_back(stmt(StmtKind::raise, node));
     } else if (type == "for_statement" || type == "while_statement") {
       auto s = stmt(StmtKind::loop, node);
       TSNode variable = field(node, "left");
-      if (type == "for_statement" && !ts_node_is_null(variable) && type_of(variable) == "identifier") {
-        s->target = lower_expr(variable);
+      if (type == "for_statement" && !ts_node_is_null(variable)) s->target = lower_loop_target(variable);
+      if (s->target) {
         s->value = lower_expr(field(node, "right"));
       }
       s->bodies.emplace_back();
@@ -371,6 +377,7 @@ class PythonLowering {
     }
     if (type == "generator_expression" || type == "list_comprehension" || type == "set_comprehension")
       return lower_comprehension(node);
+    if (type == "lambda") return lower_lambda(node);
     if (type == "dictionary") {
       auto e = make(ExprKind::dict, line);
       for (uint32_t i = 0; i < count(node); ++i) {
@@ -391,6 +398,29 @@ class PythonLowering {
       return e ? std::move(e) : make_unknown(line);
     }
     return make_unknown(line);
+  }
+
+  // `for r in v`: the name; `for key, weight in d.items()`: a list of names; null otherwise.
+  ir::ExprPtr lower_loop_target(TSNode variable) {
+    std::string_view type = type_of(variable);
+    if (type == "identifier") return lower_expr(variable);
+    if (type != "pattern_list" && type != "tuple_pattern") return nullptr;
+    auto names = make(ExprKind::list, line_of(variable));
+    for (uint32_t i = 0; i < count(variable); ++i) {
+      if (type_of(child(variable, i)) != "identifier") return nullptr;
+      names->children.push_back(lower_expr(child(variable, i)));
+    }
+    return names;
+  }
+
+  // lambda p: test: a lambda of its first parameter.
+  ir::ExprPtr lower_lambda(TSNode node) {
+    auto e = make(ExprKind::lambda, line_of(node));
+    TSNode params = field(node, "parameters");
+    if (!ts_node_is_null(params) && count(params) > 0 && type_of(child(params, 0)) == "identifier")
+      e->text = std::string(t_.text(child(params, 0)));
+    e->children.push_back(lower_expr(field(node, "body")));
+    return e;
   }
 
   // (element for name in source if filter ...): one `for` over a name; unknown otherwise.

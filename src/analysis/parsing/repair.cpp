@@ -54,14 +54,18 @@ std::vector<std::string> broken_names_in_def(std::string_view line) {
   if (std::any_of(name.begin(), name.end(), [](char c) { return !is_ident(c); })) names.emplace_back(name);
   size_t close = line.find(')', paren);
   std::string_view params = line.substr(paren + 1, close == std::string_view::npos ? std::string_view::npos : close - paren - 1);
-  // A parameter list never has `,_` without a space; a name with a comma inside does.
-  size_t pos = 0;
-  while ((pos = params.find(",_", pos)) != std::string_view::npos) {
-    size_t a = pos, b = pos + 2;
-    while (a > 0 && (is_ident(params[a - 1]) || params[a - 1] == ',')) --a;
-    while (b < params.size() && (is_ident(params[b]) || (params[b] == ',' && b + 1 < params.size() && params[b + 1] == '_'))) ++b;
-    names.emplace_back(params.substr(a, b - a));
-    pos = b;
+  // A parameter list never has `,_` without a space, nor a `/` between two letters: a name with a
+  // comma or a slash inside (`claims_adjuster,_appraiser`, `driver/sales_workers`) does.
+  auto joins = [&](size_t at) {
+    if (params[at] == ',') return at + 1 < params.size() && params[at + 1] == '_';
+    return params[at] == '/' && at > 0 && at + 1 < params.size() && is_ident(params[at - 1]) && is_ident(params[at + 1]);
+  };
+  for (size_t a = 0; a < params.size();) {
+    size_t b = a;
+    bool broken = false;
+    for (; b < params.size() && (is_ident(params[b]) || joins(b)); ++b) broken = broken || !is_ident(params[b]);
+    if (broken) names.emplace_back(params.substr(a, b - a));
+    a = b == a ? a + 1 : b;
   }
   return names;
 }

@@ -207,6 +207,22 @@ TEST(CFamilyFrontEnd, LoopsTryThrowBlocksAndComments) {
             "block {s = 3}; if (s < 0) {raise}; return");
 }
 
+// A selection loop: `continue` skips the rest of the run; `a[n++] = v` stores, then counts.
+TEST(CFamilyFrontEnd, ContinueAndStoreWithPostIncrement) {
+  Lowered l =
+      c("int f(const P* people, int n, P* out) {\n"
+        "  int count = 0;\n"
+        "  for (int i = 0; i < n; i++) {\n"
+        "    if (people[i].age > 60) continue;\n"
+        "    out[count++] = people[i];\n"
+        "  }\n"
+        "  return count;\n"
+        "}\n");
+  EXPECT_EQ(l.body("f"),
+            "count = 0; for i in range(0, n) {if (people[i].age > 60) {continue}; out[count] = people[i]; "
+            "count += 1}; return count");
+}
+
 // std::any_of over a container's range, or a range, with a lambda of one returned value (or a
 // function's name) as the test.
 TEST(CFamilyFrontEnd, QuantifiersOverARangeWithLambdas) {

@@ -69,6 +69,18 @@ TEST(JavaFrontEnd, DeclarationsAssignmentsAndUpdates) {
             "b = 1; a = b; total = s; return s");
 }
 
+// forEach with a lambda is a loop over the receiver, where `return` ends the item's run like
+// `continue`.
+TEST(JavaFrontEnd, ForEachIsALoopAndContinueSkips) {
+  Lowered l = java_method(
+      "    people.forEach(p -> { if (p.isRetired()) return; out.add(p); });\n"
+      "    people.forEach((Person q) -> out.add(q));\n"
+      "    for (Person p : people) { if (p.isRetired()) continue; n += 1; }\n");
+  EXPECT_EQ(l.body("f"),
+            "for p in people {if p.isRetired() {continue}; expr out.add(p)}; for q in people {expr out.add(q)}; "
+            "for p in people {if p.isRetired() {continue}; n += 1}");
+}
+
 TEST(JavaFrontEnd, IfElseChainsAndControlFlow) {
   Lowered l = java_method(
       "    if (g.equals(\"male\")) { s = 1; } else if (\"female\".equalsIgnoreCase(g)) s = 2; else { s = 3; }\n"

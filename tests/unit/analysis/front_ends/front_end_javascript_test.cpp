@@ -105,6 +105,21 @@ TEST(JavaScriptFrontEnd, IfElseChainsAndControlFlow) {
             "loop {x -= 1}; loop {y += 1}; block {s = 4}; if (not g) {raise}; return s");
 }
 
+// forEach with a function literal is a loop over the receiver, where `return` ends the item's run
+// like `continue`.
+TEST(JavaScriptFrontEnd, ForEachIsALoopAndContinueSkips) {
+  Lowered l =
+      js("function f(people) {\n"
+         "  people.forEach(p => { if (p.age > 60) return; out.push(p); });\n"
+         "  people.forEach(function (q) { n += 1; });\n"
+         "  people.forEach(p => out.push(p));\n"
+         "  for (const p of people) { if (p.retired) continue; n += 1; }\n"
+         "}\n");
+  EXPECT_EQ(l.body("f"),
+            "for p in people {if (p.age > 60) {continue}; expr out.push(p)}; for q in people {n += 1}; "
+            "for p in people {expr out.push(p)}; for p in people {if p.retired {continue}; n += 1}");
+}
+
 // Function literals passed as values are lambdas of their first parameter when their body is one
 // returned value.
 TEST(JavaScriptFrontEnd, FunctionLiteralsAsValuesAreLambdas) {
