@@ -167,7 +167,7 @@ def field_choices(field, domain, reduced):
     (reduced: the numbers either side of each threshold, else the least and the greatest; the
     strings the code names and one it does not), else values its own comparisons tell apart."""
     if domain:
-        if not reduced:
+        if not reduced or "bool" in field.kinds:  # a truth test names no value
             return list(domain)
         if all(is_number(v) for v in domain):
             kept = near_thresholds(domain, field.thresholds) if field.thresholds else {min(domain), max(domain)}
@@ -241,6 +241,7 @@ class Dimension:
 
 
 def field_dimension(field, domains, reduced):
+    """A field that stands for no tested attribute."""
     name = domain_name(field, domains)
     choices = field_choices(field, domains[name] if name else None, reduced)
     return Dimension(choices, lambda base, value: base["values"].__setitem__(field.name, value),
@@ -263,7 +264,10 @@ def attribute_dimension(attribute, standing, domains, reduced):
         for field in standing:
             base["values"][field.name] = persona_value(field, attribute, group, age)
 
-    return Dimension(choices, apply, lambda choice: sum(passed(f, persona_value(f, attribute, *choice)) for f in standing))
+    def passes(choice):
+        return sum(passed(f, persona_value(f, attribute, *choice)) for f in standing)
+
+    return Dimension(choices, apply, passes)
 
 
 def pick_dimension(attribute, standing, group, band):
@@ -297,7 +301,8 @@ def satisfying_bases(dims):
     best = [max(range(len(d.choices)), key=lambda i, d=d: (d.passes(d.choices[i]), -i)) for d in dims]
     combos = [best]
     for index, dim in enumerate(dims):
-        combos += [best[:index] + [other] + best[index + 1:] for other in range(len(dim.choices)) if other != best[index]]
+        combos += [best[:index] + [other] + best[index + 1:]
+                   for other in range(len(dim.choices)) if other != best[index]]
     return combos
 
 
