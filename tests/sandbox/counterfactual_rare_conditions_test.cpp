@@ -141,6 +141,34 @@ TEST(CounterfactualAgeThreshold, AThresholdAboveTheGroupsAgeIsFoundWithoutADomai
   EXPECT_LT(age.bases_changed, age.bases) << "only the bases whose elder is 66 or older change";
 }
 
+// With an age domain, every language's age groups take the domain's ages nearest their own (the
+// built-in table evaluates elders at 65; this domain's elders are 58, 60 and 61): `age >= 61` is
+// seen on an elder of 61, and no one in the domain passes `age > 61`.
+class CounterfactualAgeDomain : public ::testing::TestWithParam<std::string> {
+ protected:
+  analysis::AttributeVerdict age_verdict(const std::string& comparison) const {
+    const std::string code = GetParam() == "python"       ? "def decide(c):\n    return c.age " + comparison + "\n"
+                             : GetParam() == "javascript" ? "function decide(c) {\n  return c.age " + comparison + ";\n}\n"
+                                                          : "class Rules {\n  static boolean decide(int age) {\n"
+                                                            "    return age " + comparison + ";\n  }\n}\n";
+    const auto execution = execute_in(GetParam(), code, {"age"}, {{"age", {25, 44, 58, 60, 61}}});
+    EXPECT_EQ(execution.status, ExecutionStatus::ran) << execution.reason << " " << execution.error;
+    return verdict_of(execution, "age");
+  }
+};
+
+TEST_P(CounterfactualAgeDomain, AgeGroupsTakeTheDomainsAgesNearestTheirOwn) {
+  const auto at_least_61 = age_verdict(">= 61");
+  EXPECT_EQ(at_least_61.verdict, CounterfactualVerdict::changes) << at_least_61.explanation;
+  EXPECT_EQ(at_least_61.bases, 3) << "one base per elder age: 58, 60 and 61";
+  EXPECT_EQ(at_least_61.bases_changed, 1);
+  const auto over_61 = age_verdict("> 61");
+  EXPECT_EQ(over_61.verdict, CounterfactualVerdict::no_change) << over_61.explanation;
+}
+
+INSTANTIATE_TEST_SUITE_P(Languages, CounterfactualAgeDomain, ::testing::Values("python", "javascript", "java"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
 // Fourteen conditions: even the values the comparisons tell apart make 8,192 personas, past what is
 // enumerated, and a random one passes the other thirteen once in 8,192 draws. The bases built to
 // pass every comparison show the gender condition deciding.
