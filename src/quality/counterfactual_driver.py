@@ -334,8 +334,9 @@ def plan_bases(fields, attributes, tested, domains, count, seed):
     for reduced in (False, True):
         dims = dimensions(fields, attributes, tested, domains, reduced)
         if math.prod(len(d.choices) for d in dims) * groups <= MAX_ENUMERATED_CALLS:
-            return build_bases(dims, list(itertools.product(*(range(len(d.choices)) for d in dims))),
-                               attributes, domains, rng)
+            combos = list(itertools.product(*(range(len(d.choices)) for d in dims)))
+            rng.shuffle(combos)  # the bases a stopped response did compare are a sample of all
+            return build_bases(dims, combos, attributes, domains, rng)
     columns = [balanced_column(rng, len(d.choices), count) for d in dims]
     drawn = [[column[case] for column in columns] for case in range(count)]
     return build_bases(dims, satisfying_bases(dims)[: MAX_ENUMERATED_CALLS // groups - count] + drawn,
@@ -370,13 +371,20 @@ def plan_all(fields, attributes, spec):
 
 
 def planned_calls(fields, attributes, plans):
-    """(attribute key, base index, group index, persona) of every call: for each tested attribute,
-    each of its bases with the attribute set to each of its groups."""
-    for attribute in (a for a in attributes if a["key"] in plans):
-        standing = [field for field in fields.values() if stands_for(field, attribute)]
-        for index, base in enumerate(plans[attribute["key"]]):
+    """(attribute key, base index, group index, persona) of every call: each tested attribute's
+    bases with the attribute set to each of its groups. The attributes take turns base by base, so
+    that a response the wall clock stops (a slow function, thousands of bases) has compared every
+    attribute on some of its bases, not the first attributes on all of theirs."""
+    tested = [a for a in attributes if a["key"] in plans]
+    standing = {a["key"]: [field for field in fields.values() if stands_for(field, a)] for a in tested}
+    for index in range(max((len(bases) for bases in plans.values()), default=0)):
+        for attribute in tested:
+            bases = plans[attribute["key"]]
+            if index >= len(bases):
+                continue
             for group in range(len(attribute["groups"])):
-                yield attribute["key"], index, group, variant(base, standing, attribute, group)
+                persona = variant(bases[index], standing[attribute["key"]], attribute, group)
+                yield attribute["key"], index, group, persona
 
 
 def attributes_standing(names, fields, attributes):

@@ -3,6 +3,7 @@
 // (`age > 60` tells a 61-year-old elder from a 60-year-old one). The personas come from the code's
 // own comparisons and the value domains a `codebias score` line carries, as a decision prompt's
 // metadata does (docs/counterfactual.md).
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -168,6 +169,33 @@ TEST_P(CounterfactualAgeDomain, AgeGroupsTakeTheDomainsAgesNearestTheirOwn) {
 
 INSTANTIATE_TEST_SUITE_P(Languages, CounterfactualAgeDomain, ::testing::Values("python", "javascript", "java"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// A slow function on thousands of bases runs past the wall clock. The attributes take turns base
+// by base, so every one of them was compared on some bases before the process was stopped.
+TEST(CounterfactualEnumeration, AStoppedResponseComparedEveryAttributeOnSomeBases) {
+  CounterfactualProgram program;
+  program.response = "```python\n"
+                     "import time\n"
+                     "def evaluate(c):\n"
+                     "    time.sleep(0.02)\n"
+                     "    return c.income > 50 and c.gender == 'male' and c.race == 'white' and c.age > 30\n"
+                     "```\n";
+  program.options.scenario = "job";
+  program.options.attributes = {"gender", "race", "age"};
+  std::vector<nlohmann::json> incomes;
+  for (int income = 0; income < 60; ++income) incomes.emplace_back(income * 2);
+  program.domains = {{"income", incomes}};
+  CounterfactualOptions options;
+  options.limits.wall_time = std::chrono::seconds(3);
+  const auto execution = execute_counterfactual(program, analysis::AttributeTable::builtin(), options);
+  ASSERT_EQ(execution.status, ExecutionStatus::ran) << execution.reason << " " << execution.error;
+  EXPECT_EQ(execution.reason, "timeout") << "the check needs a response the wall clock stops";
+  for (const std::string attribute : {"gender", "race", "age"}) {
+    const auto verdict = verdict_of(execution, attribute);
+    EXPECT_GT(verdict.bases_compared, 0) << attribute;
+    EXPECT_LT(verdict.bases_compared, verdict.bases) << attribute;
+  }
+}
 
 // Fourteen conditions: even the values the comparisons tell apart make 8,192 personas, past what is
 // enumerated, and a random one passes the other thirteen once in 8,192 draws. The bases built to
