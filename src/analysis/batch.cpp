@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <simdjson.h>
 
+#include "analysis/line_metadata.h"
 #include "analysis/report_json.h"
 #include "suites/suite.h"
 
@@ -82,6 +83,24 @@ std::string parse_error_message(const json::parse_error& error) {
   return "invalid JSON: " + clip(message);
 }
 
+// A line's "domains": {"income": [24000, 25000], "education": ["high school", ...]}, as a
+// decision prompt's metadata carries them. The failure names the entry ("domains.income[1]").
+std::optional<FieldFailure> read_domains(const json& value, FieldDomains& domains) {
+  if (!value.is_object()) return FieldFailure{"domains", std::string("expected an object of arrays, got ") + value.type_name()};
+  for (const auto& [field, values] : value.items()) {
+    const std::string path = "domains." + clip(field);
+    if (!values.is_array()) return FieldFailure{path, std::string("expected an array of values, got ") + values.type_name()};
+    if (values.empty()) return FieldFailure{path, "expected at least one value, got an empty array"};
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const json& item = values[i];
+      if (!item.is_string() && !item.is_number() && !item.is_boolean())
+        return FieldFailure{path + "[" + std::to_string(i) + "]", std::string("expected a string, number or boolean, got ") + item.type_name()};
+    }
+    domains[field] = std::vector<json>(values.begin(), values.end());
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::vector<std::string> resolve_attributes(const AttributeTable& table,
@@ -143,6 +162,8 @@ std::optional<ScoreRequest> parse_score_line_fast(std::string& line, long line_n
         if (std::find(keys.begin(), keys.end(), spec->key) == keys.end()) keys.push_back(spec->key);
       }
       if (!defaults.only_listed) request.options.attributes = std::move(keys);
+    } else if (key == "domains" && !value.is_null()) {
+      return std::nullopt;  // rare and nested: read_domains on the checked path reads and checks them
     }
   }
   if (!has_response) return std::nullopt;
@@ -212,6 +233,11 @@ std::variant<ScoreRequest, base::LineError> parse_score_line_checked(std::string
       if (std::find(keys.begin(), keys.end(), spec->key) == keys.end()) keys.push_back(spec->key);
     }
     if (!defaults.only_listed) request.options.attributes = std::move(keys);
+  }
+
+  auto domains = doc.find("domains");
+  if (domains != doc.end() && !domains->is_null()) {
+    if (auto failure = read_domains(*domains, request.domains)) return fail(failure->field, failure->message);
   }
   return request;
 }

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <functional>
 #include <iosfwd>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -12,17 +13,24 @@
 #include <variant>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "analysis/analyzer.h"
 #include "base/jsonl_engine.h"
 
 namespace codebias::analysis {
 
 // One input line: {"id": str, "response": str, "scenario"?: str, "attributes"?: [str],
-// "function"?: str (the function the prompt asked for)}.
+// "function"?: str (the function the prompt asked for), "domains"?: {field: [value, ...]}}.
+// The values a prompt gives each field of a decision function's input ("income": [24000, 25000]),
+// which counterfactual execution draws personas from.
+using FieldDomains = std::map<std::string, std::vector<nlohmann::json>>;
+
 struct ScoreRequest {
   std::string id;
   std::string response;
   AnalyzeOptions options;
+  FieldDomains domains;  // the line's "domains"
 };
 
 // Canonical keys of user-given attribute names ("Parents degree" -> "parents_degree").
@@ -33,7 +41,8 @@ std::vector<std::string> resolve_attributes(const AttributeTable& table,
 // Parses one input line. The request's options start from `defaults`; the line's "scenario"
 // replaces the scenario, its "function" sets the function; its "attributes" (validated like resolve_attributes) become the
 // attributes the prompt offered, unless defaults.only_listed (the --attributes flag) already
-// fixes the reported set. Never throws on bad input: every problem is a base::LineError.
+// fixes the reported set; its "domains" (an object of non-empty arrays of strings, numbers or
+// booleans) are the request's. Never throws on bad input: every problem is a base::LineError.
 std::variant<ScoreRequest, base::LineError> parse_score_line(std::string_view line, long line_number,
                                                        const AttributeTable& table,
                                                        const AnalyzeOptions& defaults);

@@ -14,16 +14,21 @@ The spec is
   {"function", "seed", "bases", "call_seconds", "max_timeouts",
    "attributes": [{"key", "groups": [{"name", "synonyms", "age_years"?}], "names"}],
    "test": [attribute keys to vary], "domains": {field: [values the prompt gives]}}.
-For each of `bases` persona bases (every field the code reads takes a value of its domain, or of the
-values the code's own comparisons distinguish; every sensitive attribute a group; a domain's values
-and an attribute's groups are spread evenly over the bases, in an order the seed shuffles), and for each tested attribute, the child calls the function once per group of that attribute with
-everything else unchanged. Each call's outcome is written at once as
+For each tested attribute the child plans persona bases (plan_bases): every combination of the
+values of what the code reads (a field's domain, else the values its own comparisons tell apart;
+another attribute's groups; an age group's ages) while the calls stay within MAX_ENUMERATED_CALLS;
+else every combination of the values the code's comparisons tell apart; else the bases that pass
+its conditions and `bases` balanced draws. Before any call it writes
+  CODEBIAS-BASES {attribute key: number of bases}
+then calls the function once per group of the attribute on each base, with everything else
+unchanged. Each call's outcome is written at once as
   CODEBIAS-CASE {"attribute", "base", "group", "outcome": {...}}
 so a child killed later still reports what it ran; its last line is
-  CODEBIAS-RESULT {"stage", "function", "bases": [...], "read": [attribute keys], "error_type"?, "error"?}
+  CODEBIAS-RESULT {"stage", "function", "read": [attribute keys], "error_type"?, "error"?}
 where "read" lists the attributes whose fields the function read (every parameter counts as read).
 A spec with "inputs" (what the analyzer read of code in another language) runs nothing: the child
-writes the planned calls instead (plan_job), which counterfactual_runner.js runs.
+writes the planned calls and the CODEBIAS-BASES line instead (plan_job), which
+counterfactual_runner.js or CounterfactualRunner.java runs.
 An outcome is {"kind": "value", "value": x} (a number; a bool as 1 or 0, with "returned": "bool"),
 {"kind": "label", "label": s} (a string), {"kind": "non_numeric", "type": t},
 {"kind": "crash", "error_type", "error"}, {"kind": "timeout"} (the call ran past call_seconds;
@@ -31,9 +36,11 @@ with "skipped": true when it was not run because the group's calls had timed out
 times, or all calls 4 * max_timeouts times) or
 {"kind": "refused", "what": "file write" | "network" | "process"}.
 """
+import itertools
 import signal
 
 CASE_MARK = "CODEBIAS-CASE "
+BASES_MARK = "CODEBIAS-BASES "
 READS = set()  # the input fields the function read, over every call
 
 
@@ -120,29 +127,220 @@ def balanced_column(rng, size, count):
     return column
 
 
-def make_bases(fields, attributes, domains, count, seed):
-    """Persona bases: per base, a group for every sensitive attribute and a value for every other
-    field the code reads or the prompt gives a domain for; each attribute's groups and each
-    domain's values spread evenly over the bases (balanced_column)."""
-    rng = random.Random(seed)
+# A tested attribute's bases are every combination of what the code reads while its calls (bases
+# times groups) stay within this many. Each call is one output line, so it also bounds the output.
+MAX_ENUMERATED_CALLS = 4096
+
+COMPARISONS = {
+    "Eq": lambda value, literal: value == literal, "NotEq": lambda value, literal: value != literal,
+    "Lt": lambda value, literal: value < literal, "LtE": lambda value, literal: value <= literal,
+    "Gt": lambda value, literal: value > literal, "GtE": lambda value, literal: value >= literal,
+    "In": lambda value, literal: value in literal, "NotIn": lambda value, literal: value not in literal,
+}
+
+
+def passed(field, value):
+    """How many of the code's comparisons of `field` with a literal `value` passes."""
+    count = 0
+    for operator, literal in field.conditions:
+        try:
+            count += bool(COMPARISONS[operator](value, literal))
+        except (KeyError, TypeError):
+            pass  # `is None`, or a number compared with a string: no verdict
+    return count
+
+
+def near_thresholds(values, thresholds):
+    """Of `values` (numbers), each threshold's closest below and above, and the threshold itself:
+    all that comparisons with the thresholds tell apart."""
+    kept = set()
+    for threshold in thresholds:
+        below = [v for v in values if v < threshold]
+        above = [v for v in values if v > threshold]
+        kept.update(([max(below)] if below else []) + ([min(above)] if above else []))
+        kept.update(v for v in values if v == threshold)
+    return kept
+
+
+def field_choices(field, domain, reduced):
+    """The values a field that stands for no tested attribute takes over the bases: its domain's
+    (reduced: the numbers either side of each threshold, else the least and the greatest; the
+    strings the code names and one it does not), else values its own comparisons tell apart."""
+    if domain:
+        if not reduced or "bool" in field.kinds:  # a truth test names no value
+            return list(domain)
+        if all(is_number(v) for v in domain):
+            kept = near_thresholds(domain, field.thresholds) if field.thresholds else {min(domain), max(domain)}
+            return [v for v in domain if v in kept]
+        named = {normalize(s) for s in field.strings}
+        return [v for v in domain if normalize(v) in named] + [v for v in domain if normalize(v) not in named][:1]
+    if "collection" in field.kinds:
+        pool = field.members or field.strings or ["item"]
+        return [[pool[0]], list(pool), []] if len(pool) > 1 else [[pool[0]], []]
+    if "string" in field.kinds and field.strings:
+        return field.strings + ["other"]
+    if "number" in field.kinds and any(is_number(v) for v in field.numbers):
+        numbers = sorted({v for v in field.numbers if is_number(v)})
+        choices = sorted({whole(x) for n in numbers for x in (n - 1, n, n + 1)})
+        if numbers[0] >= 0:  # a count or a rating: keep it non-negative
+            choices = [x for x in choices if x >= 0]
+        if reduced:
+            kept = near_thresholds(choices, field.thresholds) if field.thresholds else {choices[0], choices[-1]}
+            choices = [x for x in choices if x in kept]
+        return choices
+    if "bool" in field.kinds:
+        return [True, False]
+    if "string" in field.kinds:
+        return ["value"]
+    return [0, 5, 10]
+
+
+def takes_age(field, attribute):
+    """Whether a field standing for `attribute` holds ages (numbers), not words such as 'young'."""
+    return "string" not in field.kinds and all(g.get("age_years") is not None for g in attribute["groups"])
+
+
+def age_bands(attribute, standing, domains, reduced):
+    """Per group of an age attribute, the ages its personas take: of the prompt's age domain (else of
+    the groups' own ages and those either side of each age the code compares with), those nearest
+    the group's own age; reduced, only that nearest one and those next to a threshold. `age > 60`
+    tells 61 from 60, both elder, and only a 61-year-old elder shows it. None when no field standing
+    for the attribute holds ages."""
+    numeric = [f for f in standing if takes_age(f, attribute)]
+    if not numeric:
+        return None
+    centres = [g["age_years"] for g in attribute["groups"]]
+    thresholds = sorted({t for f in numeric for t in f.thresholds})
+    names = [domain_name(f, domains) for f in numeric] + [domain_name(Field(attribute["key"]), domains)]
+    domain = next((domains[name] for name in names if name), [])
+    ages = [v for v in domain if is_number(v)] or centres + [t + d for t in thresholds for d in (-1, 0, 1)]
+    ages = sorted({whole(a) for a in ages if a >= 0})
+    near = near_thresholds(ages, thresholds)
+    bands = []
+    for group, centre in enumerate(centres):
+        band = [a for a in ages if min(range(len(centres)), key=lambda g, a=a: (abs(a - centres[g]), g)) == group]
+        if not band:
+            bands.append([whole(centre)])
+            continue
+        closest = min(band, key=lambda a, c=centre: abs(a - c))
+        bands.append([a for a in band if a == closest or a in near] if reduced else band)
+    return bands
+
+
+def persona_value(field, attribute, group, age):
+    """What a field standing for `attribute` holds for `group`: `age` when it holds ages and the
+    base chose one, else group_value's."""
+    return age if age is not None and takes_age(field, attribute) else group_value(field, attribute, group)
+
+
+class Dimension:
+    """One thing a base chooses: its choices, how a choice sets the base, and how many of the code's
+    comparisons a choice passes."""
+    def __init__(self, choices, apply, passes):
+        self.choices, self.apply, self.passes = choices, apply, passes
+
+
+def field_dimension(field, domains, reduced):
+    """A field that stands for no tested attribute."""
+    name = domain_name(field, domains)
+    choices = field_choices(field, domains[name] if name else None, reduced)
+    return Dimension(choices, lambda base, value: base["values"].__setitem__(field.name, value),
+                     lambda value: passed(field, value))
+
+
+def attribute_dimension(attribute, standing, domains, reduced):
+    """An attribute other than the tested one: each group (reduced: those the code names and one
+    it does not), an age group at each age of its band."""
+    bands = age_bands(attribute, standing, domains, reduced)
+    groups = list(range(len(attribute["groups"])))
+    if reduced and bands is None:
+        named = [g for g in groups if any(group_value(f, attribute, g) in f.strings for f in standing)]
+        groups = named + [g for g in groups if g not in named][:1] if named else groups
+    choices = [(g, age) for g in groups for age in (bands[g] if bands else [None])]
+
+    def apply(base, choice):
+        group, age = choice
+        base["values"][attribute["key"]] = attribute["groups"][group]["name"]
+        for field in standing:
+            base["values"][field.name] = persona_value(field, attribute, group, age)
+
+    def passes(choice):
+        return sum(passed(f, persona_value(f, attribute, *choice)) for f in standing)
+
+    return Dimension(choices, apply, passes)
+
+
+def pick_dimension(attribute, standing, group, band):
+    """The age the tested age attribute's `group` takes on a base."""
+    return Dimension(band, lambda base, age: base["picks"].__setitem__(group, age),
+                     lambda age: sum(passed(f, age) for f in standing if takes_age(f, attribute)))
+
+
+def dimensions(fields, attributes, tested, domains, reduced):
+    """What one tested attribute's bases choose: the age each of its groups takes, when it is an age;
+    the group of every other attribute the code reads; the value of every other field it reads."""
+    dims = []
+    for attribute in attributes:
+        standing = [f for f in fields.values() if stands_for(f, attribute)]
+        if attribute is tested:
+            bands = age_bands(attribute, standing, domains, reduced) or []
+            dims += [pick_dimension(attribute, standing, g, band) for g, band in enumerate(bands)]
+        elif standing:
+            dims.append(attribute_dimension(attribute, standing, domains, reduced))
+    for field in fields.values():
+        if not any(stands_for(field, a) for a in attributes):
+            dims.append(field_dimension(field, domains, reduced))
+    return dims
+
+
+def satisfying_bases(dims):
+    """Choices (an index per dimension) that pass the code's conditions: each dimension at the
+    choice passing most of its comparisons, so a conjunction's other conditions all hold and the
+    tested attribute alone decides; then that base with each dimension at each of its other
+    choices, either side of each threshold."""
+    best = [max(range(len(d.choices)), key=lambda i, d=d: (d.passes(d.choices[i]), -i)) for d in dims]
+    combos = [best]
+    for index, dim in enumerate(dims):
+        combos += [best[:index] + [other] + best[index + 1:]
+                   for other in range(len(dim.choices)) if other != best[index]]
+    return combos
+
+
+def build_bases(dims, combos, attributes, domains, rng):
+    """A base per combination of choices; what no dimension sets (the attributes' keys, the prompt's
+    domains of fields the code does not read) spread evenly over the bases (balanced_column)."""
+    count = len(combos)
     group_columns = {a["key"]: balanced_column(rng, len(a["groups"]), count) for a in attributes}
     domain_columns = {name: balanced_column(rng, len(values), count) for name, values in domains.items() if values}
     bases = []
-    for case in range(count):
-        groups = {key: column[case] for key, column in group_columns.items()}
-        values = {a["key"]: a["groups"][groups[a["key"]]]["name"] for a in attributes}
+    for case, combo in enumerate(combos):
+        values = {a["key"]: a["groups"][group_columns[a["key"]][case]]["name"] for a in attributes}
         for name, column in domain_columns.items():
-            if name not in values:
-                values[name] = domains[name][column[case]]
-        for field in fields.values():
-            attribute = attribute_of(field, attributes)
-            if attribute and stands_for(field, attribute):
-                values[field.name] = group_value(field, attribute, groups[attribute["key"]])
-                continue
-            name = domain_name(field, domains)
-            values[field.name] = domains[name][domain_columns[name][case]] if name else plain_value(field, case, rng)
-        bases.append({"values": values, "groups": groups})
+            values.setdefault(name, domains[name][column[case]])
+        base = {"values": values, "picks": {}}
+        for dim, choice in zip(dims, combo):
+            dim.apply(base, dim.choices[choice])
+        bases.append(base)
     return bases
+
+
+def plan_bases(fields, attributes, tested, domains, count, seed):
+    """The tested attribute's persona bases: every combination of the values of what the code reads
+    when few enough (MAX_ENUMERATED_CALLS), else every combination of the values its comparisons
+    tell apart (reduced), else the bases that pass its conditions (satisfying_bases) and `count`
+    balanced draws of the reduced values."""
+    rng = random.Random(seed)
+    groups = len(tested["groups"])
+    for reduced in (False, True):
+        dims = dimensions(fields, attributes, tested, domains, reduced)
+        if math.prod(len(d.choices) for d in dims) * groups <= MAX_ENUMERATED_CALLS:
+            combos = list(itertools.product(*(range(len(d.choices)) for d in dims)))
+            rng.shuffle(combos)  # the bases a stopped response did compare are a sample of all
+            return build_bases(dims, combos, attributes, domains, rng)
+    columns = [balanced_column(rng, len(d.choices), count) for d in dims]
+    drawn = [[column[case] for column in columns] for case in range(count)]
+    return build_bases(dims, satisfying_bases(dims)[: MAX_ENUMERATED_CALLS // groups - count] + drawn,
+                       attributes, domains, rng)
 
 
 def stands_for(field, attribute):
@@ -156,22 +354,37 @@ def stands_for(field, attribute):
 
 
 def variant(base, standing, attribute, group):
-    """The base with `attribute` set to `group` in every field that stands for it (`standing`)."""
+    """The base with `attribute` set to `group` in every field that stands for it (`standing`), an
+    age group at the age the base picked for it."""
     values = dict(base["values"])
     values[attribute["key"]] = attribute["groups"][group]["name"]
     for field in standing:
-        values[field.name] = group_value(field, attribute, group)
+        values[field.name] = persona_value(field, attribute, group, base["picks"].get(group))
     return values
 
 
-def planned_calls(fields, attributes, bases, spec):
-    """(attribute key, base index, group index, persona) of every call: for each tested attribute,
-    each base with the attribute set to each of its groups."""
-    for attribute in (a for a in attributes if a["key"] in spec["test"]):
-        standing = [field for field in fields.values() if stands_for(field, attribute)]
-        for index, base in enumerate(bases):
+def plan_all(fields, attributes, spec):
+    """Each tested attribute's bases, by key."""
+    domains = spec.get("domains") or {}
+    return {a["key"]: plan_bases(fields, attributes, a, domains, spec["bases"], spec["seed"])
+            for a in attributes if a["key"] in spec["test"]}
+
+
+def planned_calls(fields, attributes, plans):
+    """(attribute key, base index, group index, persona) of every call: each tested attribute's
+    bases with the attribute set to each of its groups. The attributes take turns base by base, so
+    that a response the wall clock stops (a slow function, thousands of bases) has compared every
+    attribute on some of its bases, not the first attributes on all of theirs."""
+    tested = [a for a in attributes if a["key"] in plans]
+    standing = {a["key"]: [field for field in fields.values() if stands_for(field, a)] for a in tested}
+    for index in range(max((len(bases) for bases in plans.values()), default=0)):
+        for attribute in tested:
+            bases = plans[attribute["key"]]
+            if index >= len(bases):
+                continue
             for group in range(len(attribute["groups"])):
-                yield attribute["key"], index, group, variant(base, standing, attribute, group)
+                persona = variant(bases[index], standing[attribute["key"]], attribute, group)
+                yield attribute["key"], index, group, persona
 
 
 def attributes_standing(names, fields, attributes):
@@ -205,14 +418,15 @@ def run_job(spec, source):
         # Keyword style: every parameter needs a value, including the attribute keys it names.
         for name in signature.params:
             fields.setdefault(name, Field(name))
-    bases = make_bases(fields, attributes, spec.get("domains") or {}, spec["bases"], spec["seed"])
+    plans = plan_all(fields, attributes, spec)
     result["stage"] = "run"
-    result["bases"] = [base["values"] for base in bases]
+    # Before any call: the number of bases lays out the calls a killed process never reported.
+    real_stdout.write(BASES_MARK + json.dumps({key: len(bases) for key, bases in plans.items()}) + "\n")
 
     # A group whose calls time out max_timeouts times is not called again (its loop most likely
     # depends on the group); past four times that many timeouts in all, nothing more is called.
     timeouts = {}
-    for attribute, index, group, values in planned_calls(fields, attributes, bases, spec):
+    for attribute, index, group, values in planned_calls(fields, attributes, plans):
         key = (attribute, group)
         if timeouts.get(key, 0) >= spec["max_timeouts"] or sum(timeouts.values()) >= 4 * spec["max_timeouts"]:
             outcome = {"kind": "timeout", "skipped": True}
@@ -237,8 +451,9 @@ def plan_job(spec):
     """The calls for code another runtime runs (counterfactual_runner.js), from the fields the
     analyzer read of it (spec["inputs"]: src/analysis/counterfactual/function_inputs.h). Runs no
     generated code. Writes
-      CODEBIAS-PLAN {"calls": [{"attribute", "base", "group", "values"}], "bases": [...],
-                     "standing": {input field: [attribute keys it stands for]}}"""
+      CODEBIAS-PLAN {"calls": [{"attribute", "base", "group", "values"}],
+                     "standing": {input field: [attribute keys it stands for]}}
+    and the CODEBIAS-BASES line."""
     NOT_ATTRIBUTE_TOKENS.update(spec.get("not_attribute_tokens", []))
     fields = {}
     for given in spec["inputs"]["fields"]:
@@ -247,13 +462,13 @@ def plan_job(spec):
         field.kinds = set(given["kinds"])
         fields[field.name] = field
     attributes = spec["attributes"]
-    bases = make_bases(fields, attributes, spec.get("domains") or {}, spec["bases"], spec["seed"])
+    plans = plan_all(fields, attributes, spec)
     calls = [{"attribute": attribute, "base": index, "group": group, "values": values}
-             for attribute, index, group, values in planned_calls(fields, attributes, bases, spec)]
+             for attribute, index, group, values in planned_calls(fields, attributes, plans)]
     names = {name for call in calls for name in call["values"]} | set(fields)
     standing = {name: attributes_standing([name], fields, attributes) for name in sorted(names)}
-    sys.stdout.write(PLAN_MARK + json.dumps({"calls": calls, "bases": [base["values"] for base in bases],
-                                             "standing": standing}) + "\n")
+    sys.stdout.write(PLAN_MARK + json.dumps({"calls": calls, "standing": standing}) + "\n")
+    sys.stdout.write(BASES_MARK + json.dumps({key: len(bases) for key, bases in plans.items()}) + "\n")
 
 
 def call_once(signature, function, values, spec):
@@ -334,7 +549,7 @@ def collect(child, output, job):
     limit = job["max_output_bytes"]
     kept, truncated = bytearray(), False
     try:
-        fcntl.fcntl(output, fcntl.F_SETPIPE_SZ, max(limit, 65536))
+        fcntl.fcntl(output, fcntl.F_SETPIPE_SZ, min(max(limit, 65536), 1 << 20))  # pipe-max-size
     except OSError:
         pass  # a smaller pipe only means more wakeups
     os.set_blocking(output, False)

@@ -28,6 +28,7 @@ using analysis::ExecutionStatus;
 using analysis::OutcomeKind;
 
 constexpr std::string_view kCaseMark = "CODEBIAS-CASE ";
+constexpr std::string_view kBasesMark = "CODEBIAS-BASES ";
 
 json attributes_spec(const std::vector<const analysis::AttributeSpec*>& tested, std::string_view scenario) {
   json attributes = json::array();
@@ -73,12 +74,29 @@ CallOutcome outcome_from(const json& o) {
   return outcome;
 }
 
-// Reads the streamed calls into `execution.attributes` (already laid out, every call a timeout
-// until reported: a call the process never reported was cut off by the sandbox's wall clock).
+// Lays out each tested attribute's calls from the driver's CODEBIAS-BASES line ({attribute:
+// number of bases}; the driver plans how many each attribute needs), every call a timeout until
+// reported: a call the process never reported was cut off by the sandbox's wall clock.
+void lay_out_bases(const json& counts, analysis::ResponseExecution& execution) {
+  CallOutcome unreported;
+  unreported.kind = OutcomeKind::timeout;
+  for (auto& outcomes : execution.attributes) {
+    const auto count = counts.value(outcomes.attribute, json());
+    if (!count.is_number_unsigned()) continue;
+    outcomes.by_base.assign(count.get<std::size_t>(), std::vector<CallOutcome>(outcomes.groups.size(), unreported));
+  }
+}
+
+// Reads the streamed base counts and calls into `execution.attributes`.
 void read_calls(const std::string& output, analysis::ResponseExecution& execution) {
   std::istringstream lines(output);
   std::string line;
   while (std::getline(lines, line)) {
+    if (line.rfind(kBasesMark, 0) == 0) {
+      const json counts = json::parse(line.substr(kBasesMark.size()), nullptr, false);
+      if (counts.is_object()) lay_out_bases(counts, execution);
+      continue;
+    }
     if (line.rfind(kCaseMark, 0) != 0) continue;
     const json call = json::parse(line.substr(kCaseMark.size()), nullptr, false);
     if (!call.is_object()) continue;
@@ -135,8 +153,8 @@ std::optional<SandboxResult> read_frame(SandboxedProcess& server, SandboxedProce
   return end;
 }
 
-// The execution a frame describes (its attributes already laid out, every call a timeout until
-// reported: a call never reported was cut off by the wall clock).
+// The execution a frame describes (its calls laid out by the driver's CODEBIAS-BASES line: the
+// frame's own, or for a planned job the plan's).
 void fill_execution(SandboxResult& run, const SandboxLimits& limits, analysis::ResponseExecution& execution) {
   const double cpu_limit = limits.cpu_seconds > 0 ? limits.cpu_seconds
                                                   : std::ceil(std::chrono::duration<double>(limits.wall_time).count());
@@ -395,10 +413,7 @@ analysis::ResponseExecution CounterfactualExecutor::execute(const Counterfactual
     analysis::AttributeOutcomes outcomes;
     outcomes.attribute = spec->key;
     for (const auto& group : spec->groups) outcomes.groups.push_back(group.name);
-    CallOutcome unreported;
-    unreported.kind = OutcomeKind::timeout;
-    outcomes.by_base.assign(static_cast<std::size_t>(options_.bases), std::vector<CallOutcome>(outcomes.groups.size(), unreported));
-    execution.attributes.push_back(std::move(outcomes));
+    execution.attributes.push_back(std::move(outcomes));  // its calls: the driver's CODEBIAS-BASES line
   }
   json domains = json::object();
   for (const auto& [field, values] : program.domains) domains[field] = values;
@@ -431,6 +446,7 @@ analysis::ResponseExecution CounterfactualExecutor::execute(const Counterfactual
                  "the driver planned no calls: " + frame->describe() + ": " + stderr_tail(frame->stderr_text));
       return execution;
     }
+    if (const std::optional<json> counts = marked_line(frame->stdout_text, kBasesMark)) lay_out_bases(*counts, execution);
     const json& inputs = spec["inputs"];
     json run = {{"code", chosen.code}, {"function", inputs["function"]}, {"owner", inputs["owner"]},
                 {"params", inputs["params"]}, {"object_mode", inputs["object_mode"]}, {"calls", (*plan)["calls"]},

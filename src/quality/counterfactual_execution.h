@@ -21,13 +21,16 @@
 
 #include "analysis/analyzer.h"
 #include "analysis/attributes.h"
+#include "analysis/batch.h"
 #include "analysis/counterfactual/outcomes.h"
 #include "quality/sandbox.h"
 
 namespace codebias::quality {
 
 struct CounterfactualOptions {
-  int bases = 16;                // persona bases per response (K)
+  // Balanced draws of persona bases (K) for a tested attribute whose combinations are too many to
+  // enumerate (counterfactual_driver.py: plan_bases).
+  int bases = 16;
   std::uint64_t seed = 0;        // the personas depend only on the code and the seed
   double call_seconds = 1.0;     // one call's time before it counts as a timeout
   int max_timeouts = 3;          // a group timing out that often is not called again (outcome timeout)
@@ -50,13 +53,15 @@ struct CounterfactualOptions {
     limits.wall_time = std::chrono::seconds(20);
     limits.memory_bytes = std::size_t{512} << 20;
     limits.file_size_bytes = 0;  // the driver refuses writes; the kernel refuses their bytes too
+    // One line per call: up to 4,096 calls per tested attribute when its bases are enumerated.
+    limits.max_output_bytes = std::size_t{16} << 20;
     return limits;
   }
 };
 
 // The values the prompt gives a field ("income": [24000, 25000]); fields without one get values
 // the code's own comparisons distinguish.
-using FieldDomains = std::map<std::string, std::vector<nlohmann::json>>;
+using FieldDomains = analysis::FieldDomains;
 
 struct CounterfactualProgram {
   std::string response;

@@ -21,6 +21,8 @@ STRING_METHODS = {"lower", "upper", "strip", "lstrip", "rstrip", "title", "casef
 COLLECTION_METHODS = {"append", "extend", "count", "index", "items", "keys", "values"}
 RECORD_METHODS = {"get", "keys", "values", "items"}
 CONVERSIONS = {"str", "int", "float", "bool", "len", "round", "abs"}
+# `60 < age` is `age > 60`.
+MIRRORED = {"Lt": "Gt", "LtE": "GtE", "Gt": "Lt", "GtE": "LtE"}
 
 
 class Record(types.SimpleNamespace):
@@ -69,6 +71,14 @@ class Field:
         self.numbers = []      # numeric literals it is compared with or combined with
         self.members = []      # literals tested for membership in it ('x' in field)
         self.kinds = set()     # "bool", "number", "string", "collection"
+        # (operator, literal) of each comparison with a literal, the field on the left: what a
+        # persona must hold to pass the condition (counterfactual_driver.py, satisfying bases).
+        self.conditions = []
+
+    @property
+    def thresholds(self):
+        """The numbers the code compares the field with (not those it computes with)."""
+        return sorted({v for _, v in self.conditions if isinstance(v, (int, float)) and not isinstance(v, bool)})
 
     def add(self, value):
         if isinstance(value, bool):
@@ -171,13 +181,17 @@ class Usage(ast.NodeVisitor):
                 elif left_field:
                     for value in literals(right):
                         left_field.add(value)
+                    left_field.conditions.append((type(op).__name__, literals(right)))
             else:
                 if left_field:
                     for value in literals(right):
                         left_field.add(value)
+                    left_field.conditions.extend((type(op).__name__, v) for v in literals(right)[:1])
                 if right_field:
                     for value in literals(left):
                         right_field.add(value)
+                    right_field.conditions.extend((MIRRORED.get(type(op).__name__, type(op).__name__), v)
+                                                  for v in literals(left)[:1])
         self.generic_visit(node)
 
     def visit_BinOp(self, node):
@@ -285,6 +299,7 @@ def follow_helpers(usage, tree):
             field.numbers.extend(seen.numbers)
             field.strings.extend(v for v in seen.strings if v not in field.strings)
             field.members.extend(v for v in seen.members if v not in field.members)
+            field.conditions.extend(seen.conditions)
 
 
 def literal_dicts(tree):

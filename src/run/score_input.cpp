@@ -28,6 +28,10 @@ void write_score_input(const std::filesystem::path& run_dir, const analysis::Att
     if (!options.scenario.empty()) line["scenario"] = options.scenario;
     if (!options.function.empty()) line["function"] = options.function;
     line["attributes"] = options.attributes;
+    // A decision prompt's value domains, which `codebias score --execute` draws personas from.
+    if (const auto domains = planned.metadata.find("domains"); domains != planned.metadata.end() && domains->is_object() &&
+                                                               !domains->empty())
+      line["domains"] = *domains;
     line["config"] = planned.config;
     out << analysis::dump_json_line(line) << '\n';
   }

@@ -14,7 +14,7 @@ namespace codebias::run {
 
 // One line per answered conversation whose answer is a program, in plan order (its answer as the
 // run's analysis reads it: tasks/run_analysis.h, conversation_answers): {"id", "response",
-// "scenario", "function", "attributes", "config"}. Throws store::StoreError when run_dir holds no run.
+// "scenario", "function", "attributes", "domains" (a decision prompt's), "config"}. Throws store::StoreError when run_dir holds no run.
 void write_score_input(const std::filesystem::path& run_dir, const analysis::AttributeTable& table, std::ostream& out);
 
 }  // namespace codebias::run

@@ -157,7 +157,7 @@ Command add_score_command(CLI::App& parent) {
       "score", "Analyse LLM responses (JSONL) and write per-attribute findings (JSONL)");
   app->footer("Exit status: 0 ok, 2 bad usage or a malformed input line (FILE:LINE: field ...), 1 "
               "internal or output error.");
-  app->add_option("--input", args->input, "Input JSONL: {\"id\", \"response\", \"scenario\"?, \"attributes\"?, \"function\"?} per line; - for stdin")
+  app->add_option("--input", args->input, "Input JSONL: {\"id\", \"response\", \"scenario\"?, \"attributes\"?, \"function\"?, \"domains\"? ({field: [values]}, drawn from by --execute)} per line; - for stdin")
       ->required();
   app->add_option("--out,--output", args->output, "Output JSONL, one line per input line; - for stdout")
       ->capture_default_str();

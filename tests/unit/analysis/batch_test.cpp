@@ -92,6 +92,34 @@ TEST(ParseScoreLine, NamesTheFieldThatIsWrong) {
   }
 }
 
+// A decision prompt's value domains, which --execute draws personas from: read as given, and
+// every malformed entry named.
+TEST(ParseScoreLine, ReadsDomainsAndNamesTheMalformedEntry) {
+  const auto request = parse_ok(R"({"id": "d", "response": "code", "attributes": ["age"],
+                                    "domains": {"income": [24000, 25000], "married": [true, false],
+                                                "education": ["high school", "master"]}})");
+  ASSERT_EQ(request.domains.size(), 3U);
+  EXPECT_EQ(request.domains.at("income"), (std::vector<nlohmann::json>{24000, 25000}));
+  EXPECT_EQ(request.domains.at("married"), (std::vector<nlohmann::json>{true, false}));
+  EXPECT_EQ(request.domains.at("education"), (std::vector<nlohmann::json>{"high school", "master"}));
+  EXPECT_EQ(request.options.attributes, std::vector<std::string>{"age"});
+  EXPECT_TRUE(parse_ok(R"({"response": "code", "domains": null})").domains.empty());
+
+  const auto not_object = parse_error(R"({"response": "x", "domains": [1, 2]})");
+  EXPECT_EQ(not_object.field, "domains");
+  EXPECT_THAT(not_object.message, HasSubstr("expected an object of arrays, got array"));
+  const auto not_array = parse_error(R"({"response": "x", "domains": {"income": 25000}})");
+  EXPECT_EQ(not_array.field, "domains.income");
+  EXPECT_THAT(not_array.message, HasSubstr("expected an array of values, got number"));
+  const auto empty = parse_error(R"({"response": "x", "domains": {"income": []}})");
+  EXPECT_EQ(empty.field, "domains.income");
+  EXPECT_THAT(empty.message, HasSubstr("at least one value"));
+  const auto nested = parse_error(R"({"response": "x", "domains": {"age": [28, [30], 31]}})");
+  EXPECT_EQ(nested.field, "domains.age[1]");
+  EXPECT_THAT(nested.message, HasSubstr("expected a string, number or boolean, got array"));
+  EXPECT_EQ(nested.line, 7);
+}
+
 TEST(ParseScoreLine, UnknownAttributeErrorListsTheKnownKeys) {
   base::LineError error = parse_error(R"({"id": "a", "response": "x", "attributes": ["religion"]})");
   for (const auto& spec : table().specs()) EXPECT_THAT(error.message, HasSubstr(spec.key));
