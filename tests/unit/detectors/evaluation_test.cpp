@@ -88,11 +88,11 @@ TEST(DetectorEvaluation, StratifiedSplitKeepsTheLabelShareAndIsSeeded) {
 TEST(DetectorEvaluation, ModelSplitTestsOnTheNamedModels) {
   const std::vector<std::string> models = {"a", "b", "a", "c"};
   const std::vector<std::string> test = {"a"};
-  const TraceSplit split = model_split(models, test);
+  const TraceSplit split = group_split(models, test, "model");
   EXPECT_EQ(split.test, (std::vector<std::size_t>{0, 2}));
   EXPECT_EQ(split.train, (std::vector<std::size_t>{1, 3}));
   const std::vector<std::string> missing = {"z"};
-  EXPECT_THROW(model_split(models, missing), std::invalid_argument);
+  EXPECT_THROW(group_split(models, missing, "model"), std::invalid_argument);
 }
 
 }  // namespace
