@@ -274,7 +274,7 @@ Command add_detect_command(CLI::App& parent) {
 
   CLI::App* train_app = app->add_subcommand("train", "Train a detector on labelled traces and write its model file.");
   train_app->add_option("--detector", train->detector,
-                        "a trainable detector: tfidf-lr, tfidf-svm, probe (its threshold, on --endpoint's losses)")
+                        "a trainable detector: tfidf-lr, tfidf-svm, steps-lr, probe (its threshold, on --endpoint's losses)")
       ->required();
   train_app->add_option("--labels", train->labels, "JSONL labelled traces: the input fields plus label (biased|unbiased)")->required();
   train_app->add_option("--out", train->out, "the model file to write")->required();
