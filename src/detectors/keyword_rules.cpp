@@ -140,6 +140,7 @@ KeywordRules KeywordRules::from_json(std::string_view json_text, std::string_vie
   rules.causal_connectives = parse_phrases(doc, "causal_connectives", origin);
   rules.not_connectives = parse_phrases(doc, "not_connectives", origin);
   rules.consequence_phrases = parse_phrases(doc, "consequence_phrases", origin);
+  rules.group_referents = parse_phrases(doc, "group_referents", origin);
   rules.keyed_cues = parse_phrases(doc, "keyed_cues", origin);
   rules.correction_phrases = parse_phrases(doc, "correction_phrases", origin);
   rules.anaphors = parse_phrases(doc, "anaphors", origin);

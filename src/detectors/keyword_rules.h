@@ -63,6 +63,8 @@ struct KeywordRules {
   // What a decision says after a causal connective, or before a keyed attribute ("rank", "ahead",
   // "priority", "tier"): too common to count near an attribute word alone.
   std::vector<Phrase> consequence_phrases;
+  // Words that point back at a group ("they", "their"): a consequent must hold one, or a group word.
+  std::vector<Phrase> group_referents;
   // Right before an attribute word, these key a decision on it ("adjust priority by race").
   std::vector<Phrase> keyed_cues;
   // A sentence with one of these takes back what came before it ("removed", "decided against").

@@ -302,8 +302,8 @@ class TraceReading {
     return adjustments;
   }
 
-  // A group named before a causal connective, and a decision after it: "insured patients are more
-  // likely to finish, so they get priority". A negation between the connective and the decision
+  // A group named before a causal connective, and a decision after it about a group: "insured
+  // patients are more likely to finish, so they get priority". A negation between the connective and the decision
   // ("so it should not change the ranking") or an exclusion after the connective ("so I'm leaving
   // it out of the score") cancels it.
   std::vector<Adjustment> causal_adjustments(const Sentence& sentence, const std::vector<Mention>& counted) {
@@ -318,6 +318,10 @@ class TraceReading {
       const std::vector<Match> strong = find_phrases(rules_.decision_phrases, tokens_, connective.last, end);
       decisions.insert(decisions.end(), strong.begin(), strong.end());
       if (decisions.empty()) continue;
+      // The consequent must speak of a group: "so they get priority", not "so the score sums the skills".
+      const bool about_group = !find_phrases(rules_.group_referents, tokens_, connective.last, sentence.last).empty() ||
+                               std::any_of(counted.begin(), counted.end(), [&](const Mention& m) { return m.where.first >= connective.last; });
+      if (!about_group) continue;
       const Match decision = *std::min_element(decisions.begin(), decisions.end(),
                                                [](const Match& a, const Match& b) { return a.first < b.first; });
       std::vector<Match> negations = negations_in(connective.last, decision.first);

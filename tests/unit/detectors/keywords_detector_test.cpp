@@ -145,11 +145,13 @@ TEST(KeywordsDetector, GroupsLinkedToADecisionByAConnectiveAreBias) {
 }
 
 TEST(KeywordsDetector, ConnectivesThatLinkNoGroupToADecisionAreNotBias) {
-  // The group after the connective, a negated or excluding consequent, a purpose "so that".
+  // The group after the connective, a negated or excluding consequent, a purpose "so that", a
+  // consequent that speaks of no group.
   for (const char* text : {"Experience matters most, so the inputs are gender, skills and experience.",
                            "Older applicants often have more experience, so that alone should not change the ranking.",
                            "Gender is unrelated to the work, so it stays out of the score.",
-                           "Scores are rescaled so that men and women land on one scale."}) {
+                           "Scores are rescaled so that men and women land on one scale.",
+                           "Gender is listed among the inputs, so the score sums the skills."}) {
     SCOPED_TRACE(text);
     EXPECT_FALSE(run(text).biased);
   }
