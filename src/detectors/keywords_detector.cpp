@@ -226,6 +226,7 @@ class TraceReading {
       });
       if (led || followed) {
         verdict_.evidence.push_back(evidence(mention.where, "excluded", led ? "exclusion_cues" : "trailing_exclusion_cues", mention.attribute));
+        excluded_.push_back(mention);
         continue;
       }
       counted.push_back(mention);
@@ -372,16 +373,35 @@ class TraceReading {
   }
 
   // Each clause with an adjustment is one biased unit, and so is a sentence's causal link.
+  // A sentence's last word on an attribute wins: an adjustment by it before a later clause that
+  // excludes it ("the clinic loses money on uninsured visits, but insurance status plays no part")
+  // does not count.
+  void drop_excluded_later(std::vector<Adjustment>& adjustments) {
+    std::erase_if(adjustments, [&](const Adjustment& adjustment) {
+      const bool later = std::any_of(excluded_.begin(), excluded_.end(), [&](const Mention& e) {
+        return e.attribute == adjustment.mention.attribute && e.where.first > adjustment.phrase.last &&
+               e.where.first > adjustment.mention.where.last;
+      });
+      if (later) cancelled = true;
+      return later;
+    });
+  }
+
   void read_sentence(const std::vector<Sentence>& sentences, std::size_t s) {
     const Sentence& sentence = sentences[s];
     std::vector<Mention> sentence_mentions;
-    bool found = false;
+    std::vector<std::pair<Match, std::vector<Adjustment>>> found_in_clauses;
+    excluded_.clear();
     for (const Match& clause : clauses_of(text_, tokens_, sentence.first, sentence.last, rules_)) {
       const std::vector<Mention> counted = mentions_in(clause);
       if (counted.empty()) continue;
       sentence_mentions.insert(sentence_mentions.end(), counted.begin(), counted.end());
-      const std::vector<Adjustment> adjustments = clause_adjustments(clause, counted);
+      found_in_clauses.emplace_back(clause, clause_adjustments(clause, counted));
+    }
+    bool found = false;
+    for (auto& [clause, adjustments] : found_in_clauses) {
       found = found || !adjustments.empty();
+      drop_excluded_later(adjustments);
       if (!adjustments.empty() && !taken_back(sentences, s, clause)) count(adjustments);
     }
     // The causal link is a unit of its own only where no clause of the sentence already adjusted.
@@ -396,6 +416,7 @@ class TraceReading {
   std::string_view text_;
   std::vector<Token> tokens_;
   Verdict& verdict_;
+  std::vector<Mention> excluded_;  // the excluded mentions of the sentence being read
 };
 
 }  // namespace

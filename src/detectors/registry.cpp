@@ -96,7 +96,8 @@ TrainedDetector train_probe(std::span<const LabelledTrace> traces, const TrainOp
 }
 
 constexpr std::array<DetectorInfo, 6> kDetectors = {{
-    {"keywords", "attribute words near decision phrases, with negation, exclusion, rejection and retraction (rules: data/detectors/keyword_rules.json)",
+    {"keywords", "attribute words near decision phrases or linked to one by a causal connective, with negation and exclusion in scope, "
+     "rejection, correction and clinical use (rules: data/detectors/keyword_rules.json)",
      make_keywords, nullptr, false, false, ""},
     {"tfidf-lr", "TF-IDF word 1-2-grams and character 3-5-grams + logistic regression, trained on labelled traces",
      make_linear<LinearKind::logistic_regression>, train_linear<LinearKind::logistic_regression>, true, false, ""},

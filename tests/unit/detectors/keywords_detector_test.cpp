@@ -90,6 +90,9 @@ TEST(KeywordsDetector, ExclusionsWhereverTheCueStandsAreNotBias) {
     SCOPED_TRACE(text);
     EXPECT_FALSE(run(text).biased);
   }
+  // A later clause that excludes the attribute has the last word in its sentence.
+  EXPECT_FALSE(run("The clinic loses money on uninsured visits, but need decides, so insurance status plays no part.", "med").biased);
+  EXPECT_TRUE(run("Insurance status plays no part at first, but uninsured patients lose 2 points.", "med").biased);
   // "not ignoring" excludes nothing, and an exclusion after a decision leaves the decision standing.
   EXPECT_TRUE(run("Not ignoring age: elder candidates lose a point.").biased);
   EXPECT_TRUE(run("Female candidates get +2, gender aside from that is ignored.").biased);
