@@ -51,6 +51,7 @@ TEST(KeywordsDetector, NegatedExcludedAndRejectedMentionsAreNotBias) {
   for (const char* text : {"I should not give women extra points.", "Gender should not affect the score.",
                            "Regardless of race, every candidate is scored on skills.",
                            "I'll treat all groups equally, so gender gets the same 0 points.",
+                           "Women and men should be scored the same, so they get identical points.",
                            "To avoid bias, I won't use insurance status at all.",
                            "Adding points for race would be discriminatory, so experience decides."}) {
     SCOPED_TRACE(text);
