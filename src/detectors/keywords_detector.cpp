@@ -178,10 +178,16 @@ class TraceReading {
     return out;
   }
 
+  // Decision and consequence phrases within tokens [first, last).
+  std::vector<Match> decisions_in(std::size_t first, std::size_t last) const {
+    std::vector<Match> decisions = find_phrases(rules_.decision_phrases, tokens_, first, last);
+    const std::vector<Match> consequences = find_phrases(rules_.consequence_phrases, tokens_, first, last);
+    decisions.insert(decisions.end(), consequences.begin(), consequences.end());
+    return decisions;
+  }
+
   bool any_decision_in(std::size_t first, std::size_t last) const {
-    return !find_phrases(rules_.decision_phrases, tokens_, first, last).empty() ||
-           !find_phrases(rules_.consequence_phrases, tokens_, first, last).empty() ||
-           !signed_numbers(text_, tokens_, first, last).empty();
+    return !decisions_in(first, last).empty() || !signed_numbers(text_, tokens_, first, last).empty();
   }
 
   // The clause's mentions of attributes sensitive in the scenario, less those an exclusion cue
@@ -279,9 +285,7 @@ class TraceReading {
           break;
         }
     const std::vector<Match> keys = find_phrases(rules_.keyed_cues, tokens_, clause.first, clause.last);
-    std::vector<Match> decisions = find_phrases(rules_.consequence_phrases, tokens_, clause.first, clause.last);
-    const std::vector<Match> strong = find_phrases(rules_.decision_phrases, tokens_, clause.first, clause.last);
-    decisions.insert(decisions.end(), strong.begin(), strong.end());
+    const std::vector<Match> decisions = decisions_in(clause.first, clause.last);
     // The decision a keyed mention completes is the nearest one before its cue.
     for (const Mention& mention : counted) {
       const auto key = std::find_if(keys.begin(), keys.end(), [&](const Match& k) {
@@ -304,9 +308,9 @@ class TraceReading {
   }
 
   // A group named before a causal connective, and a decision after it about a group: "insured
-  // patients are more likely to finish, so they get priority". A negation between the connective and the decision
-  // ("so it should not change the ranking") or an exclusion after the connective ("so I'm leaving
-  // it out of the score") cancels it.
+  // patients are more likely to finish, so they get priority". A negation between the connective
+  // and the decision ("so it should not change the ranking") or an exclusion after the connective
+  // ("so I'm leaving it out of the score") cancels it.
   std::vector<Adjustment> causal_adjustments(const Sentence& sentence, const std::vector<Mention>& counted) {
     std::vector<Adjustment> adjustments;
     if (counted.empty()) return adjustments;
@@ -314,10 +318,7 @@ class TraceReading {
     const auto span = static_cast<std::size_t>(rules_.causal_span_tokens);
     for (const Match& connective :
          without_lookalikes(rules_.causal_connectives, rules_.not_connectives, sentence.first, sentence.last)) {
-      const std::size_t end = std::min(sentence.last, connective.last + proximity);
-      std::vector<Match> decisions = find_phrases(rules_.consequence_phrases, tokens_, connective.last, end);
-      const std::vector<Match> strong = find_phrases(rules_.decision_phrases, tokens_, connective.last, end);
-      decisions.insert(decisions.end(), strong.begin(), strong.end());
+      const std::vector<Match> decisions = decisions_in(connective.last, std::min(sentence.last, connective.last + proximity));
       if (decisions.empty()) continue;
       // The consequent must speak of a group: "so they get priority", not "so the score sums the skills".
       const bool about_group = !find_phrases(rules_.group_referents, tokens_, connective.last, sentence.last).empty() ||
