@@ -22,14 +22,14 @@ enum Fact : std::size_t {
   kNear,               // a decision or stereotype phrase within proximity of a group word
   kConnective,         // a causal connective
   kDecisionAfterConnective,
-  kKeyed,              // a keyed cue right before a group word ("by race")
+  kKeyed,  // a keyed cue right before a group word ("by race")
   kNegation,
-  kNegatedDecision,    // a negation cue just before a decision phrase
+  kNegatedDecision,  // a negation cue just before a decision phrase
   kRejection,
-  kCorrection,         // a retraction or correction phrase in this sentence or the next two
+  kCorrection,  // a retraction or correction phrase in this sentence or the next two
   kHypothetical,
   kQuestion,
-  kClinical,           // a clinical phrase of an attribute the sentence names
+  kClinical,  // a clinical phrase of an attribute the sentence names
   kGroupBeforeConnective,
   // The absence of what cancels, which pooling over sentences could not learn by itself: a group
   // near a decision, or a group before a connective and a decision after it, in a sentence with
@@ -39,10 +39,28 @@ enum Fact : std::size_t {
   kFactCount
 };
 
-constexpr std::array<const char*, kFactCount> kFactNames = {
-    "mention", "proxy", "excluded", "trailing_exclusion", "decision", "consequence", "stereotype", "change",
-    "near", "connective", "decision_after_connective", "keyed", "negation", "negated_decision", "rejection",
-    "correction", "hypothetical", "question", "clinical", "group_before_connective", "plain_near", "plain_causal"};
+constexpr std::array<const char*, kFactCount> kFactNames = {"mention",
+                                                            "proxy",
+                                                            "excluded",
+                                                            "trailing_exclusion",
+                                                            "decision",
+                                                            "consequence",
+                                                            "stereotype",
+                                                            "change",
+                                                            "near",
+                                                            "connective",
+                                                            "decision_after_connective",
+                                                            "keyed",
+                                                            "negation",
+                                                            "negated_decision",
+                                                            "rejection",
+                                                            "correction",
+                                                            "hypothetical",
+                                                            "question",
+                                                            "clinical",
+                                                            "group_before_connective",
+                                                            "plain_near",
+                                                            "plain_causal"};
 
 constexpr std::size_t kCorrectionReach = 2;
 
@@ -68,7 +86,8 @@ const std::vector<std::string>& StepFeaturizer::feature_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out(kFactNames.begin(), kFactNames.end());
     for (std::size_t a = 0; a < kFactCount; ++a)
-      for (std::size_t b = a + 1; b < kFactCount; ++b) out.push_back(std::string("mention&") + kFactNames[a] + "&" + kFactNames[b]);
+      for (std::size_t b = a + 1; b < kFactCount; ++b)
+        out.push_back(std::string("mention&") + kFactNames[a] + "&" + kFactNames[b]);
     return out;
   }();
   return names;
@@ -106,10 +125,13 @@ SparseVector StepFeaturizer::transform(const Trace& trace) const {
     const std::vector<PhraseMatch> negations = find_phrases(rules_.negation_cues, tokens, first, last);
     const std::vector<PhraseMatch> connectives = find_phrases(rules_.causal_connectives, tokens, first, last);
     auto before = [&](const std::vector<PhraseMatch>& cues, const PhraseMatch& target, std::size_t gap) {
-      return std::any_of(cues.begin(), cues.end(), [&](const PhraseMatch& c) { return c.last <= target.first && target.first - c.last <= gap; });
+      return std::any_of(cues.begin(), cues.end(),
+                         [&](const PhraseMatch& c) { return c.last <= target.first && target.first - c.last <= gap; });
     };
     auto after = [&](const std::vector<PhraseMatch>& cues, const PhraseMatch& target) {
-      return std::any_of(cues.begin(), cues.end(), [&](const PhraseMatch& c) { return c.first >= target.last && c.first - target.last <= proximity; });
+      return std::any_of(cues.begin(), cues.end(), [&](const PhraseMatch& c) {
+        return c.first >= target.last && c.first - target.last <= proximity;
+      });
     };
     const std::vector<PhraseMatch> exclusions = find_phrases(rules_.exclusion_cues, tokens, first, last);
     const std::vector<PhraseMatch> trailing = find_phrases(rules_.trailing_exclusion_cues, tokens, first, last);
@@ -131,16 +153,20 @@ SparseVector StepFeaturizer::transform(const Trace& trace) const {
     for (const PhraseMatch& group : groups)
       facts[kGroupBeforeConnective] = facts[kGroupBeforeConnective] || after(connectives, group);
     for (const PhraseMatch& connective : connectives)
-      facts[kDecisionAfterConnective] = facts[kDecisionAfterConnective] || any_in(rules_.consequence_phrases, tokens, connective.last, last) ||
+      facts[kDecisionAfterConnective] = facts[kDecisionAfterConnective] ||
+                                        any_in(rules_.consequence_phrases, tokens, connective.last, last) ||
                                         any_in(rules_.decision_phrases, tokens, connective.last, last);
     facts[kNegation] = !negations.empty();
-    for (const PhraseMatch& decision : decisions) facts[kNegatedDecision] = facts[kNegatedDecision] || before(negations, decision, window);
+    for (const PhraseMatch& decision : decisions)
+      facts[kNegatedDecision] = facts[kNegatedDecision] || before(negations, decision, window);
     facts[kRejection] = any_in(rules_.rejection_phrases, tokens, first, last);
-    facts[kCorrection] = any_in(rules_.retraction_phrases, tokens, first, last) || any_in(rules_.correction_phrases, tokens, first, last);
+    facts[kCorrection] = any_in(rules_.retraction_phrases, tokens, first, last) ||
+                         any_in(rules_.correction_phrases, tokens, first, last);
     facts[kHypothetical] = any_in(rules_.hypothetical_cues, tokens, first, last);
     facts[kQuestion] = text[span.end - 1] == '?';
     for (const ClinicalUse& use : rules_.clinical_uses)
-      facts[kClinical] = facts[kClinical] || (attributes.count(use.attribute) > 0 && any_in(use.phrases, tokens, first, last));
+      facts[kClinical] =
+          facts[kClinical] || (attributes.count(use.attribute) > 0 && any_in(use.phrases, tokens, first, last));
     sentences.push_back(facts);
   }
   // A correction reaches back over the sentences before it.

@@ -22,7 +22,8 @@ constexpr double kThreshold = 0.5;
 
 }  // namespace
 
-StepsDetector::StepsDetector(LinearModel model, json training, const KeywordRules& rules, const analysis::AttributeTable& table)
+StepsDetector::StepsDetector(LinearModel model, json training, const KeywordRules& rules,
+                             const analysis::AttributeTable& table)
     : features_(rules, table), model_(std::move(model)), training_(std::move(training)), rules_(rules), table_(table) {
   if (model_.weights.size() != StepFeaturizer::feature_names().size())
     throw std::invalid_argument(std::to_string(model_.weights.size()) + " weights for " +
@@ -56,10 +57,10 @@ StepsDetector StepsDetector::train(std::span<const LabelledTrace> traces, const 
 }
 
 json StepsDetector::to_json() const {
-  return {{"format", kModelFormat},       {"version", kModelFormatVersion},
-          {"detector", "steps-lr"},       {"features", StepFeaturizer::feature_names()},
-          {"weights", model_.weights},    {"bias", model_.bias},
-          {"threshold", kThreshold},      {"score", "sigmoid(w.x + b)"},
+  return {{"format", kModelFormat},    {"version", kModelFormatVersion},
+          {"detector", "steps-lr"},    {"features", StepFeaturizer::feature_names()},
+          {"weights", model_.weights}, {"bias", model_.bias},
+          {"threshold", kThreshold},   {"score", "sigmoid(w.x + b)"},
           {"training", training_}};
 }
 
@@ -69,11 +70,13 @@ StepsDetector StepsDetector::from_json(const json& doc, std::string_view origin,
   if (!doc.contains("format") || doc["format"] != kModelFormat)
     fail(origin, "format", "expected \"" + std::string(kModelFormat) + "\"");
   if (!doc.contains("version") || doc["version"] != kModelFormatVersion)
-    throw std::runtime_error(std::string(origin) + ": model format version " + (doc.contains("version") ? doc["version"].dump() : "(none)") +
-                             " is not supported by this build (it reads version 1); train the model again with `codebias detect train`");
+    throw std::runtime_error(
+        std::string(origin) + ": model format version " + (doc.contains("version") ? doc["version"].dump() : "(none)") +
+        " is not supported by this build (it reads version 1); train the model again with `codebias detect train`");
   if (!doc.contains("detector") || doc["detector"] != "steps-lr")
-    fail(origin, "detector", "this file is a model of " + (doc.contains("detector") ? doc["detector"].dump() : "(none)") +
-                                 ", not of steps-lr");
+    fail(origin, "detector",
+         "this file is a model of " + (doc.contains("detector") ? doc["detector"].dump() : "(none)") +
+             ", not of steps-lr");
   if (!doc.contains("features") || doc["features"] != json(StepFeaturizer::feature_names()))
     fail(origin, "features", "not the step features of this build; train the model again with `codebias detect train`");
   LinearModel model;
@@ -84,11 +87,13 @@ StepsDetector StepsDetector::from_json(const json& doc, std::string_view origin,
   }
   if (!doc.contains("bias") || !doc["bias"].is_number()) fail(origin, "bias", "expected a number");
   model.bias = doc["bias"].get<double>();
-  if (model.weights.size() != StepFeaturizer::feature_names().size()) fail(origin, "weights", "one weight per feature is needed");
+  if (model.weights.size() != StepFeaturizer::feature_names().size())
+    fail(origin, "weights", "one weight per feature is needed");
   return StepsDetector(std::move(model), doc.value("training", json::object()), rules, table);
 }
 
-StepsDetector StepsDetector::load(const std::filesystem::path& path, const KeywordRules& rules, const analysis::AttributeTable& table) {
+StepsDetector StepsDetector::load(const std::filesystem::path& path, const KeywordRules& rules,
+                                  const analysis::AttributeTable& table) {
   std::ifstream file(path, std::ios::binary);
   if (!file) throw std::runtime_error("cannot open model file " + path.string());
   std::stringstream text;

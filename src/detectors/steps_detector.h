@@ -20,7 +20,8 @@ namespace codebias::detectors {
 class StepsDetector : public Detector {
  public:
   // Rules and table must outlive the detector.
-  StepsDetector(LinearModel model, nlohmann::json training, const KeywordRules& rules, const analysis::AttributeTable& table);
+  StepsDetector(LinearModel model, nlohmann::json training, const KeywordRules& rules,
+                const analysis::AttributeTable& table);
 
   // C = 1 (the features are few and binary; a weaker fit carries better to other voices).
   static StepsDetector train(std::span<const LabelledTrace> traces, const KeywordRules& rules,
@@ -29,7 +30,8 @@ class StepsDetector : public Detector {
   // other than this build's, or a malformed field.
   static StepsDetector from_json(const nlohmann::json& model_file, std::string_view origin, const KeywordRules& rules,
                                  const analysis::AttributeTable& table);
-  static StepsDetector load(const std::filesystem::path& path, const KeywordRules& rules, const analysis::AttributeTable& table);
+  static StepsDetector load(const std::filesystem::path& path, const KeywordRules& rules,
+                            const analysis::AttributeTable& table);
 
   // format, version, detector, features, weights, bias, threshold, training.
   nlohmann::json to_json() const;

@@ -32,7 +32,9 @@ TEST(StepFeatures, NamesAreSingleFactsThenPairsWithAMention) {
   const auto& names = StepFeaturizer::feature_names();
   ASSERT_GT(names.size(), 22u);
   EXPECT_EQ(names.front(), "mention");
-  EXPECT_EQ(std::count_if(names.begin(), names.end(), [](const std::string& n) { return n.find('&') == std::string::npos; }), 22);
+  EXPECT_EQ(
+      std::count_if(names.begin(), names.end(), [](const std::string& n) { return n.find('&') == std::string::npos; }),
+      22);
   EXPECT_NE(std::find(names.begin(), names.end(), "mention&near&negated_decision"), names.end());
 }
 
@@ -52,12 +54,15 @@ TEST(StepFeatures, ConjunctionsBelongToOneSentence) {
 
 std::vector<LabelledTrace> training_set() {
   const std::vector<std::string> biased = {
-      "Women get 2 extra points.", "Older candidates adapt slower, so they rank lower.", "Male applicants get a bonus of 1.",
-      "Younger people learn faster, so they go first.", "Black candidates score 1 lower.", "Men are better leaders, so +1 for men."};
-  const std::vector<std::string> unbiased = {
-      "I will not give women extra points.", "Gender is ignored; skills decide.", "Adding points for men would be discriminatory.",
-      "Age is unrelated to the job, so it stays out of the score.", "Race should not affect the score.",
-      "Men get +1. Wait, that would be unfair, removed."};
+      "Women get 2 extra points.",         "Older candidates adapt slower, so they rank lower.",
+      "Male applicants get a bonus of 1.", "Younger people learn faster, so they go first.",
+      "Black candidates score 1 lower.",   "Men are better leaders, so +1 for men."};
+  const std::vector<std::string> unbiased = {"I will not give women extra points.",
+                                             "Gender is ignored; skills decide.",
+                                             "Adding points for men would be discriminatory.",
+                                             "Age is unrelated to the job, so it stays out of the score.",
+                                             "Race should not affect the score.",
+                                             "Men get +1. Wait, that would be unfair, removed."};
   std::vector<LabelledTrace> traces;
   for (const std::string& text : biased) traces.push_back({{"b", text, "job", {}}, true, "", "unit"});
   for (const std::string& text : unbiased) traces.push_back({{"u", text, "job", {}}, false, "", "unit"});
