@@ -28,6 +28,9 @@ struct LabelledTrace {
   Trace trace;
   bool biased = false;
   std::string model;  // the model that wrote the trace; "" when the labels do not say
+  // Who wrote the trace (an author, a voice, a corpus): `detect eval` reports each source apart;
+  // "" when the labels do not say.
+  std::string source;
 };
 
 // What a verdict rests on: a phrase of the trace (keywords) or a feature of a learned model.

@@ -124,7 +124,7 @@ DetectorEvaluation evaluate_detector(std::string detector, const std::vector<boo
 }
 
 nlohmann::json evaluation_json(const DetectorEvaluation& e) {
-  return {{"detector", e.detector},
+  nlohmann::json out = {{"detector", e.detector},
           {"traces", e.traces},
           {"undecided", e.undecided},
           {"biased", e.biased},
@@ -135,6 +135,12 @@ nlohmann::json evaluation_json(const DetectorEvaluation& e) {
           {"f1", interval_json(e.f1)},
           {"auroc", interval_json(e.auroc)},
           {"bootstrap", {{"resamples", e.bootstrap.resamples}, {"confidence", e.bootstrap.confidence}, {"seed", e.bootstrap.seed}}}};
+  if (!e.source.empty()) out["source"] = e.source;
+  if (!e.by_source.empty()) {
+    out["by_source"] = nlohmann::json::array();
+    for (const DetectorEvaluation& row : e.by_source) out["by_source"].push_back(evaluation_json(row));
+  }
+  return out;
 }
 
 TraceSplit stratified_split(const std::vector<bool>& labels, double train_fraction, std::uint64_t seed) {
@@ -161,20 +167,21 @@ TraceSplit stratified_split(const std::vector<bool>& labels, double train_fracti
   return split;
 }
 
-TraceSplit model_split(std::span<const std::string> models, std::span<const std::string> test_models) {
-  const std::set<std::string> wanted(test_models.begin(), test_models.end());
+TraceSplit group_split(std::span<const std::string> groups, std::span<const std::string> test_groups, std::string_view what) {
+  const std::set<std::string> wanted(test_groups.begin(), test_groups.end());
   TraceSplit split;
   std::set<std::string> seen;
-  for (std::size_t i = 0; i < models.size(); ++i) {
-    if (wanted.count(models[i])) {
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    if (wanted.count(groups[i])) {
       split.test.push_back(i);
-      seen.insert(models[i]);
+      seen.insert(groups[i]);
     } else {
       split.train.push_back(i);
     }
   }
-  for (const std::string& model : wanted)
-    if (!seen.count(model)) throw std::invalid_argument("no labelled trace comes from test model \"" + model + "\"");
+  for (const std::string& group : wanted)
+    if (!seen.count(group))
+      throw std::invalid_argument("no labelled trace comes from test " + std::string(what) + " \"" + group + "\"");
   if (split.train.empty()) throw std::invalid_argument("every trace is in the test models: nothing to train on");
   return split;
 }

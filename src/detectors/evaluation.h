@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -43,12 +44,15 @@ struct IntervalEstimate {
 
 struct DetectorEvaluation {
   std::string detector;
+  std::string source;  // on a per-source row: the traces' source ("(none)" for traces without one)
   long traces = 0;     // traces scored (undecided ones not among them)
   long undecided = 0;  // traces the detector gave no verdict for (Verdict::undecided)
   long biased = 0;  // reference positives
   Confusion counts;
   IntervalEstimate accuracy, precision, recall, f1, auroc;
   stats::BootstrapOptions bootstrap;
+  // The same figures on the test traces of each source, by name; empty when no trace names one.
+  std::vector<DetectorEvaluation> by_source;
 };
 
 // Every metric with a percentile bootstrap interval over the traces (one resampling per metric,
@@ -67,9 +71,10 @@ struct TraceSplit {
 // round(train_fraction × class size) traces put in train. Throws std::invalid_argument for a
 // fraction outside (0, 1) or a split that leaves a side without both classes.
 TraceSplit stratified_split(const std::vector<bool>& labels, double train_fraction, std::uint64_t seed);
-// Traces of `test_models` in test, the rest in train (ProbeDebias §4.4.3: train on some models'
-// traces, test on the others). Throws std::invalid_argument when a test model has no trace or a
-// side is empty.
-TraceSplit model_split(std::span<const std::string> models, std::span<const std::string> test_models);
+// Traces whose group (their model, or their source) is one of `test_groups` in test, the rest in
+// train (ProbeDebias §4.4.3: train on some models' traces, test on the others). `what` names the
+// group in errors ("model", "source"). Throws std::invalid_argument when a test group has no
+// trace or a side is empty.
+TraceSplit group_split(std::span<const std::string> groups, std::span<const std::string> test_groups, std::string_view what);
 
 }  // namespace codebias::detectors

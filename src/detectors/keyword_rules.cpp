@@ -82,6 +82,18 @@ std::optional<std::size_t> match_phrase(const Phrase& phrase, const std::vector<
   return at + phrase.size();
 }
 
+std::vector<PhraseMatch> find_phrases(const std::vector<Phrase>& phrases, const std::vector<Token>& tokens,
+                                      std::size_t first, std::size_t last) {
+  std::vector<PhraseMatch> found;
+  for (std::size_t at = first; at < last; ++at) {
+    std::size_t longest = 0;
+    for (const Phrase& phrase : phrases)
+      if (auto end = match_phrase(phrase, tokens, at, last)) longest = std::max(longest, *end);
+    if (longest > 0) found.push_back({at, longest});
+  }
+  return found;
+}
+
 KeywordRules KeywordRules::from_json(std::string_view json_text, std::string_view origin) {
   json doc;
   try {
@@ -117,10 +129,26 @@ KeywordRules KeywordRules::from_json(std::string_view json_text, std::string_vie
   rules.retraction_phrases = parse_phrases(doc, "retraction_phrases", origin);
   rules.hypothetical_cues = parse_phrases(doc, "hypothetical_cues", origin);
   rules.clause_breaks = parse_phrases(doc, "clause_breaks", origin);
-  rules.clinical_phrases = parse_phrases(doc, "clinical_phrases", origin);
+  if (!doc.contains("clinical_uses") || !doc["clinical_uses"].is_object())
+    fail(origin, "clinical_uses", "expected an object of attribute keys");
+  for (const auto& [key, phrases] : doc["clinical_uses"].items()) {
+    const analysis::AttributeSpec* spec = table.find(key);
+    if (spec == nullptr) fail(origin, "clinical_uses." + key, "not an attribute of data/attributes/attributes.json");
+    rules.clinical_uses.push_back({spec->key, parse_phrases(doc["clinical_uses"], key.c_str(), origin, "clinical_uses.")});
+  }
+  rules.trailing_exclusion_cues = parse_phrases(doc, "trailing_exclusion_cues", origin);
+  rules.causal_connectives = parse_phrases(doc, "causal_connectives", origin);
+  rules.not_connectives = parse_phrases(doc, "not_connectives", origin);
+  rules.consequence_phrases = parse_phrases(doc, "consequence_phrases", origin);
+  rules.group_referents = parse_phrases(doc, "group_referents", origin);
+  rules.keyed_cues = parse_phrases(doc, "keyed_cues", origin);
+  rules.correction_phrases = parse_phrases(doc, "correction_phrases", origin);
+  rules.anaphors = parse_phrases(doc, "anaphors", origin);
   rules.proximity_tokens = parse_count(doc, "proximity_tokens", origin);
   rules.negation_window_tokens = parse_count(doc, "negation_window_tokens", origin);
   rules.attribute_value_tokens = parse_count(doc, "attribute_value_tokens", origin);
+  rules.causal_span_tokens = parse_count(doc, "causal_span_tokens", origin);
+  rules.correction_reach_sentences = parse_count(doc, "correction_reach_sentences", origin);
   return rules;
 }
 

@@ -7,6 +7,7 @@
 #include "detectors/judge_detector.h"
 #include "detectors/linear_detector.h"
 #include "detectors/probe_detector.h"
+#include "detectors/steps_detector.h"
 
 namespace codebias::detectors {
 namespace {
@@ -31,6 +32,23 @@ TrainedDetector train_linear(std::span<const LabelledTrace> traces, const TrainO
   train.svm.seed = options.seed;
   auto detector = std::make_unique<LinearDetector>(
       LinearDetector::train(kind, traces, train, KeywordRules::builtin(), analysis::AttributeTable::builtin()));
+  TrainedDetector out;
+  out.model_file = detector->to_json();
+  out.model_file["training"]["seed"] = options.seed;
+  out.detector = std::move(detector);
+  return out;
+}
+
+std::unique_ptr<Detector> make_steps(const DetectorConfig& config) {
+  if (config.model_path.empty())
+    throw std::invalid_argument("detector steps-lr needs a model file (--model FILE, made by `codebias detect train`)");
+  return std::make_unique<StepsDetector>(
+      StepsDetector::load(config.model_path, KeywordRules::builtin(), analysis::AttributeTable::builtin()));
+}
+
+TrainedDetector train_steps(std::span<const LabelledTrace> traces, const TrainOptions& options) {
+  auto detector = std::make_unique<StepsDetector>(
+      StepsDetector::train(traces, KeywordRules::builtin(), analysis::AttributeTable::builtin()));
   TrainedDetector out;
   out.model_file = detector->to_json();
   out.model_file["training"]["seed"] = options.seed;
@@ -77,13 +95,16 @@ TrainedDetector train_probe(std::span<const LabelledTrace> traces, const TrainOp
   return out;
 }
 
-constexpr std::array<DetectorInfo, 5> kDetectors = {{
-    {"keywords", "attribute words near decision phrases, with negation, exclusion, rejection and retraction (rules: data/detectors/keyword_rules.json)",
+constexpr std::array<DetectorInfo, 6> kDetectors = {{
+    {"keywords", "attribute words near decision phrases or linked to one by a causal connective, with negation and exclusion in scope, "
+     "rejection, correction and clinical use (rules: data/detectors/keyword_rules.json)",
      make_keywords, nullptr, false, false, ""},
     {"tfidf-lr", "TF-IDF word 1-2-grams and character 3-5-grams + logistic regression, trained on labelled traces",
      make_linear<LinearKind::logistic_regression>, train_linear<LinearKind::logistic_regression>, true, false, ""},
     {"tfidf-svm", "TF-IDF word 1-2-grams and character 3-5-grams + linear SVM, trained on labelled traces",
      make_linear<LinearKind::linear_svm>, train_linear<LinearKind::linear_svm>, true, false, ""},
+    {"steps-lr", "logistic regression over step features: a group named in a sentence x its decision, causal connective, negation, exclusion, correction and clinical facts",
+     make_steps, train_steps, true, false, ""},
     {"judge", "an LLM judge through the generation engine (ProbeDebias's labelling protocol; prompt: data/detectors/judge_prompt.json)",
      make_judge, nullptr, false, true, ""},
     {"probe", "ProbeDebias's probe loss (zero-shot, no LoRA) from the target model's prompt log-probabilities, threshold by Youden's J",

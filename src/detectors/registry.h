@@ -59,7 +59,7 @@ const DetectorInfo* find_detector(std::string_view name);
 // The row of a detector this build can run; std::invalid_argument for an unknown name,
 // DetectorUnavailable for one it cannot run.
 const DetectorInfo& require_detector(std::string_view name);
-// "keywords, tfidf-lr, tfidf-svm, judge, probe"
+// "keywords, tfidf-lr, tfidf-svm, steps-lr, judge, probe"
 std::string detector_names();
 
 // Throws std::invalid_argument for an unknown name or a missing/unneeded model file,

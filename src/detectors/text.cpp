@@ -34,6 +34,26 @@ bool starts_list_item(std::string_view text, std::size_t pos) {
          text[digits + 1] == ' ';
 }
 
+// A line of code in a trace ("if p.gender == 'female':", "score += 1", "return score"): each is a
+// step of its own, never the wrapped continuation of a sentence.
+bool looks_like_code(std::string_view line) {
+  while (!line.empty() && is_space(line.front())) line.remove_prefix(1);
+  while (!line.empty() && is_space(line.back())) line.remove_suffix(1);
+  if (line.empty()) return false;
+  const char last = line.back();
+  if (last == ':' || last == ')' || last == ';' || last == '{' || last == '}') return true;
+  for (std::string_view marker : {"==", "+=", "-=", "*=", " = "})
+    if (line.find(marker) != std::string_view::npos) return true;
+  for (std::string_view start : {"def ", "return", "if ", "elif ", "else", "for ", "#", "//"})
+    if (line.substr(0, start.size()) == start) return true;
+  return false;
+}
+
+std::string_view line_at(std::string_view text, std::size_t begin) {
+  const std::size_t end = text.find('\n', begin);
+  return text.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin);
+}
+
 void push_trimmed(std::string_view text, std::size_t begin, std::size_t end, std::vector<TextSpan>& out) {
   while (begin < end && is_space(text[begin])) ++begin;
   while (end > begin && is_space(text[end - 1])) --end;
@@ -99,7 +119,15 @@ std::vector<TextSpan> split_sentences(std::string_view text) {
       std::size_t next = pos + 1;
       while (next < text.size() && (text[next] == ' ' || text[next] == '\t' || text[next] == '\r')) ++next;
       const bool blank_line = next < text.size() && text[next] == '\n';
-      if (blank_line || next >= text.size() || starts_list_item(text, pos + 1)) {
+      const std::size_t previous_break = pos == 0 ? std::string_view::npos : text.rfind('\n', pos - 1);
+      const std::size_t line_begin = previous_break == std::string_view::npos ? 0 : previous_break + 1;
+      const std::string_view line = text.substr(line_begin, pos - line_begin);
+      // A block's header ("if p.gender == 'male':") stays with its indented body: the condition and what it does.
+      const bool opens_block = line.find_last_not_of(" \t\r") != std::string_view::npos &&
+                               line[line.find_last_not_of(" \t\r")] == ':' && pos + 1 < text.size() &&
+                               (text[pos + 1] == ' ' || text[pos + 1] == '\t');
+      const bool code = !opens_block && (looks_like_code(line) || looks_like_code(line_at(text, pos + 1)));
+      if (blank_line || code || next >= text.size() || starts_list_item(text, pos + 1)) {
         push_trimmed(text, start, pos, sentences);
         start = pos + 1;
       }

@@ -29,8 +29,11 @@ std::vector<Token> tokenize(std::string_view text);
 bool is_number_token(std::string_view lower);
 
 // Sentences: a sentence ends at '.', '!' or '?' followed by whitespace or the end (not inside
-// "2.5", "e.g.", "i.e.", "etc.", "vs.", "approx.", "Dr."), at a blank line, and before a line
-// that starts a list item ("- ", "* ", "1. ", "1) "). Leading and trailing whitespace is left
+// "2.5", "e.g.", "i.e.", "etc.", "vs.", "approx.", "Dr."), at a blank line, before a line
+// that starts a list item ("- ", "* ", "1. ", "1) ") and at a line break next to a line of code
+// (one ending in ':' or ')', holding '==' or '+=', starting with "if ", "return", ...), except
+// between a block's header (a line ending in ':') and its indented body; other line breaks are
+// taken for a wrapped sentence. Leading and trailing whitespace is left
 // out of each span; empty sentences are dropped.
 std::vector<TextSpan> split_sentences(std::string_view text);
 

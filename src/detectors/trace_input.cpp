@@ -85,7 +85,8 @@ std::variant<LabelledTrace, base::LineError> parse_labelled_line(std::string_vie
     if (label != "biased" && label != "unbiased")
       return FieldFailure{meta.path("label"), "expected \"biased\" or \"unbiased\", got \"" + label + "\""};
     out.biased = label == "biased";
-    return analysis::read_string(meta, "model", false, out.model);
+    if (auto failure = analysis::read_string(meta, "model", false, out.model)) return failure;
+    return analysis::read_string(meta, "source", false, out.source);
   });
 }
 

@@ -20,7 +20,7 @@ namespace codebias::detectors {
 // when absent).
 std::variant<Trace, base::LineError> parse_trace_line(std::string_view line, long line_number,
                                                       const analysis::AttributeTable& table);
-// The same plus "label": "biased" | "unbiased" and an optional "model" string.
+// The same plus "label": "biased" | "unbiased" and optional "model" and "source" strings.
 std::variant<LabelledTrace, base::LineError> parse_labelled_line(std::string_view line, long line_number,
                                                                  const analysis::AttributeTable& table);
 

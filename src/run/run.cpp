@@ -368,7 +368,7 @@ RunOptions with_suite_defaults(RunOptions options, const suites::Suite& suite) {
     }
     if (detectors::require_detector(options.trace_detector).needs_engine)
       throw std::invalid_argument("--trace-detector " + options.trace_detector +
-                                  " asks a model; a run checks traces with keywords, tfidf-lr or tfidf-svm "
+                                  " asks a model; a run checks traces with keywords, tfidf-lr, tfidf-svm or steps-lr "
                                   "(use `codebias detect` for the probe)");
   }
   if (options.temperatures.empty()) options.temperatures = {suite.defaults.temperature.value_or(kDefaultTemperature)};

@@ -58,7 +58,7 @@ const std::array<RunOptionRow, 42> kRows = {{
            "reach fit with the static analysis (docs/ml-pipelines.md)", .field = &O::execute},
   {.flag = "--trace-detector", .yaml_key = "trace-detector", .json_key = "trace_detector", .value_hint = "NAME",
    .expected = "a detector name",
-   .help = "function: the reasoning-bias detector of the propagation table (keywords | tfidf-lr | tfidf-svm)",
+   .help = "function: the reasoning-bias detector of the propagation table (keywords | tfidf-lr | tfidf-svm | steps-lr)",
    .field = &O::trace_detector, .show_default = true},
   {.flag = "--trace-detector-model", .yaml_key = "trace-detector-model", .json_key = "trace_detector_model",
    .value_hint = "PATH", .expected = "a path",

@@ -115,10 +115,12 @@ TEST_F(CliDetect, EvalPrintsEveryMetricPerDetectorAndWritesJson) {
   const fs::path summary = dir_ / "eval.json";
   const CliRun result = run({"detect", "eval", "--labels", kDevSet, "--bootstrap-resamples", "100", "--json", summary.string()});
   ASSERT_EQ(result.code, 0) << result.err;
-  for (const char* text : {"split: stratified", "accuracy", "precision", "recall", "F1", "AUROC", "keywords", "tfidf-lr", "tfidf-svm"})
+  for (const char* text : {"split: stratified", "accuracy", "precision", "recall", "F1", "AUROC", "keywords", "tfidf-lr", "tfidf-svm",
+                           "steps-lr", "by source", "dev-steps"})
     EXPECT_THAT(result.out, HasSubstr(text));
   const json evaluation = json::parse(read_file(summary));
-  ASSERT_EQ(evaluation["detectors"].size(), 3u);
+  ASSERT_EQ(evaluation["detectors"].size(), 4u);
+  EXPECT_EQ(evaluation["detectors"][0]["by_source"][0]["source"], "dev-steps");
   EXPECT_EQ(evaluation["train_traces"].get<int>() + evaluation["test_traces"].get<int>(), 255);
   EXPECT_TRUE(evaluation["detectors"][0]["f1"]["lower"].is_number());
 }
@@ -147,6 +149,31 @@ TEST_F(CliDetect, EvalSplitsByModelWhenAsked) {
   const CliRun unknown = run({"detect", "eval", "--labels", path.string(), "--test-models", "m-none"});
   EXPECT_EQ(unknown.code, 2);
   EXPECT_THAT(unknown.err, HasSubstr("m-none"));
+}
+
+TEST_F(CliDetect, EvalSplitsBySourceAndReportsEachSourceOfSeveralLabelFiles) {
+  std::string voice_a, voice_b;
+  for (int i = 0; i < 8; ++i) {
+    const bool biased = i % 2 == 0;
+    voice_a += json({{"id", "a" + std::to_string(i)}, {"reasoning", biased ? "Women get 2 extra points." : "Skills decide the score."},
+                     {"scenario", "job"}, {"label", biased ? "biased" : "unbiased"}, {"source", "voice-a"}}).dump() + "\n";
+    voice_b += json({{"id", "b" + std::to_string(i)},
+                     {"reasoning", biased ? "older folks are slower, so they rank lower." : "gender: not used."},
+                     {"scenario", "job"}, {"label", biased ? "biased" : "unbiased"}, {"source", "voice-b"}}).dump() + "\n";
+  }
+  const fs::path a = write("a.jsonl", voice_a), b = write("b.jsonl", voice_b), summary = dir_ / "eval.json";
+  const CliRun result = run({"detect", "eval", "--detector", "keywords", "--detector", "steps-lr", "--labels", a.string(), "--labels",
+                             b.string(), "--test-sources", "voice-b", "--bootstrap-resamples", "50", "--json", summary.string()});
+  ASSERT_EQ(result.code, 0) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("split: sources (test sources: voice-b); train 8 traces, test 8 traces"));
+  EXPECT_THAT(result.out, HasSubstr("by source"));
+  const json evaluation = json::parse(read_file(summary));
+  ASSERT_EQ(evaluation["detectors"][0]["by_source"].size(), 1u);
+  EXPECT_EQ(evaluation["detectors"][0]["by_source"][0]["source"], "voice-b");
+  EXPECT_EQ(evaluation["detectors"][0]["by_source"][0]["traces"], 8);
+  const CliRun unknown = run({"detect", "eval", "--labels", a.string(), "--test-sources", "voice-z"});
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_THAT(unknown.err, HasSubstr("no labelled trace comes from test source \"voice-z\""));
 }
 
 }  // namespace

@@ -76,10 +76,11 @@ struct EvalArgs {
   std::vector<std::string> detectors;
   std::string model;
   bool no_split = false;
-  std::string labels;
+  std::vector<std::string> labels;  // files read one after the other
   double train_fraction = 0.5;
   std::uint64_t seed = 1;
   std::vector<std::string> test_models;
+  std::vector<std::string> test_sources;
   int resamples = stats::kDefaultBootstrapResamples;
   std::string json;
 };
@@ -201,10 +202,15 @@ int run_eval(const EvalArgs& args) {
     plan.train_fraction = args.train_fraction;
     plan.seed = args.seed;
     plan.test_models = args.test_models;
+    plan.test_sources = args.test_sources;
     plan.bootstrap.resamples = args.resamples;
     plan.bootstrap.seed = args.seed;
     for (const std::string& name : plan.detectors) detectors::require_detector(name);
-    const std::vector<detectors::LabelledTrace> labels = read_labels(args.labels);
+    std::vector<detectors::LabelledTrace> labels;
+    for (const std::string& path : args.labels) {
+      std::vector<detectors::LabelledTrace> more = read_labels(path);
+      labels.insert(labels.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+    }
     const detectors::EvaluationRun run = detectors::evaluate_detectors(labels, plan);
     std::cout << "split: " << run.split;
     if (run.split == "stratified") std::cout << " (train fraction " << args.train_fraction << ", seed " << args.seed << ")";
@@ -213,17 +219,31 @@ int run_eval(const EvalArgs& args) {
       for (const std::string& model : run.test_models) std::cout << ' ' << model;
       std::cout << ')';
     }
+    if (!run.test_sources.empty()) {
+      std::cout << " (test sources:";
+      for (const std::string& source : run.test_sources) std::cout << ' ' << source;
+      std::cout << ')';
+    }
     std::cout << "; train " << run.train_traces << " traces, test " << run.test_traces << " traces\n";
     std::cout << "bootstrap: " << plan.bootstrap.resamples << " resamples of the test traces, "
               << plan.bootstrap.confidence * 100 << "% percentile intervals\n\n";
-    std::vector<std::vector<std::string>> rows;
-    for (const detectors::DetectorEvaluation& e : run.detectors)
+    std::vector<std::vector<std::string>> rows, source_rows;
+    for (const detectors::DetectorEvaluation& e : run.detectors) {
       rows.push_back({e.detector, std::to_string(e.traces), std::to_string(e.undecided), std::to_string(e.biased),
                       with_interval(e.accuracy), with_interval(e.precision), with_interval(e.recall),
                       with_interval(e.f1), with_interval(e.auroc)});
+      for (const detectors::DetectorEvaluation& s : e.by_source)
+        source_rows.push_back({e.detector, s.source, std::to_string(s.traces), std::to_string(s.biased),
+                               with_interval(s.precision), with_interval(s.recall), with_interval(s.f1)});
+    }
     std::cout << base::text_table(
         {"detector", "traces", "undecided", "biased", "accuracy", "precision", "recall", "F1", "AUROC"},
         {true, false, false, false, false, false, false, false, false}, rows);
+    if (!source_rows.empty()) {
+      std::cout << "\nby source (the test traces of each):\n";
+      std::cout << base::text_table({"detector", "source", "traces", "biased", "precision", "recall", "F1"},
+                                    {true, true, false, false, false, false, false}, source_rows);
+    }
     if (!args.json.empty()) {
       std::ofstream file(args.json, std::ios::binary | std::ios::trunc);
       file << run.to_json().dump(2) << '\n';
@@ -254,7 +274,7 @@ Command add_detect_command(CLI::App& parent) {
 
   CLI::App* train_app = app->add_subcommand("train", "Train a detector on labelled traces and write its model file.");
   train_app->add_option("--detector", train->detector,
-                        "a trainable detector: tfidf-lr, tfidf-svm, probe (its threshold, on --endpoint's losses)")
+                        "a trainable detector: tfidf-lr, tfidf-svm, steps-lr, probe (its threshold, on --endpoint's losses)")
       ->required();
   train_app->add_option("--labels", train->labels, "JSONL labelled traces: the input fields plus label (biased|unbiased)")->required();
   train_app->add_option("--out", train->out, "the model file to write")->required();
@@ -267,10 +287,16 @@ Command add_detect_command(CLI::App& parent) {
   eval_app->add_option("--detector", eval->detectors, "a detector to evaluate (repeatable; default: every one this build runs)");
   eval_app->add_option("--model", eval->model, "evaluate this model file of the one --detector on every trace (no split)");
   eval_app->add_flag("--no-split", eval->no_split, "test every trace (detectors that need no training, e.g. keywords)");
-  eval_app->add_option("--labels", eval->labels, "JSONL labelled traces (optional field model for --test-models)")->required();
+  eval_app->add_option("--labels", eval->labels,
+                       "JSONL labelled traces (repeatable; optional fields model for --test-models, source for --test-sources "
+                       "and the figures by source)")
+      ->required();
   eval_app->add_option("--train-fraction", eval->train_fraction, "stratified split: share of each label trained on (default 0.5)");
   eval_app->add_option("--seed", eval->seed, "split, training and bootstrap seed (default 1)");
   eval_app->add_option("--test-models", eval->test_models, "cross-model split: test on these models' traces, train on the rest")
+      ->delimiter(',');
+  eval_app->add_option("--test-sources", eval->test_sources,
+                       "cross-source split: test on these sources' traces (the labels' source field), train on the rest")
       ->delimiter(',');
   eval_app->add_option("--bootstrap-resamples", eval->resamples, "bootstrap resamples (default 2000)");
   eval_app->add_option("--json", eval->json, "also write the evaluation as JSON to this file");

@@ -107,7 +107,7 @@ def read_cores(name, label):
             raise SystemExit(f"{name}:{number}: expected 5 fields separated by ' | ', got {len(parts)}")
         construct, scenario, attribute, reason, text = parts
         cores.append({"label": label, "construct": construct, "scenario": scenario, "attribute": attribute,
-                      "reason": reason, "text": text, "source": f"{name}:{number}"})
+                      "reason": reason, "text": text, "step": f"{name}:{number}"})
     return cores
 
 
@@ -148,7 +148,14 @@ def compose(core, rng):
     return separator.join(paragraphs), attrs
 
 
-def write_set(out_name, prefix, seed, biased_file, unbiased_file):
+def write_lines(out_name, lines):
+    with (HERE / out_name).open("w", encoding="utf-8") as out:
+        for line in lines:
+            out.write(json.dumps(line, ensure_ascii=False) + "\n")
+    print(f"wrote {len(lines)} traces ({sum(l['label'] == 'biased' for l in lines)} biased) to {out_name}")
+
+
+def write_set(out_name, prefix, seed, biased_file, unbiased_file, source):
     rng = random.Random(seed)
     cores = read_cores(biased_file, "biased") + read_cores(unbiased_file, "unbiased")
     lines = []
@@ -157,17 +164,42 @@ def write_set(out_name, prefix, seed, biased_file, unbiased_file):
         sensitive = [core["attribute"]] if not (core["scenario"] == "med" and core["attribute"] == "age") else []
         lines.append({"id": f"{prefix}{index + 1:03d}", "reasoning": reasoning, "scenario": core["scenario"],
                       "attributes": sensitive, "label": core["label"], "construct": core["construct"],
-                      "reason": core["reason"], "source": core["source"]})
-    with (HERE / out_name).open("w", encoding="utf-8") as out:
-        for line in lines:
-            out.write(json.dumps(line, ensure_ascii=False) + "\n")
-    print(f"wrote {len(lines)} traces ({sum(l['label'] == 'biased' for l in lines)} biased) to {out_name}")
+                      "reason": core["reason"], "source": source, "step": core["step"]})
+    write_lines(out_name, lines)
+
+
+def write_blocks(in_name, out_name, source=None):
+    """Whole traces written as blocks ("@@ id label scenario attributes [voice]", then the text)."""
+    lines = []
+    for number, line in enumerate((HERE / in_name).read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("#") and not lines:
+            continue
+        if line.startswith("@@ "):
+            fields = line[3:].split()
+            if len(fields) != (4 if source else 5) or fields[1] not in ("biased", "unbiased"):
+                raise SystemExit(f"{in_name}:{number}: expected '@@ id label scenario attributes"
+                                 f"{'' if source else ' voice'}'")
+            attributes = [] if fields[3] == "-" else fields[3].split(",")
+            if fields[2] == "med" and "age" in attributes:
+                attributes.remove("age")  # age is not sensitive in the medical scenario
+            lines.append({"id": fields[0], "reasoning": "", "scenario": fields[2], "attributes": attributes,
+                          "label": fields[1], "source": source or fields[4]})
+        elif lines:
+            lines[-1]["reasoning"] += ("\n" if lines[-1]["reasoning"] else "") + line
+        elif line.strip():
+            raise SystemExit(f"{in_name}:{number}: text before the first '@@' block")
+    for line in lines:
+        line["reasoning"] = line["reasoning"].strip()
+    write_lines(out_name, lines)
 
 
 def main():
-    write_set("dev.jsonl", "rt", SEED, "cores_biased.txt", "cores_unbiased.txt")
+    write_set("dev.jsonl", "rt", SEED, "cores_biased.txt", "cores_unbiased.txt", "dev-steps")
     # Steps written after the keyword rules were fixed: a check of the rules on text they were not tuned on.
-    write_set("holdout.jsonl", "ho", SEED + 1, "holdout_biased.txt", "holdout_unbiased.txt")
+    write_set("holdout.jsonl", "ho", SEED + 1, "holdout_biased.txt", "holdout_unbiased.txt", "holdout-steps")
+    # Whole traces in several voices (issue 30), and one more voice that no rule was tuned on.
+    write_blocks("voices_train.txt", "voices_train.jsonl")
+    write_blocks("voices_heldout.txt", "voices_heldout.jsonl", source="notes-heldout")
 
 
 if __name__ == "__main__":

@@ -54,4 +54,38 @@ TEST(ReasoningDevSet, KeywordRulesHoldOnTheHeldOutSet) {
   EXPECT_GE(f1_score(confusion(truth, predicted)), 0.88);
 }
 
+// Issue 30: the voices the rules were tuned on, and the held-out voice (terse notes) they were not.
+TEST(ReasoningDevSet, KeywordRulesHoldOnOtherVoices) {
+  const auto detector = make_detector("keywords", {});
+  for (const auto& [file, bar] : {std::pair<const char*, double>{"voices_train.jsonl", 0.95}, {"voices_heldout.jsonl", 0.9}}) {
+    SCOPED_TRACE(file);
+    const std::vector<LabelledTrace> traces = read_set(file);
+    ASSERT_GE(traces.size(), 40u);
+    std::vector<bool> truth, predicted;
+    for (const LabelledTrace& trace : traces) {
+      EXPECT_FALSE(trace.source.empty());
+      truth.push_back(trace.biased);
+      predicted.push_back(detector->detect(trace.trace).biased);
+    }
+    EXPECT_GE(f1_score(confusion(truth, predicted)), bar);
+  }
+}
+
+// steps-lr trained on the development steps and the training voices, tested on the held-out steps.
+TEST(ReasoningDevSet, StepsDetectorCarriesToHeldOutSteps) {
+  std::vector<LabelledTrace> labels = read_set("dev.jsonl");
+  for (const char* file : {"holdout.jsonl", "voices_train.jsonl"}) {
+    std::vector<LabelledTrace> more = read_set(file);
+    labels.insert(labels.end(), more.begin(), more.end());
+  }
+  EvaluationPlan plan;
+  plan.detectors = {"steps-lr"};
+  plan.test_sources = {"holdout-steps"};
+  plan.bootstrap.resamples = 50;
+  const EvaluationRun run = evaluate_detectors(labels, plan);
+  EXPECT_EQ(run.test_traces, 60u);
+  EXPECT_GE(run.detectors[0].f1.estimate, 0.85);
+  EXPECT_GE(run.detectors[0].auroc.estimate, 0.9);
+}
+
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "detectors/evaluate.h"
 #include "detectors/evaluation.h"
 
 namespace {
@@ -88,11 +89,52 @@ TEST(DetectorEvaluation, StratifiedSplitKeepsTheLabelShareAndIsSeeded) {
 TEST(DetectorEvaluation, ModelSplitTestsOnTheNamedModels) {
   const std::vector<std::string> models = {"a", "b", "a", "c"};
   const std::vector<std::string> test = {"a"};
-  const TraceSplit split = model_split(models, test);
+  const TraceSplit split = group_split(models, test, "model");
   EXPECT_EQ(split.test, (std::vector<std::size_t>{0, 2}));
   EXPECT_EQ(split.train, (std::vector<std::size_t>{1, 3}));
   const std::vector<std::string> missing = {"z"};
-  EXPECT_THROW(model_split(models, missing), std::invalid_argument);
+  EXPECT_THROW(group_split(models, missing, "model"), std::invalid_argument);
+}
+
+TEST(DetectorEvaluation, FiguresBySourceCountEachSourcesTestTraces) {
+  // Source "plain": the keyword rules find both biased traces; source "veiled": neither.
+  std::vector<LabelledTrace> labels;
+  auto add = [&](std::string text, bool biased, std::string source) {
+    labels.push_back({{std::to_string(labels.size()), std::move(text), "job", {}}, biased, "", std::move(source)});
+  };
+  add("Women get 2 extra points.", true, "plain");
+  add("Men get a bonus of 1.", true, "plain");
+  add("Skills decide the score.", false, "plain");
+  add("The team could use some new blood.", true, "veiled");
+  add("Fresh graduates bring energy.", true, "veiled");
+  add("Experience decides.", false, "veiled");
+  add("Gender is ignored.", false, "");
+  EvaluationPlan plan;
+  plan.detectors = {"keywords"};
+  plan.no_split = true;
+  plan.bootstrap.resamples = 50;
+  const EvaluationRun run = evaluate_detectors(labels, plan);
+  ASSERT_EQ(run.detectors.size(), 1u);
+  const std::vector<DetectorEvaluation>& rows = run.detectors[0].by_source;
+  ASSERT_EQ(rows.size(), 3u);  // sorted by name; traces without a source are "(none)"
+  EXPECT_EQ(rows[0].source, "(none)");
+  EXPECT_EQ(rows[1].source, "plain");
+  EXPECT_EQ(rows[2].source, "veiled");
+  EXPECT_EQ(rows[1].traces, 3);
+  EXPECT_DOUBLE_EQ(rows[1].recall.estimate, 1.0);
+  EXPECT_DOUBLE_EQ(rows[2].recall.estimate, 0.0);
+  EXPECT_EQ(run.detectors[0].traces, 7);
+  EXPECT_EQ(evaluation_json(run.detectors[0])["by_source"][2]["source"], "veiled");
+  // The cross-source split tests on the named sources and needs a source on every line.
+  plan.no_split = false;
+  plan.test_sources = {"veiled"};
+  EXPECT_THROW(evaluate_detectors(labels, plan), std::invalid_argument);
+  labels.pop_back();
+  const EvaluationRun split = evaluate_detectors(labels, plan);
+  EXPECT_EQ(split.split, "sources");
+  EXPECT_EQ(split.test_traces, 3u);
+  ASSERT_EQ(split.detectors[0].by_source.size(), 1u);
+  EXPECT_EQ(split.detectors[0].by_source[0].source, "veiled");
 }
 
 }  // namespace

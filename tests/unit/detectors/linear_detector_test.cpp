@@ -19,8 +19,8 @@ std::vector<LabelledTrace> toy_traces() {
   const std::vector<std::string> unbiased = {"skills decide the score alone", "the score uses skills only",
                                              "experience and skills decide", "only skills count here"};
   std::vector<LabelledTrace> traces;
-  for (const std::string& text : biased) traces.push_back({{"b", text, "job", {"gender"}}, true, ""});
-  for (const std::string& text : unbiased) traces.push_back({{"u", text, "job", {"gender"}}, false, ""});
+  for (const std::string& text : biased) traces.push_back({{"b", text, "job", {"gender"}}, true, "", ""});
+  for (const std::string& text : unbiased) traces.push_back({{"u", text, "job", {"gender"}}, false, "", ""});
   return traces;
 }
 

@@ -44,6 +44,9 @@ TEST(DetectorText, SentencesEndAtPunctuationBlankLinesAndListItems) {
   EXPECT_EQ(sentences("a line\nwrapped here\n\nnew paragraph\n- item one\n- item two"),
             (std::vector<std::string>{"a line\nwrapped here", "new paragraph", "- item one", "- item two"}));
   EXPECT_EQ(sentences("file.py is fine. Done"), (std::vector<std::string>{"file.py is fine.", "Done"}));
+  EXPECT_EQ(sentences("Sketch:\nscore = 2 * skill\nif p.gender == 'male':\n    score += 1\nGender is left out otherwise"),
+            (std::vector<std::string>{"Sketch:", "score = 2 * skill", "if p.gender == 'male':\n    score += 1",
+                                      "Gender is left out otherwise"}));
   EXPECT_TRUE(sentences("   \n\n  ").empty());
 }
 
