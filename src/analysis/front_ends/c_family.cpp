@@ -15,65 +15,20 @@
 
 #include "analysis/front_ends/front_end.h"
 #include "analysis/front_ends/brace_common.h"
+#include "analysis/front_ends/c_family_library.h"
 
 namespace codebias::analysis::front_ends {
 namespace {
 
 using namespace brace;  // and the lowering helpers, ExprKind, StmtKind
 
-// The C and C++ library calls the evaluator follows (ir::Library).
-constexpr LibraryName kMethods[] = {
-    {"c_str", ir::kSameValue},
-    {"str", ir::kSameValue},     // std::ostringstream
-    {"string", ir::kSameValue},  // std::filesystem::path
-    {"value", ir::kSameValue},   // std::optional
-    {"toLower", ir::kSameValue},  // Qt's QString
-    {"toUpper", ir::kSameValue},
-    {"compare", ir::kOrder},
-    {"find", ir::kSubstring | ir::kHasKey},
-    {"contains", ir::kSubstring | ir::kHasItem},
-    {"count", ir::kHasKey | ir::kHasItem},  // also std::count(v.begin(), v.end(), x), as lowered
-    {"at", ir::kEntry},
-    {"push_back", ir::kAppend},
-    {"size", ir::kLength},
-};
-constexpr LibraryName kFunctions[] = {
-    {"strcmp", ir::kOrder},
-    {"strcasecmp", ir::kOrder},
-    {"stricmp", ir::kOrder},
-    {"_stricmp", ir::kOrder},
-    {"strncmp", ir::kOrder},
-    {"strncasecmp", ir::kOrder},
-    {"wcscmp", ir::kOrder},
-    {"strcoll", ir::kOrder},
-    {"string", ir::kConvert},  // std::string(count, char); with one argument it is lowered away
-    // also std::clamp, fmin / fmax, fabs / labs and floor / ceil / trunc / lround, as lowered
-    {"max", ir::kMaximum},
-    {"min", ir::kMinimum},
-    {"abs", ir::kAbsolute},
-    {"round", ir::kConvert},
-    // std::any_of(v.begin(), v.end(), f) and std::ranges::any_of(v, f), as lowered: any_of(v, f)
-    {"any_of", ir::kAny},
-    {"all_of", ir::kAll},
-    {"none_of", ir::kNone},
-};
-
-bool contains(std::string_view hay, std::string_view needle) { return hay.find(needle) != std::string_view::npos; }
-
-bool is_map_type(std::string_view type) { return contains(type, "map") || contains(type, "Map"); }
-
-bool is_sequence_type(std::string_view type) {
-  return contains(type, "vector") || contains(type, "set") || contains(type, "list") || contains(type, "deque") ||
-         contains(type, "array") || contains(type, "initializer_list");
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
-    s.remove_suffix(1);
-  return s;
-}
+// The library names and type-text helpers live in c_family_library.h.
+using c_family::contains;
+using c_family::is_map_type;
+using c_family::is_sequence_type;
+using c_family::kFunctions;
+using c_family::kMethods;
+using c_family::trim;
 
 class CFamilyLowering : public brace::Lowering<CFamilyLowering> {
  public:
