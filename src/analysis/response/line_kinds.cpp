@@ -23,7 +23,6 @@ bool is_markdown_marker(sv t) {  // t: left-trimmed, non-empty
   return false;
 }
 
-// A sentence: ends with . ! or ? and has several words. Code lines never end like that.
 bool looks_like_sentence(sv t) {  // t: trimmed, non-empty
   const char last = t.back();
   if (last != '.' && last != '!' && last != '?') return false;
@@ -61,7 +60,6 @@ bool keyword_boundary_ok(sv t, std::size_t n) {
 
 }  // namespace
 
-// "a.b[c] = ...", "x += 1", "f(x)", "Type name = ...", "x: int = 3".
 bool starts_with_statement(sv t) {
   std::size_t i = 0;
   const std::size_t n = t.size();
@@ -125,7 +123,6 @@ bool is_type_word(sv w) {
   return set.contains(w);
 }
 
-// A line that starts a definition: where raw (unfenced) code begins.
 bool is_def_start(sv t) {  // t: trimmed, non-empty
   const char c0 = t[0];
   if (c0 == '#') {

@@ -9,7 +9,8 @@ namespace codebias::analysis::response_scanning {
 
 enum class Kind { blank, prose, code, def };
 
-// A markdown list item, heading, quote, table row or image ("- x", "## H", "> q", "| a |", "1. x").
+// Markdown: a list item, heading, quote, table row, image or bold text ("- x", "## H", "> q",
+// "| a |", "1. x").
 bool is_markdown_marker(sv t);  // t: left-trimmed, non-empty
 
 // A sentence: ends with . ! or ? and has several words. Code lines never end like that.
