@@ -16,6 +16,7 @@
 #include "analysis/front_ends/front_end.h"
 #include "analysis/front_ends/brace_common.h"
 #include "analysis/front_ends/c_family_library.h"
+#include "analysis/front_ends/c_family_selections.h"
 
 namespace codebias::analysis::front_ends {
 namespace {
@@ -461,9 +462,11 @@ class CFamilyLowering : public brace::Lowering<CFamilyLowering> {
           value = lower_init_list(v, type_text, has_array_declarator(d), scalar);
         else if (type_of(v) == "argument_list") {
           std::vector<TSNode> args = items(v);
-          value = args.size() == 1 ? lower_init_value(args[0])
-                  : args.empty()   ? empty_container(type_text, line)
-                                   : make_unknown(line);
+          // std::vector<T> v(first, last): a call of the type, read as the range (lower_selections)
+          value = args.size() == 1                                  ? lower_init_value(args[0])
+                  : args.empty()                                    ? empty_container(type_text, line)
+                  : args.size() == 2 && is_sequence_type(type_text) ? call_named(std::string(type_text), args, line)
+                                                                    : make_unknown(line);
           if (!value) value = make_unknown(line);
         } else {
           value = lower_init_value(v);
@@ -941,8 +944,9 @@ class CFamilyLowering : public brace::Lowering<CFamilyLowering> {
   }
 
   // (In)equality, which may be a search's membership test; sizeof(a) / sizeof(a[0]), an array's
-  // length; the rest are Lowering::lower_operator's.
+  // length; `range | adaptor` (c_family_selections.h); the rest are Lowering::lower_operator's.
   ir::ExprPtr lower_operator(const std::string& op, TSNode left, TSNode right, int line) {
+    if (op == "|") return c_family::pipe_into(lower_expr(left), lower_expr(right), line);
     if (op == "/")
       if (ir::ExprPtr length = array_length(left, right, line)) return length;
     if (op == "==" || op == "!=" || op == "not_eq") {
@@ -960,6 +964,7 @@ class CFamilyLowering : public brace::Lowering<CFamilyLowering> {
 
 ir::Program lower_c_family(const SyntaxTree& tree) {
   ir::Program program = CFamilyLowering(tree).run();
+  c_family::lower_selections(program);
   tag_library(program, {kMethods, kFunctions});
   return program;
 }

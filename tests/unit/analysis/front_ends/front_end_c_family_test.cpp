@@ -240,6 +240,34 @@ TEST(CFamilyFrontEnd, QuantifiersOverARangeWithLambdas) {
             "x = none_of(v, is_barred); x = ?; return x");
 }
 
+// The algorithms that keep some items of a range are filters of it: copy_if appends the kept
+// items, the erase-remove idiom and erase_if keep those the test is false for, a range adaptor
+// filters what is piped into it. A named test, another container's range or a bitwise or are
+// left as they were.
+TEST(CFamilyFrontEnd, SelectionsOfARangeAreFilters) {
+  Lowered l =
+      cpp("void f(std::vector<P> v, std::vector<P> w) {\n"
+          "  std::copy_if(v.begin(), v.end(), std::back_inserter(out), [](const P& p) { return p.a; });\n"
+          "  std::ranges::copy_if(v, std::back_inserter(out), [](auto& p) { return p.a; });\n"
+          "  std::copy_if(v.begin(), v.end(), std::back_inserter(out), keep);\n"
+          "  v.erase(std::remove_if(v.begin(), v.end(), [](auto& p) { return p.a; }), v.end());\n"
+          "  v.erase(std::remove_if(w.begin(), w.end(), [](auto& p) { return p.a; }), v.end());\n"
+          "  std::erase_if(v, [](auto& p) { return p.a; });\n"
+          "  x = v | std::views::filter([](auto& p) { return p.a; }) | std::ranges::to<std::vector>();\n"
+          "  x = std::views::filter(v, [](auto& p) { return p.a; });\n"
+          "  std::vector<P> y(v.begin(), v.end());\n"
+          "  x = flags | 4;\n"
+          "}\n");
+  EXPECT_EQ(l.body("f"),
+            "for p in std::views::filter((p => p.a), v) {expr out.push_back(p)}; "
+            "for p in std::views::filter((p => p.a), v) {expr out.push_back(p)}; "
+            "expr copy_if(v.begin(), v.end(), back_inserter(out), keep); "
+            "v = std::views::filter((p => (not p.a)), v); "
+            "expr v.erase(remove_if(w.begin(), w.end(), (p => p.a)), v.end()); "
+            "v = std::views::filter((p => (not p.a)), v); "
+            "x = std::views::filter((p => p.a), v); x = std::views::filter((p => p.a), v); y = v; x = ?");
+}
+
 // Loops over a container, and counting loops with a known bound, name their variable and what it
 // goes through.
 TEST(CFamilyFrontEnd, LoopVariablesAndCountingLoops) {
