@@ -184,17 +184,7 @@ LinearDetector LinearDetector::from_json(const json& doc, std::string_view origi
 
 LinearDetector LinearDetector::load(const std::filesystem::path& path, LinearKind expected, const KeywordRules& rules,
                                     const analysis::AttributeTable& table) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw std::runtime_error(path.string() + ": cannot read the model file");
-  std::stringstream bytes;
-  bytes << file.rdbuf();
-  json doc;
-  try {
-    doc = json::parse(bytes.str());
-  } catch (const json::parse_error& error) {
-    throw std::runtime_error(path.string() + ": invalid JSON: " + error.what());
-  }
-  return from_json(doc, path.string(), expected, rules, table);
+  return from_json(read_model_file(path), path.string(), expected, rules, table);
 }
 
 Verdict LinearDetector::detect(const Trace& trace) const {
@@ -223,6 +213,18 @@ Verdict LinearDetector::detect(const Trace& trace) const {
   }
   if (verdict.biased) verdict.biased_attributes = mentioned_attributes(trace, rules_, table_);
   return verdict;
+}
+
+json read_model_file(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw std::runtime_error(path.string() + ": cannot read the model file");
+  std::stringstream bytes;
+  bytes << file.rdbuf();
+  try {
+    return json::parse(bytes.str());
+  } catch (const json::parse_error& error) {
+    throw std::runtime_error(path.string() + ": invalid JSON: " + error.what());
+  }
 }
 
 }  // namespace codebias::detectors

@@ -71,4 +71,7 @@ class LinearDetector : public Detector {
 std::vector<std::string> mentioned_attributes(const Trace& trace, const KeywordRules& rules,
                                               const analysis::AttributeTable& table);
 
+// A trained detector's model file as JSON (linear and steps detectors); errors name the file.
+nlohmann::json read_model_file(const std::filesystem::path& path);
+
 }  // namespace codebias::detectors

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "detectors/linear_detector.h"
@@ -94,17 +92,7 @@ StepsDetector StepsDetector::from_json(const json& doc, std::string_view origin,
 
 StepsDetector StepsDetector::load(const std::filesystem::path& path, const KeywordRules& rules,
                                   const analysis::AttributeTable& table) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw std::runtime_error("cannot open model file " + path.string());
-  std::stringstream text;
-  text << file.rdbuf();
-  json doc;
-  try {
-    doc = json::parse(text.str());
-  } catch (const json::parse_error& e) {
-    throw std::runtime_error(path.string() + ": invalid JSON: " + e.what());
-  }
-  return from_json(doc, path.string(), rules, table);
+  return from_json(read_model_file(path), path.string(), rules, table);
 }
 
 Verdict StepsDetector::detect(const Trace& trace) const {
