@@ -9,6 +9,7 @@
 
 #include "analysis/report_json.h"
 #include "base/strings.h"
+#include "reports/html_report.h"
 #include "reports/metric_text.h"
 #include "reports/task_report.h"
 
@@ -142,6 +143,32 @@ std::string samples_csv(const RunReportInput& input) {
   return out.str();
 }
 
+std::string headline_markdown(const RunReportInput& input, std::size_t max_rows) {
+  std::ostringstream sections;
+  task_report(*input.results)->write_markdown(sections);
+  std::istringstream lines(sections.str());
+  std::string line, heading, table;
+  std::size_t rows = 0, left_out = 0;
+  bool in_table = false;
+  while (std::getline(lines, line)) {
+    const bool table_line = line.rfind("|", 0) == 0;
+    if (!table_line && in_table) break;  // the first table ended
+    if (line.rfind("## ", 0) == 0) heading = line;
+    if (!table_line) continue;
+    in_table = true;
+    // The header and the |---| line, then the rows.
+    if (rows++ < max_rows + 2) {
+      table += line + "\n";
+    } else {
+      ++left_out;
+    }
+  }
+  if (table.empty()) return {};
+  std::string out = heading + "\n\n" + table;
+  if (left_out > 0) out += "(" + std::to_string(left_out) + " more rows in report.md)\n";
+  return out;
+}
+
 std::string report_markdown(const RunReportInput& input) {
   const auto& results = *input.results;
   const auto& p = input.provenance;
@@ -191,7 +218,7 @@ std::string report_markdown(const RunReportInput& input) {
   return base::printable(out.str());
 }
 
-void write_run_reports(const RunReportInput& input, const std::filesystem::path& dir) {
+void write_run_reports(const RunReportInput& input, const std::filesystem::path& dir, bool with_html) {
   write_file_atomically(dir / "summary.json",
                         summary_json(input).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   std::ostringstream responses;
@@ -200,6 +227,7 @@ void write_run_reports(const RunReportInput& input, const std::filesystem::path&
   write_file_atomically(dir / "metrics.csv", metrics_csv(input));
   write_file_atomically(dir / "samples.csv", samples_csv(input));
   write_file_atomically(dir / "report.md", report_markdown(input));
+  if (with_html) write_file_atomically(dir / "report.html", report_html(input));
 }
 
 }  // namespace codebias::reports

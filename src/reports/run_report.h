@@ -33,8 +33,14 @@ std::string samples_csv(const RunReportInput& input);
 // The Markdown report: provenance, counts, the papers' tables, the definitions used.
 std::string report_markdown(const RunReportInput& input);
 
+// The task's first table in report.md (its headline: FairScore, bias rates, ...), with its
+// heading, as Markdown for the end of a run's log; at most `max_rows` rows, then a line saying how
+// many more report.md holds. Empty when the task's report has no table.
+std::string headline_markdown(const RunReportInput& input, std::size_t max_rows);
+
 // Writes all five files into `dir` (each through a temporary file and a rename, so a reader
 // never sees half a file).
-void write_run_reports(const RunReportInput& input, const std::filesystem::path& dir);
+// `with_html` also writes report.html (reports/html_report.h), as `codebias report` would.
+void write_run_reports(const RunReportInput& input, const std::filesystem::path& dir, bool with_html = false);
 
 }  // namespace codebias::reports

@@ -309,6 +309,9 @@ bool generate_conversations(store::RunStore& store, const RunOptions& options, c
 
 // Analyses every stored sample, stores the analyses and writes the report files; fills the
 // outcome's counts and errors.
+// Rows of the headline table a run prints at its end (report.md has them all).
+constexpr std::size_t kHeadlineRows = 12;
+
 void analyse_and_report(store::RunStore& store, const RunOptions& options, const std::filesystem::path& dir,
                         const RunIo& io, tasks::RunExecutions* executions, RunOutcome& outcome) {
   std::vector<metrics::SampleRecord> records;
@@ -324,12 +327,17 @@ void analyse_and_report(store::RunStore& store, const RunOptions& options, const
   reports::RunReportInput input;
   input.provenance = provenance;
   input.results = &results;
-  reports::write_run_reports(input, dir);
+  reports::write_run_reports(input, dir, io.write_html);
   if (io.log) {
+    // The run ends with its answer: the task's headline table, then where the rest is.
+    const std::string headline = reports::headline_markdown(input, kHeadlineRows);
+    if (!headline.empty()) *io.log << '\n' << base::printable(headline) << '\n';
     const auto& c = results.counts;
     *io.log << "codebias: " << c.done << " of " << c.planned << " samples answered (" << c.errors
             << " errors, " << c.refusals << " refusals, " << c.truncated << " truncated, " << c.unparseable
-            << " unparseable); report: " << base::printable((dir / "report.md").string(), false) << '\n';
+            << " unparseable); report: "
+            << base::printable((dir / (io.write_html ? "report.html" : "report.md")).string(), false)
+            << (io.write_html ? " (and report.md, summary.json, metrics.csv)" : "") << '\n';
   }
   outcome.counts = results.counts;
   outcome.errors_by_kind = errors_by_kind(results);

@@ -46,6 +46,7 @@ metrics::RunResults analyse_stored_samples(const store::RunStore& store, const R
 struct RunIo {
   std::ostream* log = nullptr;  // progress and notes; nullptr = quiet
   bool terminal = false;        // redraw the progress bar in place
+  bool write_html = true;       // also write report.html (`run --no-html`: skip it)
 };
 
 struct RunOutcome {

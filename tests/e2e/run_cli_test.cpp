@@ -54,6 +54,30 @@ TEST(RunCli, CommaSeparatedSweepFlagIsOneConfigurationPerValue) {
   EXPECT_NE(std::find(labels.begin(), labels.end(), "t=0.7,mode=cot"), labels.end()) << nlohmann::json(labels).dump();
 }
 
+// A run ends with its answer: the task's headline table on the log, and report.html beside
+// report.md unless --no-html.
+TEST(RunCli, RunEndsWithItsHeadlineTableAndTheHtmlReport) {
+  const auto dir = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / "run_cli_headline";
+  std::filesystem::remove_all(dir);
+  const auto run = test_support::run_cli(
+      {"run", "--scenario", "job", "--entities-per-group", "1", "--samples", "1", "--out", dir.string()},
+      test_support::fresh_test_dir("run_cli_headline_"));
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.err.find("## FairCoder metrics"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("| default | job | gender |"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("report: " + (dir / "report.html").string()), std::string::npos) << run.err;
+  EXPECT_TRUE(std::filesystem::exists(dir / "report.html"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "report.md"));
+
+  const auto quiet_dir = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / "run_cli_no_html";
+  std::filesystem::remove_all(quiet_dir);
+  ASSERT_EQ(exit_code({"run", "--scenario", "job", "--entities-per-group", "1", "--samples", "1", "--no-html", "--out",
+                       quiet_dir.string()}),
+            0);
+  EXPECT_FALSE(std::filesystem::exists(quiet_dir / "report.html"));
+  EXPECT_TRUE(std::filesystem::exists(quiet_dir / "report.md"));
+}
+
 TEST(RunCli, RetryErrorsNeedsResume) { EXPECT_EQ(exit_code({"run", "--retry-errors"}), 2); }
 
 TEST(RunCli, ExistingRunDirectoryIsNotOverwritten) {

@@ -27,6 +27,7 @@ struct RunArgs {
   std::string resume;
   bool retry_errors = false;
   bool full = false;
+  bool no_html = false;
   run::RunOptions from_flags;  // each option of the table writes its field here
   // The flag of each row of run::run_option_table() (nullptr: the row has none).
   std::vector<const CLI::Option*> flags;
@@ -46,7 +47,7 @@ std::string flags_applying_on_resume() {
 
 bool applies_on_resume(const RunArgs& args, const CLI::Option& option) {
   const std::string name = option.get_name();
-  if (name == "--resume" || name == "--retry-errors") return true;
+  if (name == "--resume" || name == "--retry-errors" || name == "--no-html") return true;
   const auto rows = run::run_option_table();
   for (std::size_t i = 0; i < rows.size(); ++i) {
     if (args.flags[i] == &option) return rows[i].applies_on_resume;
@@ -85,7 +86,7 @@ run::RunOutcome start_from_flags(const RunArgs& args, const run::RunIo& io) {
 }
 
 int run_command(CLI::App& app, RunArgs& args) {
-  const run::RunIo io{&std::cerr, isatty(STDERR_FILENO) == 1};
+  const run::RunIo io{&std::cerr, isatty(STDERR_FILENO) == 1, !args.no_html};
   run::RunOutcome outcome;
   if (!args.resume.empty()) {
     for (const auto* option : app.get_options()) {
@@ -155,6 +156,7 @@ Command add_run_command(CLI::App& parent) {
       ->check(CLI::ExistingDirectory);
   app->add_flag("--retry-errors", args->retry_errors, "With --resume: send failed samples again");
   app->add_flag("--full", args->full, "Every entity of the suite (the whole benchmark)");
+  app->add_flag("--no-html", args->no_html, "Do not write report.html (the other report files are always written)");
   for (const auto& row : run::run_option_table()) args->flags.push_back(add_table_flag(*app, row, args->from_flags));
   // The suite list comes from the suites themselves, as `codebias suites` and the README's table do.
   std::string suite_names;
@@ -162,7 +164,7 @@ Command add_run_command(CLI::App& parent) {
   app->get_option("--suite")->description("Built-in suite: " + suite_names + " (codebias suites: what each measures)");
   app->footer(
       "Without --endpoint the built-in simulated model answers (reports say so). The run directory "
-      "holds run.sqlite, summary.json, responses.jsonl, metrics.csv, samples.csv and report.md; "
+      "holds run.sqlite, summary.json, responses.jsonl, metrics.csv, samples.csv, report.md and report.html; "
       "a killed run continues with --resume DIR.");
   return {app, [app, args] { return run_command(*app, *args); }};
 }
