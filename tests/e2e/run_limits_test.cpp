@@ -1,9 +1,11 @@
 // What `codebias run` does with hostile or failing input: a runaway answer is stored cut, control
-// characters never reach report.md or the terminal, a run whose every request failed exits 1,
-// an unset key variable is caught before the run directory exists, and `screening analyze`
+// characters never reach report.md or the terminal, a run whose every request failed exits 1 (one with
+// some failed requests names their kinds and exits 0), an unset key variable is caught before the run
+// directory exists, and `screening analyze` refuses a line over the JSONL cap.
 // refuses a line over the JSONL cap.
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -119,6 +121,36 @@ TEST(RunLimits, RunWhoseEveryRequestFailedExitsOne) {
     EXPECT_NE(result.err.find("every request failed"), std::string::npos) << result.err;
     EXPECT_NE(result.err.find("connection: 9 samples, e.g. \""), std::string::npos) << result.err;
   }
+}
+
+// Some requests fail, the others are answered: the run succeeds (exit 0) and says which kinds
+// of error it met, with one message each, and how to send them again.
+TEST(RunLimits, RunWithSomeFailedRequestsNamesTheErrorKinds) {
+  std::mutex mutex;
+  int calls = 0;
+  serve::HttpServer server([&](const serve::HttpRequest&) {
+    std::lock_guard lock(mutex);
+    serve::HttpResponse response;
+    if (calls++ % 3 == 0) {
+      response.status = 500;
+      response.body = R"({"error": {"message": "the server broke"}})";
+      return response;
+    }
+    response.body = nlohmann::json{{"choices", {{{"index", 0},
+                                                 {"message", {{"role", "assistant"}, {"content", "def f(c):\n    return 1\n"}}},
+                                                 {"finish_reason", "stop"}}}}}
+                        .dump();
+    return response;
+  });
+  server.start();
+  const fs::path base = test_support::fresh_test_dir("run_limits_some_failed_");
+  const auto result = run_cli(small_run(base / "run", {"--endpoint", server.base_url(), "--model", "m", "--max-attempts",
+                                                       "1", "--concurrency", "1"}),
+                              base / "streams");
+  EXPECT_EQ(result.code, 0) << result.err;
+  EXPECT_NE(result.err.find("some requests failed (3 of 9 samples)"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("the server broke"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("--retry-errors"), std::string::npos) << result.err;
 }
 
 TEST(RunLimits, UnsetKeyVariableIsRefusedBeforeTheRunDirectoryExists) {

@@ -55,19 +55,22 @@ bool applies_on_resume(const RunArgs& args, const CLI::Option& option) {
   return false;
 }
 
-// A run in which no sample was answered and every one failed (a wrong URL, a closed port, a
-// refused key) is an error, not a result: exit 1 with each error kind and one of its messages.
+// Failed samples are listed by error kind, each with one of its messages, so the cause reaches
+// the terminal. A run in which no sample was answered and every one failed (a wrong URL, a closed
+// port, a refused key) is an error, not a result: exit 1.
 int failed_run_status(const run::RunOutcome& outcome) {
   const auto& c = outcome.counts;
-  if (outcome.cancelled || c.planned == 0 || c.done > 0 || c.errors < c.planned) return 0;
-  std::cerr << "codebias run: every request failed (" << c.errors << " of " << c.planned << " samples):\n";
+  if (outcome.cancelled || c.planned == 0 || c.errors == 0) return 0;
+  const bool all_failed = c.done == 0 && c.errors >= c.planned;
+  std::cerr << "codebias run: " << (all_failed ? "every request failed (" : "some requests failed (") << c.errors
+            << " of " << c.planned << " samples):\n";
   for (const auto& [kind, errors] : outcome.errors_by_kind) {
     std::cerr << "  " << base::printable(kind, false) << ": " << errors.count << " samples, e.g. \""
               << base::printable(errors.example, false) << "\"\n";
   }
-  std::cerr << "fix the endpoint or key, then: codebias run --resume " << base::printable(outcome.dir.string(), false)
-            << " --retry-errors\n";
-  return 1;
+  std::cerr << (all_failed ? "fix the endpoint or key, then: " : "to send them again: ") << "codebias run --resume "
+            << base::printable(outcome.dir.string(), false) << " --retry-errors\n";
+  return all_failed ? 1 : 0;
 }
 
 run::RunOutcome start_from_flags(const RunArgs& args, const run::RunIo& io) {
