@@ -2,7 +2,6 @@
 // characters never reach report.md or the terminal, a run whose every request failed exits 1 (one with
 // some failed requests names their kinds and exits 0), an unset key variable is caught before the run
 // directory exists, and `screening analyze` refuses a line over the JSONL cap.
-// refuses a line over the JSONL cap.
 #include <filesystem>
 #include <fstream>
 #include <mutex>
