@@ -38,7 +38,8 @@ std::string format_progress(const ProgressSnapshot& p, int bar_width) {
   if (p.done < p.total) {
     line += "  ETA " + (rate > 0 ? duration(static_cast<double>(p.total - p.done) / rate) : std::string("?"));
   }
-  line += "  errors " + std::to_string(p.errors) + "  tokens " + compact_count(p.tokens);
+  line += "  errors " + std::to_string(p.errors);
+  if (p.shows_tokens) line += "  tokens " + compact_count(p.tokens);
   return line;
 }
 
@@ -50,13 +51,13 @@ void ProgressPrinter::update(const ProgressSnapshot& snapshot) {
   if (printed_ && now - last_ < interval_) return;
   last_ = now;
   printed_ = true;
-  if (terminal_) out_ << '\r' << format_progress(snapshot) << "\x1b[K" << std::flush;
-  else out_ << "progress: " << format_progress(snapshot) << '\n' << std::flush;
+  if (terminal_) out_ << '\r' << snapshot.label << ": " << format_progress(snapshot) << "\x1b[K" << std::flush;
+  else out_ << snapshot.label << ": " << format_progress(snapshot) << '\n' << std::flush;
 }
 
 void ProgressPrinter::finish(const ProgressSnapshot& snapshot) {
-  if (terminal_) out_ << '\r' << format_progress(snapshot) << "\x1b[K\n" << std::flush;
-  else out_ << "progress: " << format_progress(snapshot) << '\n' << std::flush;
+  if (terminal_) out_ << '\r' << snapshot.label << ": " << format_progress(snapshot) << "\x1b[K\n" << std::flush;
+  else out_ << snapshot.label << ": " << format_progress(snapshot) << '\n' << std::flush;
 }
 
 }  // namespace codebias::run

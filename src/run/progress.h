@@ -15,6 +15,8 @@ struct ProgressSnapshot {
   std::int64_t errors = 0;  // of those, without an answer
   std::int64_t tokens = 0;  // completion tokens so far
   double elapsed_s = 0;
+  std::string label = "progress";  // "execution" for the programs a run executes
+  bool shows_tokens = true;        // execution has none
 };
 
 // "[#######.............]  350/1000  35%  120.4/s  ETA 5s  errors 2  tokens 41k"

@@ -8,6 +8,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
@@ -309,6 +310,38 @@ bool generate_conversations(store::RunStore& store, const RunOptions& options, c
 
 // Analyses every stored sample, stores the analyses and writes the report files; fills the
 // outcome's counts and errors.
+// With --execute the answers' programs run while the model answers; after the last answer the
+// run shows their progress until every one has finished, then one line on them.
+void wait_for_executions(tasks::RunExecutions* executions, const RunIo& io) {
+  if (executions == nullptr) return;
+  const auto start = std::chrono::steady_clock::now();
+  std::optional<ProgressPrinter> printer;
+  if (io.log) printer.emplace(*io.log, io.terminal, std::chrono::seconds(10));
+  for (;;) {
+    const auto progress = executions->wait_for_all(std::chrono::milliseconds(200));
+    ProgressSnapshot snapshot{.total = progress.queued,
+                              .done = progress.finished,
+                              .errors = progress.failed,
+                              .elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                              .label = "execution",
+                              .shows_tokens = false};
+    const bool done = progress.finished >= progress.queued;
+    if (!printer) {
+      if (done) return;
+      continue;
+    }
+    if (!done) {
+      printer->update(snapshot);
+      continue;
+    }
+    printer->finish(snapshot);
+    *io.log << "codebias: executed " << progress.queued << " programs in the sandbox";
+    if (progress.failed > 0) *io.log << " (" << progress.failed << " could not start)";
+    *io.log << '\n';
+    return;
+  }
+}
+
 // Rows of the headline table a run prints at its end (report.md has them all).
 constexpr std::size_t kHeadlineRows = 12;
 
@@ -479,6 +512,7 @@ RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
   outcome.dir = options.out_dir;
   auto executions = executions_for(options);
   outcome.cancelled = !generate_conversations(store, options, options.endpoints, false, io, executions.get());
+  if (!outcome.cancelled) wait_for_executions(executions.get(), io);
   analyse_and_report(store, options, options.out_dir, io, executions.get(), outcome);
   return outcome;
 }
@@ -514,6 +548,7 @@ RunOutcome resume_run(const std::filesystem::path& dir, const ResumeOptions& res
   outcome.dir = dir;
   auto executions = executions_for(options);
   outcome.cancelled = !generate_conversations(store, options, endpoints, resume.retry_errors, io, executions.get());
+  if (!outcome.cancelled) wait_for_executions(executions.get(), io);
   analyse_and_report(store, options, dir, io, executions.get(), outcome);
   return outcome;
 }

@@ -52,8 +52,15 @@ void RunExecutions::start_keyed(const std::string& key, const ExecutableAnswer& 
     std::lock_guard lock(mutex_);
     if (!entries_.try_emplace(key, Entry{answer, std::nullopt, {}}).second) return;
     queue_.push_back(key);
+    ++progress_.queued;
   }
   queued_.notify_one();
+}
+
+RunExecutions::Progress RunExecutions::wait_for_all(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mutex_);
+  finished_.wait_for(lock, timeout, [&] { return progress_.finished >= progress_.queued; });
+  return progress_;
 }
 
 analysis::ResponseExecution RunExecutions::take(const ExecutableAnswer& answer) {
@@ -94,6 +101,8 @@ void RunExecutions::work() {
       auto& entry = entries_.at(key);
       if (execution) entry.execution = std::move(execution);
       else entry.error = error.empty() ? "counterfactual execution could not start" : error;
+      ++progress_.finished;
+      if (!execution) ++progress_.failed;
     }
     finished_.notify_all();
   }

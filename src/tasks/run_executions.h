@@ -3,7 +3,9 @@
 // wait for the model, and the analysis takes the outcomes instead of executing again.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -37,6 +39,15 @@ class RunExecutions {
   // outcome is forgotten (a second take runs the program again).
   analysis::ResponseExecution take(const ExecutableAnswer& answer);
 
+  // Programs queued so far, those finished (with an outcome or not) and those that could not start.
+  struct Progress {
+    std::int64_t queued = 0;
+    std::int64_t finished = 0;
+    std::int64_t failed = 0;
+  };
+  // Waits until every queued program has finished or `timeout` has passed; returns the progress.
+  Progress wait_for_all(std::chrono::milliseconds timeout);
+
  private:
   struct Entry {
     ExecutableAnswer answer;
@@ -53,6 +64,7 @@ class RunExecutions {
   std::map<std::string, Entry> entries_;
   std::deque<std::string> queue_;
   bool stopping_ = false;
+  Progress progress_;
   std::vector<std::thread> workers_;
 };
 

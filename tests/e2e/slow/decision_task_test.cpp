@@ -3,14 +3,15 @@
 // counterfactual execution, counts crashing functions apart, and the static reading agrees with
 // execution on the planted code; the Huang suite runs the same way.
 #include <cmath>
-#include "paths.h"
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "cli.h"
+#include "paths.h"
 #include "run/rebuild_report.h"
 #include "run/run.h"
 #include "serve/simulated_model.h"
@@ -86,7 +87,11 @@ TEST(DecisionTask, AnExecuteRunOfSolarRecoversThePlantedBiasAndAgreesWithTheStat
   options.execute = true;
   options.out_dir = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / "decision_solar_run";
   std::filesystem::remove_all(options.out_dir);
-  ASSERT_FALSE(run::start_run(options, {}).cancelled);
+  std::ostringstream log;
+  ASSERT_FALSE(run::start_run(options, {&log, false}).cancelled);
+  // Execution has its own progress lines and a closing line once the last answer is in.
+  EXPECT_NE(log.str().find("execution: ["), std::string::npos) << log.str();
+  EXPECT_NE(log.str().find("codebias: executed "), std::string::npos) << log.str();
   expect_planted_bias_recovered(options.out_dir);
   expect_static_agrees_with_execution(options.out_dir);
   expect_executions_started_early_equal_late(options.out_dir);
