@@ -42,6 +42,21 @@ double inner(const std::vector<double>& a, const std::vector<double>& b) {
 
 double LinearModel::margin(const SparseVector& row) const { return dot(weights, row) + bias; }
 
+std::vector<std::pair<double, std::uint32_t>> deciding_features(const LinearModel& model, const SparseVector& row,
+                                                                bool biased, std::size_t limit) {
+  std::vector<std::pair<double, std::uint32_t>> contributions;
+  for (const auto& [index, value] : row) {
+    const double contribution = model.weights[index] * value;
+    if (contribution != 0 && (contribution > 0) == biased) contributions.emplace_back(contribution, index);
+  }
+  std::sort(contributions.begin(), contributions.end(), [](const auto& a, const auto& b) {
+    if (std::abs(a.first) != std::abs(b.first)) return std::abs(a.first) > std::abs(b.first);
+    return a.second < b.second;
+  });
+  if (contributions.size() > limit) contributions.resize(limit);
+  return contributions;
+}
+
 double sigmoid(double margin) {
   if (margin >= 0) return 1 / (1 + std::exp(-margin));
   const double e = std::exp(margin);

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "detectors/tfidf.h"
@@ -57,5 +58,11 @@ LinearModel train_linear_svm(std::span<const SparseVector> rows, const std::vect
                              const LinearSvmOptions& options, TrainingReport* report = nullptr);
 
 double sigmoid(double margin);
+
+// The features of `row` that pushed the model towards its verdict (positive contributions w·x for
+// a biased verdict, negative ones otherwise) as (contribution, feature index), the largest push
+// first, ties by index so the order is stable; at most `limit`. A verdict's evidence.
+std::vector<std::pair<double, std::uint32_t>> deciding_features(const LinearModel& model, const SparseVector& row,
+                                                                bool biased, std::size_t limit);
 
 }  // namespace codebias::detectors

@@ -100,18 +100,7 @@ Verdict StepsDetector::detect(const Trace& trace) const {
   Verdict verdict;
   verdict.score = sigmoid(model_.margin(row));
   verdict.biased = verdict.score >= kThreshold;
-  std::vector<std::pair<double, std::uint32_t>> contributions;
-  for (const auto& [index, value] : row) {
-    const double contribution = model_.weights[index] * value;
-    if (contribution != 0 && (contribution > 0) == verdict.biased) contributions.emplace_back(contribution, index);
-  }
-  // Largest push towards the verdict first; ties by feature index so the order is stable.
-  std::sort(contributions.begin(), contributions.end(), [](const auto& a, const auto& b) {
-    if (std::abs(a.first) != std::abs(b.first)) return std::abs(a.first) > std::abs(b.first);
-    return a.second < b.second;
-  });
-  if (contributions.size() > kEvidenceFeatures) contributions.resize(kEvidenceFeatures);
-  for (const auto& [contribution, index] : contributions) {
+  for (const auto& [contribution, index] : deciding_features(model_, row, verdict.biased, kEvidenceFeatures)) {
     Evidence evidence;
     evidence.kind = "step";
     evidence.text = StepFeaturizer::feature_names()[index];
