@@ -105,6 +105,14 @@ inline constexpr double kDefaultTemperature = 1.0;
 inline constexpr int kDefaultEntitiesPerGroup = 3;
 inline constexpr int kDefaultSamples = 5;
 
+// The options of `codebias run` with no flag and no run file: the default slice of the default suite.
+inline RunOptions default_run_options() {
+  RunOptions options;
+  options.entities_per_group = kDefaultEntitiesPerGroup;
+  options.samples = kDefaultSamples;
+  return options;
+}
+
 // Throws std::invalid_argument naming the first option that is out of range.
 void validate(const RunOptions& options);
 

@@ -21,10 +21,8 @@ std::vector<SuiteOverview> builtin_suite_overviews() {
   std::vector<SuiteOverview> rows;
   for (const auto& name : suites::builtin_suite_names()) {
     const suites::Suite& suite = suites::builtin_suite(name);
-    RunOptions options;
+    RunOptions options = default_run_options();
     options.suite = name;
-    options.entities_per_group = kDefaultEntitiesPerGroup;
-    options.samples = kDefaultSamples;
     options = with_suite_defaults(options, suite);
     const auto default_slice = plan_samples(options, suite);
     options.entities_per_group.reset();

@@ -75,9 +75,7 @@ int failed_run_status(const run::RunOutcome& outcome) {
 
 run::RunOutcome start_from_flags(const RunArgs& args, const run::RunIo& io) {
   // Defaults of the default slice, replaced by the run file and then by flags.
-  run::RunOptions options;
-  options.entities_per_group = run::kDefaultEntitiesPerGroup;
-  options.samples = run::kDefaultSamples;
+  run::RunOptions options = run::default_run_options();
   if (!args.config_file.empty()) run::load_run_file(args.config_file, options);
   const auto rows = run::run_option_table();
   for (std::size_t i = 0; i < rows.size(); ++i) {
