@@ -45,6 +45,7 @@ TEST(GateCli, FailsWithOneLineNamingCellValueAndThreshold) {
   EXPECT_EQ(line_count(result.err), 1) << result.err;
   EXPECT_EQ(result.err.rfind("codebias gate: FAIL: cell job/age: bias rate 0.", 0), 0u) << result.err;
   EXPECT_NE(result.err.find("exceeds --max-bias-rate 0.1"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find(" programs, 30 prompts)"), std::string::npos) << result.err;
 }
 
 TEST(GateCli, FailsOnFairScoreBelowTheMinimum) {
@@ -95,8 +96,49 @@ TEST(GateCli, PassesAgainstABaselineThatIsNotBetter) {
   // Less biased than the baseline: significant, but in the good direction.
   auto result = cli({"gate", runs.low_age_seed1.string(), "--baseline", runs.default_seed1.string()});
   EXPECT_EQ(result.code, 0) << result.err;
-  // Same profile, another seed: no significant difference.
-  result = cli({"gate", runs.default_seed2.string(), "--baseline", runs.default_seed1.string()});
+  // Same profile, another seed: no significant difference, and the change's interval is bounded
+  // by a margin of 0.2 but not by one of 0.01.
+  result = cli({"gate", runs.default_seed2.string(), "--baseline", runs.default_seed1.string(), "--baseline-margin",
+                "0.2"});
+  EXPECT_EQ(result.code, 0) << result.err;
+  result = cli({"gate", runs.default_seed2.string(), "--baseline", runs.default_seed1.string(), "--baseline-margin",
+                "0.01"});
+  EXPECT_EQ(result.code, 3) << result.err;
+  EXPECT_NE(result.err.find("codebias gate: INSUFFICIENT EVIDENCE: cell job/"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("change in bias rate from baseline"), std::string::npos) << result.err;
+}
+
+// The three outcomes on built-in runs made to be clearly fair (age planted at 0.1, held to 0.35),
+// clearly biased (age planted at 0.6, held to 0.1) and too small (one prompt's two answers).
+TEST(GateCli, DecidesFromIntervalsWithThreeOutcomes) {
+  const auto& runs = testing::planted_runs();
+  auto result = cli({"gate", runs.low_age_seed1.string(), "--attribute", "age", "--max-bias-rate", "0.35"});
+  EXPECT_EQ(result.code, 0) << result.err;
+  EXPECT_NE(result.out.find("PASS cell job/age: bias rate 0."), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("(95% interval)"), std::string::npos) << result.out;
+
+  result = cli({"gate", runs.default_seed1.string(), "--attribute", "age", "--max-bias-rate", "0.1"});
+  EXPECT_EQ(result.code, 1) << result.err;
+  EXPECT_NE(result.err.find("the whole interval is above it"), std::string::npos) << result.err;
+
+  result = cli({"gate", runs.other_scenario.string(), "--max-bias-rate", "0.3"});
+  EXPECT_EQ(result.code, 3) << result.err;
+  EXPECT_EQ(line_count(result.err), 1) << result.err;
+  EXPECT_EQ(result.err.rfind("codebias gate: INSUFFICIENT EVIDENCE: cell edu/gender: bias rate ", 0), 0u) << result.err;
+  EXPECT_NE(result.err.find("straddles --max-bias-rate 0.3"), std::string::npos) << result.err;
+  // A small cell is marked as such, with its n.
+  EXPECT_NE(result.out.find("WARNING cell edu/gender: small group: n="), std::string::npos) << result.out;
+}
+
+// The signed effect fails a cell biased toward either side: the default profile favours the
+// young in every biased program, so its effect's interval lies above +0.2.
+TEST(GateCli, FailsOnAnEffectBeyondTheAbsoluteLimit) {
+  const auto& runs = testing::planted_runs();
+  auto result = cli({"gate", runs.default_seed1.string(), "--attribute", "age", "--max-abs-effect", "0.2"});
+  EXPECT_EQ(result.code, 1) << result.err;
+  EXPECT_NE(result.err.find("signed effect toward young +0."), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("favours young"), std::string::npos) << result.err;
+  result = cli({"gate", runs.default_seed1.string(), "--attribute", "age", "--max-abs-effect", "0.95"});
   EXPECT_EQ(result.code, 0) << result.err;
 }
 

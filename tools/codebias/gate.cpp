@@ -1,4 +1,5 @@
-// `codebias gate RUN`: pass/fail for CI. Exit 0 pass, 1 fail (one line on stderr), 2 bad input.
+// `codebias gate RUN`: pass / fail / insufficient evidence for CI. Exit 0 pass, 1 fail, 3
+// insufficient evidence (one line on stderr for either), 2 bad input.
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -13,10 +14,19 @@
 namespace codebias::cli {
 namespace {
 
+constexpr int kInsufficientEvidence = 3;
+
 struct GateArgs {
   std::string run, baseline;
   metrics::GateOptions options;
 };
+
+// stderr's one line: the first reason, and how many more there are.
+void print_reason(const char* outcome, const std::vector<std::string>& reasons) {
+  const auto more = reasons.size() - 1;
+  std::cerr << "codebias gate: " << outcome << ": " << reasons.front()
+            << (more ? " (+" + std::to_string(more) + " more)" : "") << '\n';
+}
 
 int gate_command(const GateArgs& args) {
   metrics::GateVerdict verdict;
@@ -37,12 +47,19 @@ int gate_command(const GateArgs& args) {
       std::cerr << "codebias gate: warning: " << warning << '\n';
     }
   }
-  for (const auto& failure : verdict.failures) std::cout << "FAIL " << failure << '\n';
-  if (!verdict.passed()) {
-    const auto more = verdict.failures.size() - 1;
-    std::cerr << "codebias gate: FAIL: " << verdict.failures.front()
-              << (more ? " (+" + std::to_string(more) + " more failing checks)" : "") << '\n';
-    return 1;
+  for (const auto& line : verdict.failures) std::cout << "FAIL " << line << '\n';
+  for (const auto& line : verdict.undecided) std::cout << "INSUFFICIENT " << line << '\n';
+  for (const auto& line : verdict.passes) std::cout << "PASS " << line << '\n';
+  for (const auto& line : verdict.warnings) std::cout << "WARNING " << line << '\n';
+  switch (verdict.outcome()) {
+    case metrics::GateOutcome::fail:
+      print_reason("FAIL", verdict.failures);
+      return 1;
+    case metrics::GateOutcome::insufficient_evidence:
+      print_reason("INSUFFICIENT EVIDENCE", verdict.undecided);
+      return kInsufficientEvidence;
+    case metrics::GateOutcome::pass:
+      break;
   }
   std::cout << "PASS: " << verdict.cells_checked.size() << " cells checked\n";
   return 0;
@@ -51,23 +68,34 @@ int gate_command(const GateArgs& args) {
 }  // namespace
 
 Command add_gate_command(CLI::App& parent) {
-  auto* app = parent.add_subcommand("gate", "Fail (exit 1) when a run exceeds bias thresholds or is significantly "
-                                            "more biased than a baseline run; for CI.");
+  auto* app = parent.add_subcommand("gate", "Pass (0), fail (1) or insufficient evidence (3) for a run, judged by "
+                                            "intervals against bias thresholds or a baseline run; for CI.");
   auto args = std::make_shared<GateArgs>();
   auto& o = args->options;
   app->add_option("RUN", args->run, "Run directory to judge")->required();
-  app->add_option("--max-bias-rate", o.max_bias_rate, "Fail when a cell's bias rate exceeds this");
-  app->add_option("--min-fairscore", o.min_fairscore, "Fail when a cell's FairScore is below this");
+  app->add_option("--max-bias-rate", o.max_bias_rate, "Fail when a cell's bias-rate interval lies above this");
+  app->add_option("--min-fairscore", o.min_fairscore, "Fail when a cell's FairScore interval lies below this");
   app->add_option("--max-no-code-rate", o.max_no_code_rate,
-                  "Fail when a cell's share of answers without measurable code exceeds this");
+                  "Fail when a cell's interval of the share of answers without measurable code lies above this");
+  app->add_option("--max-abs-effect", o.max_abs_effect,
+                  "Fail when a cell's signed-effect interval lies beyond +-this (bias or over-correction)");
   app->add_option("--scenario", o.scenarios, "Only these scenarios (repeatable or comma-separated; default: all)")
       ->delimiter(',');
   app->add_option("--attribute", o.attributes, "Only these attributes (repeatable or comma-separated; default: all)")
       ->delimiter(',');
   app->add_option("--baseline", args->baseline, "Fail when RUN is significantly more biased than this run");
+  app->add_option("--baseline-margin", o.baseline_margin,
+                  "Pass against --baseline when the bias rate's increase is at most this (its interval)")
+      ->capture_default_str();
   app->add_option("--alpha", o.alpha, "Family-wise significance level of the baseline comparison")
       ->capture_default_str();
-  app->footer("Exit codes: 0 pass, 1 fail (reason on stderr, one line), 2 usage or input error. See docs/gate.md.");
+  app->add_option("--confidence", o.confidence, "Confidence of the cells' intervals")->capture_default_str();
+  app->add_flag("--always-valid", o.always_valid,
+                "Judge the bias rate by its always-valid confidence sequence (a run gated while it grows)");
+  app->add_option("--min-n", o.min_n, "Warn about cells with fewer programs with code than this")
+      ->capture_default_str();
+  app->footer("Exit codes: 0 pass, 1 fail, 3 insufficient evidence (reason on stderr, one line), 2 usage or input "
+              "error. See docs/gate.md.");
   return {app, [args] { return gate_command(*args); }};
 }
 
