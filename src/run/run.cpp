@@ -25,6 +25,7 @@
 #include "generation/request_builder.h"
 #include "prompts/prompt_builder.h"
 #include "reports/run_report.h"
+#include "run/budget.h"
 #include "run/follow_ups.h"
 #include "run/mitigation_steps.h"
 #include "detectors/registry.h"
@@ -209,10 +210,13 @@ tasks::RunAnalysisSettings analysis_settings(const RunOptions& options) {
 }
 
 // Sends what is pending (of the samples `mine` selects) and stores each result as it arrives;
-// with `executions`, starts executing each stored answer. Returns false when interrupted.
+// with `executions`, starts executing each stored answer; stops sending once `budget` would be
+// passed (what is not sent stays pending). Returns false when interrupted.
 bool generate(store::RunStore& store, const RunOptions& options, const std::vector<std::string>& endpoints,
               const std::string& api_key_env, bool retry_errors, const RunIo& io,
-              const std::function<bool(const generation::PlannedSample&)>& mine, tasks::RunExecutions* executions) {
+              const std::function<bool(const generation::PlannedSample&)>& mine, tasks::RunExecutions* executions,
+              RunBudget& budget) {
+  if (!budget.allows_more()) return true;
   auto pending = store.pending(retry_errors);
   std::erase_if(pending, [&](const generation::PlannedSample& sample) { return !mine(sample); });
   if (pending.empty()) return true;
@@ -262,6 +266,7 @@ bool generate(store::RunStore& store, const RunOptions& options, const std::vect
       if (result.error_kind == "cancelled") return;  // stays pending: a resume sends it again
       generation::SampleResult cut;
       store.record(capped(result, options.max_answer_bytes, cut));
+      if (!budget.record(result.usage)) generator.cancel();
       if (const auto planned = planned_by_id.find(result.id); planned != planned_by_id.end())
         if (auto answer = task.executable_answer({*planned->second, result}, settings)) executions->start(*answer);
       ++snapshot.done;
@@ -285,14 +290,15 @@ bool generate(store::RunStore& store, const RunOptions& options, const std::vect
 // Sends what is pending, then the further turns the answers call for (run/follow_ups.h) until
 // none is left. Returns false when interrupted.
 bool generate_conversations(store::RunStore& store, const RunOptions& options, const std::vector<std::string>& endpoints,
-                            bool retry_errors, const RunIo& io, tasks::RunExecutions* executions) {
+                            bool retry_errors, const RunIo& io, tasks::RunExecutions* executions, RunBudget& budget) {
   const tasks::Task& task = tasks::find_task(options.task);
   for (bool retry = retry_errors;; retry = false) {
     const auto for_target = [&](const generation::PlannedSample& s) { return !to_rewrite_endpoint(options, s); };
     const auto for_rewriter = [&](const generation::PlannedSample& s) { return to_rewrite_endpoint(options, s); };
-    if (!generate(store, options, endpoints, options.api_key_env, retry, io, for_target, executions)) return false;
+    if (!generate(store, options, endpoints, options.api_key_env, retry, io, for_target, executions, budget))
+      return false;
     if (!generate(store, options, {options.rewrite_endpoint}, options.rewrite_api_key_env, retry, io, for_rewriter,
-                  executions))
+                  executions, budget))
       return false;
     std::vector<metrics::SampleRecord> records;
     store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
@@ -492,6 +498,8 @@ RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
   std::string limit_note;
   const auto samples = plan_samples(options, suite, &limit_note);
   if (samples.empty()) throw std::invalid_argument("the options select no prompt");
+  nlohmann::json provenance = new_provenance(options);
+  provenance["prices"] = resolve_price(options, provenance["model"].get<std::string>());
 
   std::error_code error;
   std::filesystem::create_directories(options.out_dir, error);
@@ -501,7 +509,7 @@ RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
   const auto lock = store::RunLock::acquire(options.out_dir, "codebias run");
   test_abort_point("locked");
   // The run row and its whole plan in one go: a kill leaves either no run or a resumable one.
-  auto store = store::RunStore::create(options.out_dir, new_provenance(options), samples);
+  auto store = store::RunStore::create(options.out_dir, provenance, samples);
   test_abort_point("stored");
   if (io.log)
     *io.log << "codebias: planned " << samples.size() << " samples in "
@@ -511,7 +519,9 @@ RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
   RunOutcome outcome;
   outcome.dir = options.out_dir;
   auto executions = executions_for(options);
-  outcome.cancelled = !generate_conversations(store, options, options.endpoints, false, io, executions.get());
+  RunBudget budget(options, provenance["prices"], store);
+  outcome.cancelled = !generate_conversations(store, options, options.endpoints, false, io, executions.get(), budget);
+  outcome.stopped_at_budget = store_budget_note(store, budget);
   if (!outcome.cancelled) wait_for_executions(executions.get(), io);
   analyse_and_report(store, options, options.out_dir, io, executions.get(), outcome);
   return outcome;
@@ -540,14 +550,15 @@ RunOutcome resume_run(const std::filesystem::path& dir, const ResumeOptions& res
     options = run_options_from_json(provenance.at("options"));
   }
   const auto endpoints = resume.endpoints.empty() ? options.endpoints : resume.endpoints;
-  if (!resume.endpoints.empty()) {
-    provenance["endpoints_on_resume"] = resume.endpoints;
+  if (!resume.endpoints.empty()) provenance["endpoints_on_resume"] = resume.endpoints;
+  if (apply_budget_on_resume(resume.budget, options, provenance) || !resume.endpoints.empty())
     store.update_provenance(provenance);
-  }
   RunOutcome outcome;
   outcome.dir = dir;
   auto executions = executions_for(options);
-  outcome.cancelled = !generate_conversations(store, options, endpoints, resume.retry_errors, io, executions.get());
+  RunBudget budget(options, provenance.value("prices", nlohmann::json()), store);
+  outcome.cancelled = !generate_conversations(store, options, endpoints, resume.retry_errors, io, executions.get(), budget);
+  outcome.stopped_at_budget = store_budget_note(store, budget);
   if (!outcome.cancelled) wait_for_executions(executions.get(), io);
   analyse_and_report(store, options, dir, io, executions.get(), outcome);
   return outcome;

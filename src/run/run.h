@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "generation/sample.h"
+#include "run/budget.h"
 #include "run/run_options.h"
 #include "tasks/run_analysis.h"
 
@@ -59,6 +60,9 @@ struct RunOutcome {
   };
   std::map<std::string, ErrorKind> errors_by_kind;
   bool cancelled = false;  // interrupted (SIGINT/SIGTERM); `--resume DIR` continues it
+  // Stopped before --max-cost or --max-tokens-total would be passed; `--resume DIR` with a higher
+  // budget continues it.
+  bool stopped_at_budget = false;
 };
 
 // Starts a new run in options.out_dir (which must not hold one). Every option, endpoint URL and
@@ -69,6 +73,7 @@ RunOutcome start_run(const RunOptions& options, const RunIo& io);
 struct ResumeOptions {
   bool retry_errors = false;
   std::vector<std::string> endpoints;  // replaces the stored endpoints when not empty
+  ResumeBudget budget;                 // replaces the stored budget where given
 };
 // Continues the run in `dir`: sends what is pending, then rebuilds the analysis and reports.
 // Throws store::StoreError naming the holder when another process has the run locked.

@@ -18,7 +18,7 @@ constexpr RangeBound kAtLeastOne{1, true};
 using O = RunOptions;
 
 // clang-format off
-const std::array<RunOptionRow, 42> kRows = {{
+const std::array<RunOptionRow, 45> kRows = {{
   {.flag = "--suite", .yaml_key = "suite", .json_key = "suite", .value_hint = "NAME", .expected = "a suite name",
    .help = "Built-in suite (codebias suites lists them)", .field = &O::suite, .show_default = true},
   {.flag = "--suite-file", .yaml_key = "suite-file", .json_key = "suite_file", .value_hint = "PATH", .expected = "a path",
@@ -140,6 +140,16 @@ const std::array<RunOptionRow, 42> kRows = {{
    .expected = "a byte count",
    .help = "Longest answer stored; a longer one is cut at a UTF-8 boundary and marked truncated (default 4 MiB)",
    .field = &O::max_answer_bytes, .low = kAtLeastOne, .show_default = true},
+  {.flag = "--max-cost", .yaml_key = "max-cost", .json_key = "max_cost", .value_hint = "USD", .expected = "an amount",
+   .help = "Stop sending before the run's cost (its tokens at the model's price) would pass this; the run stays "
+           "resumable, and --resume with a higher --max-cost completes it (docs/cost.md)",
+   .field = &O::max_cost, .low = RangeBound{0, true}, .applies_on_resume = true},
+  {.flag = "--max-tokens-total", .yaml_key = "max-tokens-total", .json_key = "max_tokens_total", .value_hint = "N",
+   .expected = "a token count",
+   .help = "Stop sending before the run's prompt and completion tokens would pass this (resumable, as --max-cost)",
+   .field = &O::max_tokens_total, .applies_on_resume = true},
+  {.flag = "--price-file", .yaml_key = "price-file", .json_key = "price_file", .value_hint = "PATH", .expected = "a path",
+   .help = "Prices per model (default: the built-in table, data/prices/prices.json)", .field = &O::price_file},
   {.flag = "--out", .yaml_key = "out", .json_key = "", .value_hint = "DIR", .expected = "a directory",
    .help = "Run directory (default runs/run-<UTC time>)", .field = &O::out_dir},
 }};

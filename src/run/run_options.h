@@ -72,6 +72,12 @@ struct RunOptions {
   // An answer longer than this is stored cut (at a UTF-8 boundary) and marked; docs/store.md.
   std::uint64_t max_answer_bytes = kDefaultMaxAnswerBytes;
 
+  // Budget (docs/cost.md): stop sending before the run's cost or tokens would pass these; the run
+  // stays resumable. Prices: data/prices/prices.json, or this file.
+  std::optional<double> max_cost;
+  std::optional<std::size_t> max_tokens_total;
+  std::filesystem::path price_file;
+
   std::filesystem::path out_dir;
 };
 

@@ -88,7 +88,8 @@ TEST(GateCli, FailsWhenSignificantlyWorseThanTheBaseline) {
       << result.err;
   EXPECT_NE(result.err.find("< alpha 0.05"), std::string::npos) << result.err;
   // Gender had the same planted level: it is not among the failures.
-  EXPECT_EQ(result.out.find("job/gender"), std::string::npos) << result.out;
+  EXPECT_EQ(result.out.find("FAIL cell job/gender"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("change +0."), std::string::npos) << result.out;
 }
 
 TEST(GateCli, PassesAgainstABaselineThatIsNotBetter) {

@@ -106,6 +106,7 @@ int run_command(CLI::App& app, RunArgs& args) {
       run::ResumeOptions resume;
       resume.retry_errors = args.retry_errors;
       resume.endpoints = args.from_flags.endpoints;
+      resume.budget = {args.from_flags.max_cost, args.from_flags.max_tokens_total};
       outcome = run::resume_run(args.resume, resume, io);
     } else {
       outcome = start_from_flags(args, io);
@@ -119,6 +120,11 @@ int run_command(CLI::App& app, RunArgs& args) {
     std::cerr << "codebias run: interrupted; continue with: codebias run --resume "
               << base::printable(outcome.dir.string(), false) << '\n';
     return 130;
+  }
+  if (outcome.stopped_at_budget) {
+    std::cerr << "codebias run: stopped at the budget with " << outcome.counts.pending
+              << " samples pending; continue with a higher budget: codebias run --resume "
+              << base::printable(outcome.dir.string(), false) << " --max-cost USD (or --max-tokens-total N)\n";
   }
   return failed_run_status(outcome);
 }

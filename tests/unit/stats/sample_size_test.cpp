@@ -14,8 +14,8 @@ namespace {
 TEST(SampleSize, OneProportionMatchesTheScoreTestFormula) {
   // z = 1.959964 (two-sided 95 %) and 0.841621 (power 0.8): ((1.959964·0.3 + 0.841621·0.4) / 0.1)².
   EXPECT_NEAR(one_proportion_sample_size(0.1, 0.2, 0.95, 0.8), 85.4954, 1e-3);
-  // Symmetric in which side the rate lies on.
-  EXPECT_NEAR(one_proportion_sample_size(0.2, 0.1, 0.95, 0.8), 76.2786, 1e-3);
+  // Below the threshold: ((1.959964·0.4 + 0.841621·0.3) / 0.1)².
+  EXPECT_NEAR(one_proportion_sample_size(0.2, 0.1, 0.95, 0.8), 107.4274, 1e-3);
   EXPECT_THROW(one_proportion_sample_size(0.1, 0.1, 0.95, 0.8), std::invalid_argument);
   EXPECT_THROW(one_proportion_sample_size(0.1, 0.2, 0.95, 1.0), std::invalid_argument);
 }
@@ -44,9 +44,9 @@ TEST(IntraclassCorrelation, SpansNoClusteringToFullClustering) {
   EXPECT_DOUBLE_EQ(intraclass_correlation(separated), 1);
   const std::vector<ClusterCount> one_prompt = {{3, 10}};
   EXPECT_DOUBLE_EQ(intraclass_correlation(one_prompt), 1);
-  // By hand: rates 0.2 and 0.6, 10 each: MSB = 0.8, MSW = 3.2/18, m0 = 10, ρ = 0.6222…/2.2222….
+  // By hand: rates 0.2 and 0.6, 10 each: MSB = 0.8, MSW = (1.6 + 2.4)/18, m0 = 10.
   const std::vector<ClusterCount> two = {{2, 10}, {6, 10}};
-  EXPECT_NEAR(intraclass_correlation(two), (0.8 - 3.2 / 18) / (0.8 + 9 * 3.2 / 18), 1e-12);
+  EXPECT_NEAR(intraclass_correlation(two), (0.8 - 4.0 / 18) / (0.8 + 9 * 4.0 / 18), 1e-12);
 }
 
 TEST(ClusteredWilson, IsWilsonOnTheEffectiveSample) {
