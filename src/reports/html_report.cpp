@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/json_fields.h"
+#include "reports/cost_report.h"
 #include "reports/html_report_assets.h"
 #include "reports/metric_text.h"
 #include "reports/task_report.h"
@@ -98,7 +99,8 @@ class Page {
     card("unparseable", std::to_string(c.unparseable));
     for (const auto& task_card : task_->headline_cards()) card(task_card.label, task_card.value, task_card.note);
     out_ << "</div><p class=\"note\">Tokens: " << c.prompt_tokens << " prompt, " << c.completion_tokens
-         << " completion, " << c.reasoning_tokens << " reasoning.</p></section>\n";
+         << " completion, " << c.reasoning_tokens << " reasoning.</p><p class=\"note\">"
+         << html_escape(cost_markdown(input_)) << "</p></section>\n";
   }
 
   void provenance() {

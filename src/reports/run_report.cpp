@@ -9,6 +9,7 @@
 
 #include "analysis/report_json.h"
 #include "base/strings.h"
+#include "reports/cost_report.h"
 #include "reports/html_report.h"
 #include "reports/metric_text.h"
 #include "reports/task_report.h"
@@ -74,6 +75,7 @@ ordered_json summary_json(const RunReportInput& input) {
   out["provenance"] = input.provenance;
   out["counts"] = counts_json(results.counts);
   out["errors_by_kind"] = errors_by_kind(results);
+  out["cost"] = cost_json(input);
   task_report(results)->add_to_summary(out);
   return out;
 }
@@ -202,7 +204,8 @@ std::string report_markdown(const RunReportInput& input) {
       << (c.answers_cut > 0 ? "Answers stored cut to --max-answer-bytes: " + std::to_string(c.answers_cut) + ".\n\n"
                             : std::string())
       << "Tokens: " << c.prompt_tokens << " prompt, " << c.completion_tokens << " completion, "
-      << c.reasoning_tokens << " reasoning.\n";
+      << c.reasoning_tokens << " reasoning.\n\n"
+      << cost_markdown(input);
   const auto kinds = errors_by_kind(results);
   if (!kinds.empty()) {
     out << "\nErrors by kind:";
