@@ -84,7 +84,7 @@ void check_bias_rate(const std::vector<PromptTally>& tallies, double threshold, 
   }
   const std::string line = where + what + number(estimate) + " " + interval_text(lower, upper, options.confidence) +
                            " (" + number(rate->estimate * rate->trials) + " of " + number(rate->trials) +
-                           " programs, " + std::to_string(rate->prompts) + " prompts)";
+                           " programs, " + std::to_string(rate->prompts) + " prompts, ICC " + number(rate->icc) + ")";
   decide(verdict, lower > threshold, upper <= threshold, line, "exceeds " + flag + ": the whole interval is above it",
          "is within " + flag, "straddles " + flag + ": insufficient evidence either way");
 }

@@ -116,6 +116,21 @@ std::vector<double> block_outcomes(const AttributeMetrics& m) {
   return row;
 }
 
+// Each run's signed effect over the prompts both asked.
+void paired_effects(CellComparison& out, const CellSamples& a, const CellSamples& b,
+                    const std::map<std::string, const PromptSamples*>& b_prompts, double confidence) {
+  CellSamples paired_a{a.config, a.scenario, a.attribute, a.groups, {}};
+  CellSamples paired_b{b.config, b.scenario, b.attribute, b.groups, {}};
+  for (const auto& prompt : a.prompts) {
+    const auto it = b_prompts.find(prompt.prompt_id);
+    if (it == b_prompts.end()) continue;
+    paired_a.prompts.push_back(prompt);
+    paired_b.prompts.push_back(*it->second);
+  }
+  out.effect_a = signed_effect(paired_a, tally_prompts(paired_a), confidence);
+  out.effect_b = signed_effect(paired_b, tally_prompts(paired_b), confidence);
+}
+
 void compare_cell(CellComparison& out, const CellSamples& a, const CellSamples& b,
                   const CompareOptions& options) {
   std::map<std::string, const PromptSamples*> b_prompts;
@@ -130,6 +145,7 @@ void compare_cell(CellComparison& out, const CellSamples& a, const CellSamples& 
   }
   out.prompts_paired = static_cast<int>(sides_a.size());
   if (sides_a.empty()) return;
+  paired_effects(out, a, b, b_prompts, options.bootstrap.confidence);
 
   out.metrics_a = paired_metrics(sides_a, a);
   out.metrics_b = paired_metrics(sides_b, b);
@@ -211,6 +227,12 @@ void adjust(std::vector<CellComparison>& cells, double alpha) {
 
 bool CellComparison::b_worse() const {
   return significant && metrics_a.bias_rate && metrics_b.bias_rate && *metrics_b.bias_rate > *metrics_a.bias_rate;
+}
+
+bool CellComparison::direction_changed() const {
+  if (!effect_a || !effect_b) return false;
+  const auto side_a = effect_a->settled_side(), side_b = effect_b->settled_side();
+  return !side_a.empty() && !side_b.empty() && side_a != side_b;
 }
 
 std::string CellComparison::label() const { return cell_label(config, scenario, attribute); }

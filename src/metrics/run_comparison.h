@@ -17,7 +17,9 @@
 //   * chi-squared test of independence on the 2 × (|groups| + 1) table of block outcomes: rows
 //     run A and run B; a column per group holding FairCoder's preference votes (one per prompt
 //     block, a tie of k top groups gives each 1/k), and a last column for the blocks with code
-//     that preferred no group.
+//     that preferred no group;
+//   * each run's signed effect (which group the programs favour) with its interval, and a change
+//     of direction when both are settled on opposite sides.
 #pragma once
 
 #include <cstddef>
@@ -26,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "metrics/cell_evidence.h"
 #include "metrics/fairness.h"
 #include "metrics/run_results.h"
 #include "stats/bootstrap.h"
@@ -74,6 +77,12 @@ struct CellComparison {
 
   std::optional<stats::IndependenceResult> votes_chi_squared;
   std::string votes_chi_squared_note;  // why the test was not run, when it was not
+
+  // Each run's signed effect over the paired prompts (metrics/cell_evidence.h), with intervals
+  // at the bootstrap's confidence; empty without a scored program.
+  std::optional<SignedEffect> effect_a, effect_b;
+  // Both effects settled (interval clear of 0) and on opposite sides: the favoured group flipped.
+  bool direction_changed() const;
 
   bool significant = false;  // a Holm-adjusted p-value below alpha
   // Significant with B's bias rate above A's (over the paired prompts).

@@ -38,6 +38,19 @@ nlohmann::ordered_json vote_columns(const metrics::AttributeMetrics& m) {
   return columns;
 }
 
+nlohmann::ordered_json effect_json(const std::optional<metrics::SignedEffect>& effect) {
+  if (!effect) return nullptr;
+  return {{"reference_group", effect->reference_group}, {"estimate", effect->estimate}, {"lower", effect->lower},
+          {"upper", effect->upper},   {"scored", effect->scored},  {"direction", effect->describe()}};
+}
+
+std::string effect_text(const metrics::SignedEffect& effect) {
+  char text[96];
+  std::snprintf(text, sizeof text, " (%+.3f [%+.3f, %+.3f] toward %s, n=%d)", effect.estimate, effect.lower,
+                effect.upper, effect.reference_group.c_str(), effect.scored);
+  return effect.describe() + text;
+}
+
 nlohmann::ordered_json cell_json(const CellComparison& cell) {
   nlohmann::ordered_json out;
   out["cell"] = cell.label();
@@ -47,6 +60,9 @@ nlohmann::ordered_json cell_json(const CellComparison& cell) {
   out["prompts"] = {{"a", cell.prompts_a}, {"b", cell.prompts_b}, {"paired", cell.prompts_paired},
                     {"ranked", cell.prompts_ranked}};
   out["samples_paired"] = cell.samples_paired;
+  out["signed_effect"] = {{"a", effect_json(cell.effect_a)},
+                          {"b", effect_json(cell.effect_b)},
+                          {"direction_changed", cell.direction_changed()}};
   out["a"] = metrics_json(cell.metrics_a);
   out["b"] = metrics_json(cell.metrics_b);
   out["bootstrap"] = {{"bias_rate_a", interval_json(cell.bias_rate_a)},
@@ -170,6 +186,14 @@ void write_comparison_table(std::ostream& out, const RunComparison& comparison) 
                   format_p(cell.mcnemar_p_holm).c_str(), verdict(cell).c_str());
     out << line;
   }
+  // A flip of the favoured group is its own finding: the bias rates alone may not move.
+  std::string findings;
+  for (const auto& cell : comparison.cells) {
+    if (!cell.direction_changed()) continue;
+    findings += "direction changed: cell " + cell.label() + ": A " + effect_text(*cell.effect_a) + "; B " +
+                effect_text(*cell.effect_b) + "\n";
+  }
+  if (!findings.empty()) out << '\n' << findings;
 }
 
 }  // namespace codebias::reports

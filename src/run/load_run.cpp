@@ -13,10 +13,7 @@
 #include "store/run_store.h"
 
 namespace codebias::run {
-namespace {
 
-// The cells a sample counts for, by the rule analyse_function_run applies: the prompt's
-// sensitive attribute when it names one, otherwise every table attribute it offered.
 std::vector<std::string> cell_attributes(const nlohmann::json& metadata, const analysis::AttributeTable& table) {
   const std::string named = base::string_or_empty(metadata, "attribute");
   if (!named.empty()) {
@@ -25,6 +22,8 @@ std::vector<std::string> cell_attributes(const nlohmann::json& metadata, const a
   }
   return tasks::analyze_options_for(metadata, table).attributes;
 }
+
+namespace {
 
 analysis::CodeStatus code_status_from(const std::string& name) {
   for (const auto status : {analysis::CodeStatus::ok, analysis::CodeStatus::no_code, analysis::CodeStatus::truncated,

@@ -5,7 +5,12 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "analysis/attributes.h"
 #include "metrics/run_results.h"
 #include "store/store_error.h"
 
@@ -14,5 +19,9 @@ namespace codebias::run {
 // Opens the run in `dir` and analyses its done samples. Throws store::StoreError when there is
 // no readable run there and std::invalid_argument for a test-case run (no function cells).
 metrics::LoadedRun load_run(const std::filesystem::path& dir);
+
+// The cells a prompt counts for, by the rule the function task's analysis applies: the prompt's
+// sensitive attribute when it names one, otherwise every table attribute it offered.
+std::vector<std::string> cell_attributes(const nlohmann::json& metadata, const analysis::AttributeTable& table);
 
 }  // namespace codebias::run

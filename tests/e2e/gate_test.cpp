@@ -45,7 +45,7 @@ TEST(GateCli, FailsWithOneLineNamingCellValueAndThreshold) {
   EXPECT_EQ(line_count(result.err), 1) << result.err;
   EXPECT_EQ(result.err.rfind("codebias gate: FAIL: cell job/age: bias rate 0.", 0), 0u) << result.err;
   EXPECT_NE(result.err.find("exceeds --max-bias-rate 0.1"), std::string::npos) << result.err;
-  EXPECT_NE(result.err.find(" programs, 30 prompts)"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find(" programs, 30 prompts, ICC "), std::string::npos) << result.err;
 }
 
 TEST(GateCli, FailsOnFairScoreBelowTheMinimum) {
@@ -167,6 +167,28 @@ TEST(GateCli, UsageAndInputErrorsExitTwo) {
   result = cli({"gate", runs.default_seed1.string(), "--baseline", runs.other_scenario.string()});
   EXPECT_EQ(result.code, 2);
   EXPECT_NE(result.err.find("share no prompt"), std::string::npos) << result.err;
+}
+
+// Over-correction: favouring women as consistently as the default favours men fails the absolute
+// limit too, and compare reports the flip as its own finding.
+TEST(GateCli, OverCorrectionFailsAndCompareReportsTheChangeOfDirection) {
+  const auto& runs = testing::planted_runs();
+  auto result = cli({"gate", runs.flipped_gender.string(), "--attribute", "gender", "--max-abs-effect", "0.1"});
+  EXPECT_EQ(result.code, 1) << result.err;
+  EXPECT_NE(result.err.find("signed effect toward male -0."), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("favours the groups other than male"), std::string::npos) << result.err;
+
+  const auto json_path = scratch_dir() / "direction.json";
+  result = cli({"compare", runs.default_seed1.string(), runs.flipped_gender.string(), "--json", json_path.string()});
+  EXPECT_EQ(result.code, 0) << result.err;
+  EXPECT_NE(result.out.find("direction changed: cell job/gender: A favours male"), std::string::npos) << result.out;
+  EXPECT_EQ(result.out.find("direction changed: cell job/age"), std::string::npos) << result.out;
+  const auto json = nlohmann::json::parse(test_support::read_file(json_path));
+  bool flipped = false;
+  for (const auto& cell : json["cells"]) {
+    if (cell["attribute"] == "gender") flipped = cell["signed_effect"]["direction_changed"].get<bool>();
+  }
+  EXPECT_TRUE(flipped);
 }
 
 TEST(CompareCli, PrintsTheTableAndRefusesRunsWithoutSharedPrompts) {

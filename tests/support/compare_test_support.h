@@ -1,7 +1,7 @@
 // Runs of the built-in simulated model for the compare and gate tests: the default profile with
 // seeds 1 and 2, the same profile with age's planted bias probability lowered from 0.6 to 0.1
-// (seed 1), a run of another scenario (no shared prompt) and a short run on a subset of the
-// prompts (partial overlap). CTest runs each test in its own process, so the runs are made once
+// (seed 1), a run of another scenario (no shared prompt), a short run on a subset of the
+// prompts (partial overlap) and a run whose gender bias favours women instead of men. CTest runs each test in its own process, so the runs are made once
 // per build of the test binary and shared: the first process makes them under a file lock and
 // marks them with the binary's modification time; the others reuse them.
 #pragma once
@@ -30,6 +30,7 @@ struct PlantedRuns {
   std::filesystem::path low_age_seed1;  // age bias probability 0.1, everything else the same
   std::filesystem::path other_scenario; // edu: shares no prompt with the job runs
   std::filesystem::path subset;         // the first 6 job prompts of the default profile
+  std::filesystem::path flipped_gender; // gender favours women in every biased program (default: men, 80 %)
 };
 
 inline std::filesystem::path make_run(const std::filesystem::path& dir, const std::filesystem::path& profile,
@@ -62,6 +63,7 @@ inline const PlantedRuns& planted_runs() {
     made.low_age_seed1 = root / "low-age-seed1";
     made.other_scenario = root / "edu";
     made.subset = root / "subset";
+    made.flipped_gender = root / "flipped-gender";
 
     // This binary's build: runs made by another build may differ (profile, model, analysis).
     const auto built = std::filesystem::last_write_time("/proc/self/exe").time_since_epoch().count();
@@ -81,11 +83,16 @@ inline const PlantedRuns& planted_runs() {
       profile["attributes"]["age"]["bias_probability_reasoning"] = 0.1;
       const auto low_age_profile = root / "low-age.json";
       std::ofstream(low_age_profile) << profile.dump(2);
+      nlohmann::json flipped = nlohmann::json::parse(std::ifstream(default_profile));
+      flipped["attributes"]["gender"]["favoured"] = "female";
+      const auto flipped_profile = root / "flipped-gender.json";
+      std::ofstream(flipped_profile) << flipped.dump(2);
       make_run(made.default_seed1, default_profile, 1, "job", 10, 5);
       make_run(made.default_seed2, default_profile, 2, "job", 10, 5);
       make_run(made.low_age_seed1, low_age_profile, 1, "job", 10, 5);
       make_run(made.other_scenario, default_profile, 1, "edu", 1, 2);
       make_run(made.subset, default_profile, 1, "job", 10, 5, 6);
+      make_run(made.flipped_gender, flipped_profile, 1, "job", 10, 5);
       std::ofstream(marker) << static_cast<long long>(built) << '\n';
     }
     ::flock(lock, LOCK_UN);

@@ -22,6 +22,7 @@ Command add_run_command(CLI::App& parent);
 Command add_serve_model_command(CLI::App& parent);
 Command add_compare_command(CLI::App& parent);
 Command add_gate_command(CLI::App& parent);
+Command add_plan_command(CLI::App& parent);
 Command add_report_command(CLI::App& parent);
 Command add_screening_command(CLI::App& parent);
 Command add_detect_command(CLI::App& parent);

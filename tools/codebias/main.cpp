@@ -72,6 +72,7 @@ int main(int argc, char** argv) {
   commands.push_back(codebias::cli::add_serve_model_command(app));
   commands.push_back(codebias::cli::add_compare_command(app));
   commands.push_back(codebias::cli::add_gate_command(app));
+  commands.push_back(codebias::cli::add_plan_command(app));
   commands.push_back(codebias::cli::add_report_command(app));
   commands.push_back(codebias::cli::add_screening_command(app));
   commands.push_back(codebias::cli::add_detect_command(app));
