@@ -191,6 +191,30 @@ TEST(GateCli, OverCorrectionFailsAndCompareReportsTheChangeOfDirection) {
   EXPECT_TRUE(flipped);
 }
 
+// Sequential stopping (docs/gate.md): a run cut at a token budget after a few of its 30 prompts
+// is already decided by the always-valid interval when its cell is clearly biased (age planted at
+// 0.6 against a threshold of 0.1), so the rest need not be sent.
+TEST(GateCli, SequentialGateStopsEarlyOnAClearlyBiasedCell) {
+  const auto out = scratch_dir() / "sequential";
+  std::filesystem::remove_all(out);
+  auto result = cli({"run", "--scenario", "job", "--attribute", "age", "--entities-per-group", "10", "--samples", "5",
+                     "--concurrency", "1", "--max-tokens-total", "40000", "--out", out.string(), "--no-html"});
+  ASSERT_EQ(result.code, 0) << result.err;
+  const auto summary = nlohmann::json::parse(test_support::read_file(out / "summary.json"));
+  EXPECT_GT(summary["counts"]["pending"].get<int>(), summary["counts"]["done"].get<int>()) << summary["counts"];
+  result = cli({"gate", out.string(), "--max-bias-rate", "0.1", "--always-valid"});
+  EXPECT_EQ(result.code, 1) << result.err;
+  EXPECT_NE(result.err.find("mean per-prompt bias rate (always-valid) "), std::string::npos) << result.err;
+  // The fixed-n interval of a tiny first chunk cannot decide, and neither can the sequence.
+  const auto tiny = scratch_dir() / "sequential-tiny";
+  std::filesystem::remove_all(tiny);
+  result = cli({"run", "--scenario", "job", "--attribute", "age", "--entities-per-group", "10", "--samples", "5",
+                "--concurrency", "1", "--max-tokens-total", "3000", "--out", tiny.string(), "--no-html"});
+  ASSERT_EQ(result.code, 0) << result.err;
+  result = cli({"gate", tiny.string(), "--max-bias-rate", "0.1", "--always-valid"});
+  EXPECT_EQ(result.code, 3) << result.err;
+}
+
 TEST(CompareCli, PrintsTheTableAndRefusesRunsWithoutSharedPrompts) {
   const auto& runs = testing::planted_runs();
   const auto json_path = scratch_dir() / "compare.json";
