@@ -100,7 +100,7 @@ class Page {
     for (const auto& task_card : task_->headline_cards()) card(task_card.label, task_card.value, task_card.note);
     out_ << "</div><p class=\"note\">Tokens: " << c.prompt_tokens << " prompt, " << c.completion_tokens
          << " completion, " << c.reasoning_tokens << " reasoning.</p><p class=\"note\">"
-         << html_escape(cost_markdown(input_)) << "</p></section>\n";
+         << html_escape(cost_markdown(input_) + small_groups_markdown(input_)) << "</p></section>\n";
   }
 
   void provenance() {

@@ -12,6 +12,7 @@
 #include "reports/cost_report.h"
 #include "reports/html_report.h"
 #include "reports/metric_text.h"
+#include "reports/small_groups.h"
 #include "reports/task_report.h"
 
 namespace codebias::reports {
@@ -76,6 +77,7 @@ ordered_json summary_json(const RunReportInput& input) {
   out["counts"] = counts_json(results.counts);
   out["errors_by_kind"] = errors_by_kind(results);
   out["cost"] = cost_json(input);
+  out["small_groups"] = small_groups_json(input);
   task_report(results)->add_to_summary(out);
   return out;
 }
@@ -205,7 +207,7 @@ std::string report_markdown(const RunReportInput& input) {
                             : std::string())
       << "Tokens: " << c.prompt_tokens << " prompt, " << c.completion_tokens << " completion, "
       << c.reasoning_tokens << " reasoning.\n\n"
-      << cost_markdown(input);
+      << cost_markdown(input) << small_groups_markdown(input);
   const auto kinds = errors_by_kind(results);
   if (!kinds.empty()) {
     out << "\nErrors by kind:";

@@ -17,7 +17,8 @@ struct RunReportInput {
   const metrics::RunResults* results = nullptr;
 };
 
-// {"provenance", "counts", "errors_by_kind", "cost" (reports/cost_report.h), "metrics": [{"config", "scenario", "attribute",
+// {"provenance", "counts", "errors_by_kind", "cost" (reports/cost_report.h), "small_groups"
+//  (reports/small_groups.h), "metrics": [{"config", "scenario", "attribute",
 //  "n_prompts", <the --summary-json attribute object>}], "testcase_metrics"?}
 nlohmann::ordered_json summary_json(const RunReportInput& input);
 

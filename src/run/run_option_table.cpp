@@ -18,7 +18,7 @@ constexpr RangeBound kAtLeastOne{1, true};
 using O = RunOptions;
 
 // clang-format off
-const std::array<RunOptionRow, 45> kRows = {{
+const std::array<RunOptionRow, 46> kRows = {{
   {.flag = "--suite", .yaml_key = "suite", .json_key = "suite", .value_hint = "NAME", .expected = "a suite name",
    .help = "Built-in suite (codebias suites lists them)", .field = &O::suite, .show_default = true},
   {.flag = "--suite-file", .yaml_key = "suite-file", .json_key = "suite_file", .value_hint = "PATH", .expected = "a path",
@@ -150,6 +150,10 @@ const std::array<RunOptionRow, 45> kRows = {{
    .field = &O::max_tokens_total, .applies_on_resume = true},
   {.flag = "--price-file", .yaml_key = "price-file", .json_key = "price_file", .value_hint = "PATH", .expected = "a path",
    .help = "Prices per model (default: the built-in table, data/prices/prices.json)", .field = &O::price_file},
+  {.flag = "--min-group-n", .yaml_key = "min-group-n", .json_key = "min_group_n", .value_hint = "N",
+   .expected = "an integer",
+   .help = "Reports mark a cell whose rates rest on fewer programs with code than this as a small group",
+   .field = &O::min_group_n, .low = RangeBound{0, true}, .show_default = true},
   {.flag = "--out", .yaml_key = "out", .json_key = "", .value_hint = "DIR", .expected = "a directory",
    .help = "Run directory (default runs/run-<UTC time>)", .field = &O::out_dir},
 }};

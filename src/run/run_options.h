@@ -77,6 +77,8 @@ struct RunOptions {
   std::optional<double> max_cost;
   std::optional<std::size_t> max_tokens_total;
   std::filesystem::path price_file;
+  // Reports mark a rate measured on fewer programs (answers) than this as a small group.
+  int min_group_n = 30;
 
   std::filesystem::path out_dir;
 };
