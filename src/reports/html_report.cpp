@@ -14,6 +14,7 @@
 #include "reports/cost_report.h"
 #include "reports/html_report_assets.h"
 #include "reports/metric_text.h"
+#include "reports/small_groups.h"
 #include "reports/task_report.h"
 
 namespace codebias::data {

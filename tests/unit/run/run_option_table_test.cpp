@@ -61,6 +61,10 @@ RunOptions every_field_set() {
   o.timeout_s = 30.5;
   o.max_attempts = 3;
   o.max_answer_bytes = 65536;
+  o.max_cost = 12.5;
+  o.max_tokens_total = 500000;
+  o.price_file = "prices/mine.json";
+  o.min_group_n = 50;
   o.out_dir = "runs/mine";
   o.trace_detector = "tfidf-lr";
   o.trace_detector_model = "models/lr.json";
