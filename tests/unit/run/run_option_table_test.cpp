@@ -205,8 +205,9 @@ TEST(RunOptionTable, ProvenanceOfTheDefaultsIsUnchanged) {
   EXPECT_EQ(to_json(RunOptions{}).dump(),
             R"({"api_key_env":"","attribute_sets":[],"attributes":[],"concurrency":64,"convention":"",)"
             R"("endpoints":[],"entities_per_group":null,"execute":false,"extra_body":{},"levels":[],"limit":null,)"
-            R"("max_answer_bytes":4194304,"max_attempts":6,"max_tokens":null,"mitigations":[],"model":"","model_profile":"",)"
-            R"("modes":["vanilla"],"names":"","names_per_group":null,"paths":[],"positions":["shuffled"],)"
+            R"("max_answer_bytes":4194304,"max_attempts":6,"max_cost":null,"max_tokens":null,"max_tokens_total":null,)"
+            R"("min_group_n":30,"mitigations":[],"model":"","model_profile":"",)"
+            R"("modes":["vanilla"],"names":"","names_per_group":null,"paths":[],"positions":["shuffled"],"price_file":"",)"
             R"("reasoning_budgets":[],"requests":[],"rewrite_api_key_env":"","rewrite_endpoint":"",)"
             R"("rewrite_model":"","samples":1,"scenarios":[],"seed":0,"stop":[],)"
             R"("style":"vanilla","suite":"faircoder","suite_file":"","task":"",)"
@@ -219,7 +220,8 @@ TEST(RunOptionTable, ProvenanceWithoutTheNewerKeysReadsBack) {
   nlohmann::json stored = to_json(every_field_set());
   for (const char* key : {"paths", "levels", "attribute_sets", "mitigations", "variants", "execute", "names",
                           "names_per_group", "trace_detector", "trace_detector_model", "rewrite_endpoint",
-                          "rewrite_model", "rewrite_api_key_env", "max_answer_bytes"}) {
+                          "rewrite_model", "rewrite_api_key_env", "max_answer_bytes", "max_cost", "max_tokens_total",
+                          "price_file", "min_group_n"}) {
     stored.erase(key);
   }
   const RunOptions read = run_options_from_json(stored);
@@ -231,6 +233,9 @@ TEST(RunOptionTable, ProvenanceWithoutTheNewerKeysReadsBack) {
   EXPECT_FALSE(read.names_per_group.has_value());
   EXPECT_FALSE(read.execute);
   EXPECT_EQ(read.trace_detector, "keywords");
+  EXPECT_FALSE(read.max_cost.has_value());
+  EXPECT_FALSE(read.max_tokens_total.has_value());
+  EXPECT_EQ(read.min_group_n, 30);
 }
 
 // docs/cli-run.md as the table says it should read.
