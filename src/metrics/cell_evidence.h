@@ -2,7 +2,7 @@
 // units: their answers are correlated): the bias rate and the no-code rate with design-effect
 // Wilson intervals (stats/sample_size.h), the bias rate's always-valid interval for sequential
 // looks (stats/confidence_sequence.h), and the signed effect: which group the programs favour.
-// `codebias gate`, `codebias compare` and `run --until-decided` read these; docs/gate.md.
+// `codebias gate` and `codebias compare` read these; docs/gate.md.
 #pragma once
 
 #include <optional>
