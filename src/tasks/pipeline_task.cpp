@@ -196,7 +196,7 @@ metrics::RunResults analyse_pipeline_samples(const std::vector<metrics::SampleRe
   std::vector<PendingExecution> pending;
   std::vector<std::size_t> pending_samples;  // index into results.samples of each pending run
   for (const auto& record : records) {
-    count_result(results.counts, record.result);
+    count_result(results.counts, record);
     metrics::AnalysedSample sample{&record, nullptr};
     if (record.result.status == generation::SampleStatus::done) {
       // The prompt's metadata is what `codebias score --task ml-pipeline` reads; one parser for both.
