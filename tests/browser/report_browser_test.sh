@@ -13,7 +13,7 @@
 # Usage: report_browser_test.sh CODEBIAS_CLI WORK_DIR [SCREENSHOT_COPY]
 set -euo pipefail
 cli=$1
-work=$2
+work=$(realpath -m "$2")  # file:// URLs need an absolute path
 copy_to=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 
