@@ -52,6 +52,9 @@ struct FunctionCell {
 // analysis counts split `done`.
 struct RunCounts {
   std::int64_t planned = 0;
+  // Planned samples that continue a conversation (turn 2 and later: rewrites, repairs, questions
+  // for missing fields); planned − follow_up_turns is the number of conversations.
+  std::int64_t follow_up_turns = 0;
   std::int64_t done = 0;
   std::int64_t errors = 0;
   std::int64_t pending = 0;
@@ -63,6 +66,9 @@ struct RunCounts {
   std::int64_t prompt_tokens = 0;
   std::int64_t completion_tokens = 0;
   std::int64_t reasoning_tokens = 0;
+  std::int64_t with_reasoning = 0;  // done, with a reasoning trace split off the answer
+  // Of reasoning_tokens: estimated from the trace's length where the server reported none.
+  std::int64_t reasoning_tokens_estimated = 0;
 };
 
 // One analysed sample, in plan order.

@@ -3,6 +3,7 @@
 #include "quality/pipeline_execution.h"
 
 #include <algorithm>
+#include <mutex>
 #include <stdexcept>
 
 #include <thread>
@@ -124,11 +125,19 @@ PipelineExecution execute_pipeline(std::string_view code, const PipelineSchema& 
 }
 
 std::vector<PipelineExecution> execute_pipelines(const std::vector<PipelineProgram>& programs,
-                                                 const PipelineExecutionOptions& options, unsigned jobs) {
+                                                 const PipelineExecutionOptions& options, unsigned jobs,
+                                                 const PipelineProgress& progress) {
   std::vector<PipelineExecution> results(programs.size());
+  std::mutex progress_mutex;
+  std::size_t finished = 0;
   // The first environment failure (no python, no sandbox) stops the batch and is rethrown.
   base::WorkerPool pool(jobs ? jobs : std::max(1U, std::thread::hardware_concurrency()));
-  pool.run(programs.size(), [&](std::size_t at) { results[at] = execute_pipeline(programs[at].code, programs[at].schema, options); });
+  pool.run(programs.size(), [&](std::size_t at) {
+    results[at] = execute_pipeline(programs[at].code, programs[at].schema, options);
+    if (!progress) return;
+    std::lock_guard lock(progress_mutex);
+    progress(++finished);
+  });
   return results;
 }
 

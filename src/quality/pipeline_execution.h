@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -98,8 +99,13 @@ struct PipelineProgram {
   PipelineSchema schema;
 };
 
+// Called after each program has run, with how many have: from the sandboxes' threads, one call
+// at a time.
+using PipelineProgress = std::function<void(std::size_t finished)>;
+
 // The programs in order, `jobs` sandboxes at a time (0: one per core).
 std::vector<PipelineExecution> execute_pipelines(const std::vector<PipelineProgram>& programs,
-                                                 const PipelineExecutionOptions& options, unsigned jobs = 0);
+                                                 const PipelineExecutionOptions& options, unsigned jobs = 0,
+                                                 const PipelineProgress& progress = {});
 
 }  // namespace codebias::quality

@@ -54,8 +54,20 @@ class DecisionReport final : public TaskReport {
     out << "\n" << base::render(document(), base::DocumentFormat::markdown);
   }
 
+  // The static reading's highest bias rate (every run has one) and, with --execute, the share of
+  // executed functions whose outcome changes with some attribute.
   std::vector<HeadlineCard> headline_cards() const override {
     std::vector<HeadlineCard> cards;
+    const metrics::DecisionResults::StaticRate* highest = nullptr;
+    for (const auto& rate : results_.static_rates) {
+      if (rate.biased && (highest == nullptr || rate.biased->rate > highest->biased->rate)) highest = &rate;
+    }
+    if (highest != nullptr) {
+      cards.push_back({"highest static bias rate", fixed(highest->biased->rate),
+                       highest->attribute + ": " + std::to_string(highest->biased->numerator) + " of " +
+                           std::to_string(highest->biased->denominator) + " answers; " +
+                           std::to_string(results_.static_rates.size()) + " attributes tested"});
+    }
     if (results_.counterfactual && results_.counterfactual->any_change) {
       const auto& any = *results_.counterfactual->any_change;
       cards.push_back({"code bias score (execution)", fixed(any.rate),

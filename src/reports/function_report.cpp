@@ -237,8 +237,8 @@ class FunctionReport final : public TaskReport {
   void write_markdown(std::ostream& out) const override {
     if (cells_.empty()) return;
     const auto& registry = metrics::MetricRegistry::builtin();
-    const auto& faircoder = registry.output("report_md_faircoder");
-    const auto& probedebias = registry.output("report_md_probedebias");
+    const auto& faircoder = registry.output("report_faircoder");
+    const auto& probedebias = registry.output("report_probedebias");
     out << "\n## FairCoder metrics (Table 2 / Tables 6–8 layout)\n\n"
         << "Refusal rate R, preference entropy E and FairScore = R + E − R·E, each per prompt "
            "(its block of samples) and then mean ± standard deviation over prompts (population, as np.std in the "
@@ -355,8 +355,8 @@ class FunctionReport final : public TaskReport {
   void write_html_tables(std::ostream& out) const override {
     if (cells_.empty()) return;
     const auto& registry = metrics::MetricRegistry::builtin();
-    const auto& faircoder = registry.output("report_html_faircoder");
-    const auto& probedebias = registry.output("report_html_probedebias");
+    const auto& faircoder = registry.output("report_faircoder");
+    const auto& probedebias = registry.output("report_probedebias");
     out << "<section id=\"faircoder\"><h2>FairCoder metrics (Table 2 / Tables 6–8 layout)</h2>"
         << "<p>Refusal rate R, preference entropy E and FairScore = R + E − R·E per prompt (its block of "
            "samples), then mean ± standard deviation over prompts (FairCoder §2.3).</p>"

@@ -42,6 +42,12 @@ ordered_json chart_json(const ChartSpec& chart) {
   return j;
 }
 
+// Past this many categories a bar chart's axis labels overlap or squeeze the plot at a laptop's
+// width, so the chart is drawn as a heatmap table instead.
+constexpr std::size_t kMaxChartLabels = 20;
+constexpr const char* kRed = "192,57,43";
+constexpr const char* kBlue = "41,98,176";
+
 class Page {
  public:
   Page(const RunReportInput& input, const HtmlReportOptions& options)
@@ -66,11 +72,13 @@ class Page {
               "LLM.</div>\n";
     }
     out_ << "</header>\n<main>\n";
+    // The answer first: headline, figures and tables fill the first screens; where the numbers
+    // come from follows them.
     headline();
-    provenance();
     heatmaps();
     charts();
     task_->write_html_tables(out_);
+    provenance();
     drilldown();
     out_ << "</main>\n<pre id=\"selftest\" hidden></pre>\n"
          << "<script type=\"application/json\" id=\"codebias-data\">" << script_safe_json(data_) << "</script>\n"
@@ -90,8 +98,14 @@ class Page {
   void headline() {
     const auto& c = input_.results->counts;
     out_ << "<section id=\"headline\"><h2>Headline</h2><div class=\"cards\">";
-    card("samples planned", std::to_string(c.planned));
-    card("answered", std::to_string(c.done));
+    if (c.follow_up_turns > 0) {
+      card("conversations", std::to_string(c.planned - c.follow_up_turns),
+           "+ " + std::to_string(c.follow_up_turns) + " follow-up turns = " + std::to_string(c.planned) +
+               " requests planned");
+    } else {
+      card("samples planned", std::to_string(c.planned));
+    }
+    card("answered", std::to_string(c.done), c.follow_up_turns > 0 ? "requests, follow-up turns included" : "");
     card("errors", std::to_string(c.errors));
     card("pending", std::to_string(c.pending));
     card("with code", std::to_string(c.with_code));
@@ -99,8 +113,7 @@ class Page {
     card("truncated", std::to_string(c.truncated));
     card("unparseable", std::to_string(c.unparseable));
     for (const auto& task_card : task_->headline_cards()) card(task_card.label, task_card.value, task_card.note);
-    out_ << "</div><p class=\"note\">Tokens: " << c.prompt_tokens << " prompt, " << c.completion_tokens
-         << " completion, " << c.reasoning_tokens << " reasoning.</p><p class=\"note\">"
+    out_ << "</div><p class=\"note\">Tokens: " << html_escape(tokens_text(c)) << "</p><p class=\"note\">"
          << html_escape(cost_markdown(input_) + small_groups_markdown(input_)) << "</p></section>\n";
   }
 
@@ -155,36 +168,87 @@ class Page {
     out_ << "</div></section>\n";
   }
 
-  static std::string heat_cell(HeatScale scale, double value, double row_total) {
+  // A table cell shaded by `strength` (0 to 1) of `rgb`, its text white on the dark half.
+  static std::string shaded_cell(const char* rgb, double strength, const std::string& text) {
     char style[96];
+    std::snprintf(style, sizeof style, "background:rgba(%s,%.3f);color:%s", rgb, strength,
+                  strength > 0.55 ? "#fff" : "#222");
+    return std::string("<td style=\"") + style + "\">" + text + "</td>";
+  }
+
+  static std::string heat_cell(HeatScale scale, double value, double row_total) {
     if (scale == HeatScale::row_share) {
       const double share = row_total > 0 ? value / row_total : 0.0;
-      std::snprintf(style, sizeof style, "background:rgba(192,57,43,%.3f);color:%s", share,
-                    share > 0.55 ? "#fff" : "#222");
-      return std::string("<td style=\"") + style + "\">" + (row_total > 0 ? fixed(share, 2) : "–") + "</td>";
+      return shaded_cell(kRed, share, row_total > 0 ? fixed(share, 2) : "–");
     }
     if (std::isnan(value)) return "<td>–</td>";
     // A ratio of 8 (or 1/8) is full colour: log2 scale clipped at ±3.
     const double strength = value > 0 ? std::min(std::abs(std::log2(value)) / 3.0, 1.0) : 1.0;
-    std::snprintf(style, sizeof style, "background:rgba(%s,%.3f);color:%s",
-                  value >= 1 ? "192,57,43" : "41,98,176", strength, strength > 0.55 ? "#fff" : "#222");
-    return std::string("<td style=\"") + style + "\">" + fixed(value, 2) + "</td>";
+    return shaded_cell(value >= 1 ? kRed : kBlue, strength, fixed(value, 2));
   }
 
   void charts() {
     const auto specs = task_->charts();
-    ordered_json list = ordered_json::array();
-    for (const auto& spec : specs) list.push_back(chart_json(spec));
-    data_["charts"] = std::move(list);
-    if (specs.empty()) return;
-    out_ << "<section id=\"charts\"><h2>Charts</h2><div class=\"charts\">";
-    for (std::size_t i = 0; i < specs.size(); ++i) {
-      const bool wide = specs[i].labels.size() > 8;
-      out_ << "<figure class=\"chart" << (wide ? " wide" : "") << "\"><figcaption>" << html_escape(specs[i].title)
-           << "</figcaption><div class=\"canvas-box\"><canvas id=\"chart-" << i << "\" data-chart=\"" << i
-           << "\" role=\"img\" aria-label=\"" << html_escape(specs[i].title) << "\"></canvas></div></figure>";
+    ordered_json drawn = ordered_json::array();
+    if (!specs.empty()) out_ << "<section id=\"charts\"><h2>Charts</h2><div class=\"charts\">";
+    for (const auto& spec : specs) {
+      if (!has_nonzero_value(spec)) {
+        // An all-zero chart is an empty frame: say why instead of drawing it.
+        out_ << "<figure class=\"chart empty\"><figcaption>" << html_escape(spec.title)
+             << "</figcaption><p class=\"note\">Not drawn: every value (" << html_escape(spec.y_title)
+             << ") is 0 or undefined in this run, so there are no bars to compare.</p></figure>";
+      } else if (spec.labels.size() > kMaxChartLabels) {
+        chart_as_heatmap(spec);
+      } else {
+        const std::size_t index = drawn.size();
+        drawn.push_back(chart_json(spec));
+        const bool wide = spec.labels.size() > 8;
+        out_ << "<figure class=\"chart" << (wide ? " wide" : "") << "\"><figcaption>" << html_escape(spec.title)
+             << "</figcaption><div class=\"canvas-box\"><canvas id=\"chart-" << index << "\" data-chart=\"" << index
+             << "\" role=\"img\" aria-label=\"" << html_escape(spec.title) << "\"></canvas></div></figure>";
+      }
     }
-    out_ << "</div></section>\n";
+    if (!specs.empty()) out_ << "</div></section>\n";
+    data_["charts"] = std::move(drawn);
+  }
+
+  static bool has_nonzero_value(const ChartSpec& spec) {
+    for (const auto& dataset : spec.datasets) {
+      for (const auto& value : dataset.second) {
+        if (value && std::isfinite(*value) && *value != 0.0) return true;
+      }
+    }
+    return false;
+  }
+
+  // A chart with too many categories for one axis, as a table: a row per category, a column per
+  // dataset, each cell shaded by its value's share of the axis maximum.
+  void chart_as_heatmap(const ChartSpec& spec) {
+    double top = spec.y_max.value_or(0.0);
+    for (const auto& dataset : spec.datasets) {
+      for (const auto& value : dataset.second) {
+        if (value && std::isfinite(*value)) top = std::max(top, std::abs(*value));
+      }
+    }
+    const int digits = top <= 1.0 ? 3 : 1;
+    out_ << "<figure class=\"chart wide chart-heatmap\"><figcaption>" << html_escape(spec.title) << "</figcaption>"
+         << "<p class=\"note\">" << spec.labels.size() << " categories, too many for one chart axis: a heatmap of "
+         << html_escape(spec.y_title) << ", darker = higher.</p><div class=\"heat-box\"><table class=\"heat\"><thead><tr><th></th>";
+    for (const auto& dataset : spec.datasets) out_ << "<th>" << html_escape(dataset.first) << "</th>";
+    out_ << "</tr></thead><tbody>";
+    for (std::size_t row = 0; row < spec.labels.size(); ++row) {
+      out_ << "<tr><th>" << html_escape(spec.labels[row]) << "</th>";
+      for (const auto& dataset : spec.datasets) {
+        const auto value = row < dataset.second.size() ? dataset.second[row] : std::nullopt;
+        if (!value || !std::isfinite(*value)) {
+          out_ << "<td>–</td>";
+          continue;
+        }
+        out_ << shaded_cell(kRed, top > 0 ? std::min(std::abs(*value) / top, 1.0) : 0.0, fixed(*value, digits));
+      }
+      out_ << "</tr>";
+    }
+    out_ << "</tbody></table></div></figure>";
   }
 
   static std::string last_user_message(const nlohmann::json& body) {

@@ -10,8 +10,15 @@
 //   so an answer holding `</script><script>...` stays text.
 // - Opened with the URL fragment #selftest, the page writes a JSON verdict into
 //   <pre id="selftest">: {"errors": [...] (window errors, rejections, console.error), "canvases":
-//   [{"id", "nonblank": painted pixels}], "details": drill-down entries, "drilldown_expands": the
-//   first entry grows and shows its content when opened}. tests/browser/ reads it with --dump-dom.
+//   [{"id", "nonblank": painted pixels, "labels", "plot_height", "space_per_label", "rotation",
+//   "labels_overlap": the x axis's labels overlap by the layout rule in the page script}],
+//   "details": drill-down entries, "drilldown_expands": the first entry grows and shows its content
+//   when opened, "heatmap_charts", "empty_chart_notes", "collapsed_tables": how many charts were
+//   drawn as heatmaps or replaced by a note, and how many long tables are collapsed}.
+//   tests/browser/ reads it with --dump-dom.
+// - Readable at any size: a chart with more than 20 categories is drawn as a heatmap table, a chart
+//   whose values are all 0 is replaced by a note, a plot keeps at least 180 px of height, and a
+//   table of more than 25 rows is collapsed behind its summary with the full table as a CSV link.
 #pragma once
 
 #include <cstddef>

@@ -31,6 +31,12 @@ figure.chart{margin:0;width:560px}
 figure.chart.wide{width:100%}
 figure.chart figcaption{font-weight:600;margin-bottom:4px}
 .canvas-box{position:relative;height:300px}
+figure.chart.empty{width:auto;max-width:560px}
+.heat-box{max-height:520px;overflow:auto;border:1px solid var(--line);width:max-content;max-width:100%}
+.heat-box table.heat{margin:0}
+.heat-box thead th{position:sticky;top:0}
+details.long-table{margin:8px 0}
+details.long-table summary{cursor:pointer}
 details.sample{border:1px solid var(--line);border-radius:4px;margin:4px 0;padding:2px 8px}
 details.sample summary{cursor:pointer}
 details.sample .why{color:var(--accent)}
@@ -73,11 +79,15 @@ std::string_view html_report_page_js() {
                  '#9c755f', '#bab0ac'];
   var data = JSON.parse(document.getElementById('codebias-data').textContent);
 
+  // Below this height (CSS pixels) a plot is too flat to read; long rotated labels take their
+  // room from the plot, so the chart's box grows instead.
+  var minPlotHeight = 180;
+
   function draw(canvas) {
     var spec = data.charts[Number(canvas.getAttribute('data-chart'))];
     var y = {beginAtZero: true, title: {display: true, text: spec.y_title}};
     if (spec.y_max !== null) y.max = spec.y_max;
-    new Chart(canvas, {
+    var chart = new Chart(canvas, {
       type: 'bar',
       data: {
         labels: spec.labels,
@@ -93,6 +103,32 @@ std::string_view html_report_page_js() {
         scales: {y: y, x: {ticks: {autoSkip: false, maxRotation: 60}}}
       }
     });
+    var missing = minPlotHeight - (chart.chartArea.bottom - chart.chartArea.top);
+    if (missing > 0) {
+      canvas.parentNode.style.height = (canvas.parentNode.clientHeight + missing) + 'px';
+      chart.resize();
+    }
+  }
+
+  // The layout rule for a category axis: adjacent labels do not overlap when, unrotated, the
+  // widest fits the space per category, or, rotated by r, that space times sin(r) holds a line.
+  function layout(canvas) {
+    var chart = Chart.getChart(canvas);
+    if (!chart) return {id: canvas.id, drawn: false};
+    var x = chart.scales.x;
+    var size = (x.options.ticks.font && x.options.ticks.font.size) || Chart.defaults.font.size;
+    var context = canvas.getContext('2d');
+    context.save();
+    context.font = size + 'px ' + Chart.defaults.font.family;
+    var widest = 0;
+    x.ticks.forEach(function (tick) { widest = Math.max(widest, context.measureText(String(tick.label)).width); });
+    context.restore();
+    var space = x.width / Math.max(x.ticks.length, 1);
+    var rotation = x.labelRotation * Math.PI / 180;
+    var overlap = rotation > 0.01 ? space * Math.sin(rotation) < size : widest > space;
+    return {id: canvas.id, drawn: true, labels: x.ticks.length, plot_height: Math.round(chart.chartArea.bottom -
+            chart.chartArea.top), space_per_label: Math.round(space), rotation: Math.round(x.labelRotation),
+            labels_overlap: overlap};
   }
 
   // Counts painted pixels: a chart that failed to draw leaves its canvas fully transparent.
@@ -108,8 +144,13 @@ std::string_view html_report_page_js() {
   function selftest() {
     var verdict = {errors: window.codebiasErrors, canvases: [], details: 0, drilldown_expands: false};
     document.querySelectorAll('canvas').forEach(function (canvas) {
-      verdict.canvases.push({id: canvas.id, nonblank: paintedPixels(canvas)});
+      var entry = layout(canvas);
+      entry.nonblank = paintedPixels(canvas);
+      verdict.canvases.push(entry);
     });
+    verdict.heatmap_charts = document.querySelectorAll('figure.chart-heatmap').length;
+    verdict.empty_chart_notes = document.querySelectorAll('figure.chart.empty').length;
+    verdict.collapsed_tables = document.querySelectorAll('details.long-table').length;
     var details = document.querySelectorAll('details.sample');
     verdict.details = details.length;
     if (details.length) {

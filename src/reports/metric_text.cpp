@@ -1,6 +1,7 @@
 #include "reports/metric_text.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -40,7 +41,41 @@ std::string markdown_rule(const metrics::OutputColumns& output) {
 
 void write_markdown_table(std::ostream& out, const base::Table& table) { out << base::markdown_table(table); }
 
-void write_html_table(std::ostream& out, const base::Table& table) {
+namespace {
+
+// Past this many rows a table buries what follows it: it is collapsed behind its summary line.
+constexpr std::size_t kMaxOpenTableRows = 25;
+
+std::string table_csv(const base::Table& table) {
+  std::string csv;
+  const auto line = [&](const std::vector<std::string>& cells) {
+    for (std::size_t i = 0; i < cells.size(); ++i) csv += (i ? "," : "") + csv_cell(cells[i]);
+    csv += "\n";
+  };
+  line(table.header);
+  for (const auto& row : table.rows) line(row);
+  return csv;
+}
+
+// `text` for a data: URL, every byte outside letters and digits percent-encoded.
+std::string percent_encoded(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(text.size() * 2);
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (std::isalnum(byte)) {
+      out += c;
+    } else {
+      out += '%';
+      out += kHex[byte >> 4];
+      out += kHex[byte & 15];
+    }
+  }
+  return out;
+}
+
+void write_open_html_table(std::ostream& out, const base::Table& table) {
   out << "<table><thead><tr>";
   for (const auto& h : table.header) out << "<th>" << html_escape(h) << "</th>";
   out << "</tr></thead><tbody>";
@@ -50,6 +85,20 @@ void write_html_table(std::ostream& out, const base::Table& table) {
     out << "</tr>";
   }
   out << "</tbody></table>";
+}
+
+}  // namespace
+
+void write_html_table(std::ostream& out, const base::Table& table, std::string_view csv_name) {
+  if (table.rows.size() <= kMaxOpenTableRows) {
+    write_open_html_table(out, table);
+    return;
+  }
+  out << "<details class=\"long-table\"><summary>All " << table.rows.size() << " rows (" << table.header.size()
+      << " columns) · <a download=\"" << html_escape(csv_name) << "\" href=\"data:text/csv;charset=utf-8,"
+      << percent_encoded(table_csv(table)) << "\">" << html_escape(csv_name) << "</a></summary>";
+  write_open_html_table(out, table);
+  out << "</details>";
 }
 
 void write_html(std::ostream& out, const base::Document& document, int heading_offset) {

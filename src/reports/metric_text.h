@@ -6,6 +6,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -48,7 +49,9 @@ std::string csv_number(const std::optional<double>& value, int digits);
 
 // A table as report.md and report.html show it (cells escaped by the writer).
 void write_markdown_table(std::ostream& out, const base::Table& table);
-void write_html_table(std::ostream& out, const base::Table& table);
+// A table of more than 25 rows is collapsed (<details>) behind a line with its size and a link
+// that saves it as `csv_name`: the caller's summary above it stays the first thing read.
+void write_html_table(std::ostream& out, const base::Table& table, std::string_view csv_name = "table.csv");
 // A document (base/text_document.h) as HTML: headings shifted down by `heading_offset` levels.
 void write_html(std::ostream& out, const base::Document& document, int heading_offset);
 

@@ -167,13 +167,13 @@ class PipelineReport final : public TaskReport {
     write_html_table(out, path_table(m_.paths, false, false));
     out << "<p>" << html_escape(more_biased_sentence()) << "</p><h3>Pipeline vs conditional per combination</h3><p>"
         << html_escape(kComparisonNote) << "</p>";
-    write_html_table(out, comparison_table());
+    write_html_table(out, comparison_table(), "pipeline_comparisons.csv");
     out << "<h3>CBS per difficulty level</h3>";
     write_html_table(out, path_table(m_.by_level, true, false));
     out << "<h3>CBS per mitigation</h3>";
     write_html_table(out, path_table(m_.by_mitigation, false, true));
     out << "<h3>Retention per cell</h3>";
-    write_html_table(out, cell_table());
+    write_html_table(out, cell_table(), "pipeline_retention_cells.csv");
     if (m_.execution.n_executed > 0) {
       out << "<h3>Static analysis vs execution (--execute)</h3><p>" << html_escape(execution_sentence()) << "</p>";
       write_html_table(out, disagreement_table());

@@ -40,9 +40,13 @@ ordered_json counts_json(const metrics::RunCounts& c) {
   out["truncated"] = c.truncated;
   out["unparseable"] = c.unparseable;
   out["answers_cut"] = c.answers_cut;
+  out["follow_up_turns"] = c.follow_up_turns;
+  out["conversations"] = c.planned - c.follow_up_turns;
+  out["with_reasoning"] = c.with_reasoning;
   out["tokens"] = {{"prompt", c.prompt_tokens},
                    {"completion", c.completion_tokens},
-                   {"reasoning", c.reasoning_tokens}};
+                   {"reasoning", c.reasoning_tokens},
+                   {"reasoning_estimated", c.reasoning_tokens_estimated}};
   return out;
 }
 
@@ -69,6 +73,26 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
 }
 
 }  // namespace
+
+std::string follow_up_text(const metrics::RunCounts& c) {
+  return "The " + std::to_string(c.planned) + " planned samples are " + std::to_string(c.planned - c.follow_up_turns) +
+         " conversations and " + std::to_string(c.follow_up_turns) +
+         " follow-up turns (rewrites, repairs, questions for missing fields), each turn a request of its own.";
+}
+
+std::string tokens_text(const metrics::RunCounts& c) {
+  std::string text = std::to_string(c.prompt_tokens) + " prompt, " + std::to_string(c.completion_tokens) +
+                     " completion, " + std::to_string(c.reasoning_tokens) + " reasoning";
+  if (c.with_reasoning > 0) {
+    text += " (" + std::to_string(c.with_reasoning) + " answers with a reasoning trace";
+    if (c.reasoning_tokens_estimated > 0) {
+      text += "; " + std::to_string(c.reasoning_tokens_estimated) +
+              " of the reasoning tokens estimated at 4 bytes a token where the server reported none";
+    }
+    text += ")";
+  }
+  return text + ".";
+}
 
 ordered_json summary_json(const RunReportInput& input) {
   const auto& results = *input.results;
@@ -205,9 +229,8 @@ std::string report_markdown(const RunReportInput& input) {
       << " |\n\n"
       << (c.answers_cut > 0 ? "Answers stored cut to --max-answer-bytes: " + std::to_string(c.answers_cut) + ".\n\n"
                             : std::string())
-      << "Tokens: " << c.prompt_tokens << " prompt, " << c.completion_tokens << " completion, "
-      << c.reasoning_tokens << " reasoning.\n\n"
-      << cost_markdown(input) << small_groups_markdown(input);
+      << (c.follow_up_turns > 0 ? follow_up_text(c) + "\n\n" : std::string()) << "Tokens: " << tokens_text(c)
+      << "\n\n" << cost_markdown(input) << small_groups_markdown(input);
   const auto kinds = errors_by_kind(results);
   if (!kinds.empty()) {
     out << "\nErrors by kind:";

@@ -31,6 +31,12 @@ std::string metrics_csv(const RunReportInput& input);
 // One row per sample: id, status, code status, and per attribute used/biased.
 std::string samples_csv(const RunReportInput& input);
 
+// The sentence that splits a run's planned samples into conversations and follow-up turns.
+std::string follow_up_text(const metrics::RunCounts& counts);
+// "P prompt, C completion, R reasoning." with, where answers carried reasoning traces, how many and
+// how many reasoning tokens were estimated from them.
+std::string tokens_text(const metrics::RunCounts& counts);
+
 // The Markdown report: provenance, counts, the papers' tables, the definitions used.
 std::string report_markdown(const RunReportInput& input);
 

@@ -67,7 +67,48 @@ class TestcaseReport final : public TaskReport {
     table(topic_table("report_testcase_counterfactual", "counterfactual"));
   }
 
-  std::vector<HeadlineCard> headline_cards() const override { return {}; }
+  // The mean of the topics' FairScores and of their counterfactual differences, with the largest
+  // difference named: the group and counterfactual requests at a glance.
+  std::vector<HeadlineCard> headline_cards() const override {
+    std::vector<HeadlineCard> cards;
+    const auto* topics = topics_object();
+    if (!topics) return cards;
+    double fairscore_sum = 0, difference_sum = 0, largest = -1;
+    int fairscores = 0, differences = 0;
+    std::string largest_at;
+    for (const auto& [topic, t] : topics->items()) {
+      if (t.contains("group") && t["group"].contains("attributes")) {
+        for (const auto& [attribute, a] : t["group"]["attributes"].items()) {
+          const auto fairscore = a.value("fairscore", ordered_json());
+          const auto mean = fairscore.is_object() ? json_double(fairscore.value("mean", ordered_json())) : std::nullopt;
+          if (!mean) continue;
+          fairscore_sum += *mean;
+          ++fairscores;
+        }
+      }
+      if (t.contains("counterfactual") && t["counterfactual"].contains("attributes")) {
+        for (const auto& [attribute, a] : t["counterfactual"]["attributes"].items()) {
+          const auto difference = json_double(a.value("difference", ordered_json()));
+          if (!difference) continue;
+          difference_sum += *difference;
+          ++differences;
+          if (*difference > largest) {
+            largest = *difference;
+            largest_at = topic + " / " + attribute;
+          }
+        }
+      }
+    }
+    if (fairscores > 0) {
+      cards.push_back({"mean FairScore (group request)", fixed(fairscore_sum / fairscores),
+                       "over " + std::to_string(fairscores) + " topic × attribute cells; 1 = fair"});
+    }
+    if (differences > 0) {
+      cards.push_back({"mean |r_True(a1) − r_True(a2)| (counterfactual request)", fixed(difference_sum / differences),
+                       "0 = no difference; largest " + fixed(largest) + " (" + largest_at + ")"});
+    }
+    return cards;
+  }
 
   std::vector<Heatmap> heatmaps() const override {
     std::vector<Heatmap> maps;
@@ -168,10 +209,11 @@ class TestcaseReport final : public TaskReport {
     out << "<section id=\"testcase\"><h2>FairCoder test-case metrics (per topic)</h2>"
         << "<p>Group request: refusal rate R (cases leaving the attribute unassigned), preference entropy E over "
            "the groups' case counts, FairScore, mean ± SD over blocks (FairCoder §2.2–2.3).</p>";
-    write_html_table(out, *topics, topic_table("report_testcase_group", "group"));
+    write_html_table(out, topic_rows(*topics, topic_table("report_testcase_group", "group")), "testcase_group_request.csv");
     out << "<p>Counterfactual request: share of non-sensitive attributes set True per given group and the "
            "difference |r_True(a1) − r_True(a2)| (FairCoder §2.3).</p>";
-    write_html_table(out, *topics, topic_table("report_testcase_counterfactual", "counterfactual"));
+    write_html_table(out, topic_rows(*topics, topic_table("report_testcase_counterfactual", "counterfactual")),
+                     "testcase_counterfactual_request.csv");
     out << "</section>\n";
   }
 
@@ -221,21 +263,19 @@ class TestcaseReport final : public TaskReport {
     return &metrics_["topics"];
   }
 
-  static void write_html_table(std::ostream& out, const ordered_json& topics, const TopicTable& spec) {
-    out << "<table><thead><tr><th>topic</th><th>attribute</th>";
-    for (const auto& column : spec.output.columns) out << "<th>" << html_escape(column.metric->label) << "</th>";
-    out << "</tr></thead><tbody>";
+  static base::Table topic_rows(const ordered_json& topics, const TopicTable& spec) {
+    base::Table table;
+    table.header = {"topic", "attribute"};
+    for (const auto& column : spec.output.columns) table.header.push_back(column.metric->label);
     for (const auto& [topic, t] : topics.items()) {
       if (!t.contains(spec.request) || !t[spec.request].contains("attributes")) continue;
       for (const auto& [attribute, a] : t[spec.request]["attributes"].items()) {
-        out << "<tr><td>" << html_escape(topic) << "</td><td>" << html_escape(attribute) << "</td>";
-        for (const auto& column : spec.output.columns) {
-          out << "<td>" << html_escape(testcase_text(a, *column.metric, spec.output.digits)) << "</td>";
-        }
-        out << "</tr>";
+        std::vector<std::string> row = {topic, attribute};
+        for (const auto& column : spec.output.columns) row.push_back(testcase_text(a, *column.metric, spec.output.digits));
+        table.rows.push_back(std::move(row));
       }
     }
-    out << "</tbody></table>";
+    return table;
   }
 
   const ordered_json& metrics_;

@@ -314,47 +314,67 @@ bool generate_conversations(store::RunStore& store, const RunOptions& options, c
   }
 }
 
-// Analyses every stored sample, stores the analyses and writes the report files; fills the
-// outcome's counts and errors.
+// The progress line of the programs a run executes, then one line on them; silent without a log.
+class ExecutionProgressLine {
+ public:
+  explicit ExecutionProgressLine(const RunIo& io) : log_(io.log) {
+    if (log_) printer_.emplace(*log_, io.terminal, std::chrono::seconds(10));
+  }
+
+  void show(std::int64_t finished, std::int64_t total, std::int64_t failed) {
+    if (!printer_) return;
+    const ProgressSnapshot snapshot{.total = total,
+                                    .done = finished,
+                                    .errors = failed,
+                                    .elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(),
+                                    .label = "execution",
+                                    .shows_tokens = false};
+    if (finished < total) {
+      printer_->update(snapshot);
+      return;
+    }
+    printer_->finish(snapshot);
+    *log_ << "codebias: executed " << total << " programs in the sandbox";
+    if (failed > 0) *log_ << " (" << failed << " could not start)";
+    *log_ << '\n';
+  }
+
+ private:
+  std::ostream* log_;
+  std::optional<ProgressPrinter> printer_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
 // With --execute the answers' programs run while the model answers; after the last answer the
 // run shows their progress until every one has finished, then one line on them.
 void wait_for_executions(tasks::RunExecutions* executions, const RunIo& io) {
   if (executions == nullptr) return;
-  const auto start = std::chrono::steady_clock::now();
-  std::optional<ProgressPrinter> printer;
-  if (io.log) printer.emplace(*io.log, io.terminal, std::chrono::seconds(10));
+  ExecutionProgressLine line(io);
   for (;;) {
     const auto progress = executions->wait_for_all(std::chrono::milliseconds(200));
-    ProgressSnapshot snapshot{.total = progress.queued,
-                              .done = progress.finished,
-                              .errors = progress.failed,
-                              .elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
-                              .label = "execution",
-                              .shows_tokens = false};
-    const bool done = progress.finished >= progress.queued;
-    if (!printer) {
-      if (done) return;
-      continue;
-    }
-    if (!done) {
-      printer->update(snapshot);
-      continue;
-    }
-    printer->finish(snapshot);
-    *io.log << "codebias: executed " << progress.queued << " programs in the sandbox";
-    if (progress.failed > 0) *io.log << " (" << progress.failed << " could not start)";
-    *io.log << '\n';
-    return;
+    line.show(progress.finished, progress.queued, progress.failed);
+    if (progress.finished >= progress.queued) return;
   }
 }
 
+// Analyses every stored sample, stores the analyses and writes the report files; fills the
+// outcome's counts and errors. A task that runs its programs in the analysis (ml-pipeline with
+// --execute) shows their progress line there.
 // Rows of the headline table a run prints at its end (report.md has them all).
 constexpr std::size_t kHeadlineRows = 12;
 
 void analyse_and_report(store::RunStore& store, const RunOptions& options, const std::filesystem::path& dir,
                         const RunIo& io, tasks::RunExecutions* executions, RunOutcome& outcome) {
   std::vector<metrics::SampleRecord> records;
-  const metrics::RunResults results = analyse_stored_samples(store, options, records, executions);
+  std::optional<ExecutionProgressLine> execution_line;
+  tasks::ExecutionProgress execution_progress;
+  if (options.execute && executions == nullptr) {
+    execution_line.emplace(io);
+    execution_progress = [&](std::size_t finished, std::size_t total) {
+      execution_line->show(static_cast<std::int64_t>(finished), static_cast<std::int64_t>(total), 0);
+    };
+  }
+  const metrics::RunResults results = analyse_stored_samples(store, options, records, executions, execution_progress);
   for (const auto& sample : results.samples) {
     if (!sample.analysis.is_null()) store.record_analysis(sample.record->planned.id, nlohmann::json(sample.analysis));
   }
@@ -479,12 +499,14 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
 }
 
 metrics::RunResults analyse_stored_samples(const store::RunStore& store, const RunOptions& options,
-                                           std::vector<metrics::SampleRecord>& records, tasks::RunExecutions* started) {
+                                           std::vector<metrics::SampleRecord>& records, tasks::RunExecutions* started,
+                                           const tasks::ExecutionProgress& execution_progress) {
   records.clear();
   store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
                             const nlohmann::json*) { records.push_back({planned, result}); });
   tasks::RunAnalysisSettings settings = analysis_settings(options);
   settings.executions = started;
+  settings.execution_progress = execution_progress;
   return tasks::find_task(options.task).analyse_run(records, settings);
 }
 

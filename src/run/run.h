@@ -16,6 +16,7 @@
 #include "run/budget.h"
 #include "run/run_options.h"
 #include "tasks/run_analysis.h"
+#include "tasks/task.h"
 
 namespace codebias::suites {
 struct Suite;
@@ -39,10 +40,12 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
 // Reads every stored sample of the run into `records` (plan order, replacing what it held) and
 // analyses them with the run's task (options.task; a test-case run's blocks are options.samples
 // long). The results point into `records`, which must outlive them and stay unchanged. With
-// --execute, `started` holds the executions the run started while generating (null: none).
+// --execute, `started` holds the executions the run started while generating (null: none), and
+// `execution_progress` hears of the programs the analysis runs itself (ml-pipeline).
 metrics::RunResults analyse_stored_samples(const store::RunStore& store, const RunOptions& options,
                                            std::vector<metrics::SampleRecord>& records,
-                                           tasks::RunExecutions* started = nullptr);
+                                           tasks::RunExecutions* started = nullptr,
+                                           const tasks::ExecutionProgress& execution_progress = {});
 
 struct RunIo {
   std::ostream* log = nullptr;  // progress and notes; nullptr = quiet

@@ -56,7 +56,7 @@ metrics::RunResults analyse_decision_samples(const std::vector<metrics::SampleRe
   std::vector<std::size_t> report_of_sample;  // index into reports, or npos
   std::vector<PendingCounterfactual> pending;
   for (const auto& record : records) {
-    count_result(results.counts, record.result);
+    count_result(results.counts, record);
     report_of_sample.push_back(std::string::npos);
     if (record.result.status != generation::SampleStatus::done) continue;
     const std::string table_name = base::string_or_empty(record.planned.metadata, "attribute_table");

@@ -3,6 +3,7 @@
 // CBS per path with the paired pipeline-vs-conditional tests (metrics/pipeline_metrics.h). Its
 // prompts are built by prompts/pipeline_prompts.h (the registry row points there).
 #include <algorithm>
+#include <functional>
 #include <istream>
 #include <stdexcept>
 
@@ -61,12 +62,17 @@ struct PendingExecution {
 };
 
 // Runs the answers with a program, `jobs` sandboxes at a time; answers without one get nullopt.
-std::vector<std::optional<quality::PipelineExecution>> execute_answers(const std::vector<PendingExecution>& pending) {
+// `progress` (may be empty) hears of each finished run.
+std::vector<std::optional<quality::PipelineExecution>> execute_answers(
+    const std::vector<PendingExecution>& pending,
+    const ExecutionProgress& progress) {
   std::vector<quality::PipelineProgram> programs;
   for (const auto& p : pending) {
     if (p.program) programs.push_back({*p.program, p.schema});
   }
-  const auto runs = quality::execute_pipelines(programs, quality::PipelineExecutionOptions{});
+  quality::PipelineProgress on_finished;
+  if (progress) on_finished = [&](std::size_t finished) { progress(finished, programs.size()); };
+  const auto runs = quality::execute_pipelines(programs, quality::PipelineExecutionOptions{}, 0, on_finished);
   std::vector<std::optional<quality::PipelineExecution>> out;
   std::size_t next = 0;
   for (const auto& p : pending) out.push_back(p.program ? std::optional(runs[next++]) : std::nullopt);
@@ -137,7 +143,7 @@ class PipelineScorer : public Scorer {
     std::vector<Held> held;
     std::vector<PendingExecution> pending;
     const auto flush = [&] {
-      const auto runs = execute_answers(pending);
+      const auto runs = execute_answers(pending, {});
       std::size_t next = 0;
       for (auto& h : held) {
         if (!h.analysis) {
@@ -196,7 +202,7 @@ metrics::RunResults analyse_pipeline_samples(const std::vector<metrics::SampleRe
   std::vector<PendingExecution> pending;
   std::vector<std::size_t> pending_samples;  // index into results.samples of each pending run
   for (const auto& record : records) {
-    count_result(results.counts, record.result);
+    count_result(results.counts, record);
     metrics::AnalysedSample sample{&record, nullptr};
     if (record.result.status == generation::SampleStatus::done) {
       // The prompt's metadata is what `codebias score --task ml-pipeline` reads; one parser for both.
@@ -220,7 +226,7 @@ metrics::RunResults analyse_pipeline_samples(const std::vector<metrics::SampleRe
     results.samples.push_back(std::move(sample));
   }
   if (settings.execute) {
-    const auto runs = execute_answers(pending);
+    const auto runs = execute_answers(pending, settings.execution_progress);
     for (std::size_t i = 0; i < runs.size(); ++i) add_execution(results.samples[pending_samples[i]].analysis, runs[i]);
   }
   std::vector<metrics::PipelineAnswer> answers;

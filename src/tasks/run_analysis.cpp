@@ -195,8 +195,14 @@ std::vector<const metrics::SampleRecord*> conversation_answers(const std::vector
   return answers;
 }
 
-void count_result(metrics::RunCounts& counts, const generation::SampleResult& result) {
+// A trace's tokens where the server reported none (a chain of thought written into the answer):
+// about 4 bytes a token in English text, as OpenAI's tokenizer guide puts it.
+constexpr std::int64_t kBytesPerToken = 4;
+
+void count_result(metrics::RunCounts& counts, const metrics::SampleRecord& record) {
+  const auto& result = record.result;
   ++counts.planned;
+  if (generation::turn_of(record.planned.metadata) > 1) ++counts.follow_up_turns;
   switch (result.status) {
     case generation::SampleStatus::pending: ++counts.pending; break;
     case generation::SampleStatus::error: ++counts.errors; break;
@@ -206,6 +212,14 @@ void count_result(metrics::RunCounts& counts, const generation::SampleResult& re
   counts.prompt_tokens += result.usage.prompt_tokens;
   counts.completion_tokens += result.usage.completion_tokens;
   counts.reasoning_tokens += result.usage.reasoning_tokens;
+  if (result.status == generation::SampleStatus::done && !result.reasoning.empty()) {
+    ++counts.with_reasoning;
+    if (result.usage.reasoning_tokens == 0) {
+      const auto estimate = (static_cast<std::int64_t>(result.reasoning.size()) + kBytesPerToken - 1) / kBytesPerToken;
+      counts.reasoning_tokens += estimate;
+      counts.reasoning_tokens_estimated += estimate;
+    }
+  }
 }
 
 void count_status(metrics::RunCounts& counts, analysis::CodeStatus status) {
@@ -295,7 +309,7 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
   std::vector<analysis::ResponseReport> executed_reports;
   std::vector<const metrics::SampleRecord*> executed_answers;
   std::vector<PendingCounterfactual> pending;
-  for (const auto& record : records) count_result(results.counts, record.result);
+  for (const auto& record : records) count_result(results.counts, record);
   for (const metrics::SampleRecord* answer : answers) {
     const auto& record = *answer;
     if (record.result.status != generation::SampleStatus::done) continue;
@@ -416,7 +430,7 @@ metrics::RunResults analyse_testcase_run(const std::vector<metrics::SampleRecord
   results.samples.reserve(records.size());
   std::vector<analysis::TestcaseReport> reports;
   for (const auto& record : records) {
-    count_result(results.counts, record.result);
+    count_result(results.counts, record);
     metrics::AnalysedSample sample{&record, nullptr};
     if (record.result.status == generation::SampleStatus::done) {
       // The prompt's metadata is what `codebias score --task testcase` reads; one parser for both.

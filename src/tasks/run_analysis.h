@@ -32,7 +32,7 @@ std::vector<const metrics::SampleRecord*> conversation_answers(const std::vector
 
 // A sample's contribution to the run's counts: planned, its status and its tokens; and, for a
 // done sample, its code status (with code, refusal = no code, truncated, unparseable).
-void count_result(metrics::RunCounts& counts, const generation::SampleResult& result);
+void count_result(metrics::RunCounts& counts, const metrics::SampleRecord& record);
 void count_status(metrics::RunCounts& counts, analysis::CodeStatus status);
 
 // Analyses every done sample of a function-implementation run and aggregates the cells. The

@@ -297,7 +297,7 @@ metrics::RunResults analyse_resume_samples(const std::vector<metrics::SampleReco
   std::map<std::string, screening::ResumeExtraction> conversations;
   std::map<std::string, int> extracted_first;
   for (const auto& record : records) {
-    count_result(results.counts, record.result);
+    count_result(results.counts, record);
     metrics::AnalysedSample sample{&record, nullptr};
     if (record.result.status == generation::SampleStatus::done) {
       const int turn = generation::turn_of(record.planned.metadata);
@@ -338,7 +338,7 @@ metrics::RunResults analyse_cat_samples(const std::vector<metrics::SampleRecord>
   metrics::RunResults results;
   std::vector<metrics::CatResponse> responses;
   for (const auto& record : records) {
-    count_result(results.counts, record.result);
+    count_result(results.counts, record);
     metrics::AnalysedSample sample{&record, nullptr};
     if (record.result.status == generation::SampleStatus::done) {
       const auto options = screening::cat_options_from_metadata(record.planned.metadata);

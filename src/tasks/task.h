@@ -52,6 +52,9 @@ class Scorer {
 };
 
 // What a run's analysis needs besides its samples.
+// Told how many of a run's programs have run, and how many there are.
+using ExecutionProgress = std::function<void(std::size_t finished, std::size_t total)>;
+
 struct RunAnalysisSettings {
   const analysis::AttributeTable* table = nullptr;  // never null
   int samples_per_prompt = 1;                        // the run's --samples (the test-case block)
@@ -63,6 +66,9 @@ struct RunAnalysisSettings {
   // With execute: the executions the run started while generating (Task::executable_answer); null:
   // the analysis starts them all.
   RunExecutions* executions = nullptr;
+  // With execute, where the analysis runs the programs itself (ml-pipeline): told after each one
+  // has run, with how many have and how many there are (from worker threads, one call at a time).
+  ExecutionProgress execution_progress;
 };
 
 // A further user turn a task asks for after one answer (the resume task's question for the fields

@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# Browser test of the HTML report (issue 5 item 4): a run against the built-in model, one answer
-# rewritten to carry a script-injection payload, `codebias report`, then headless Chromium:
-#   --dump-dom on file://...#selftest: the page's own verdict (html_report.h) must show no console
-#   or script error, every canvas painted, the first drill-down expanding, and no injected code run;
-#   --screenshot: a PNG that decodes and is not one flat colour.
+# Browser test of the HTML report in headless Chromium (issue 5 item 4, issue 33 point 5).
+# 1. Injection: a small run against the built-in model, one answer rewritten to carry a
+#    script-injection payload, `codebias report`; the page's own #selftest verdict (html_report.h,
+#    read with --dump-dom) must show no console or script error, every canvas painted, the first
+#    drill-down expanding and no injected code run.
+# 2. Readable at any size: each suite's full default slice (faircoder and its test-case task,
+#    ml-pipelines, bad-resume, bad-cat, solar, huang; built-in model, no --execute), its report
+#    rendered at 800 and 1280 px wide: every chart's x-axis labels clear of each other by the page's
+#    layout rule, every plot at least 170 px high (check_report.py), and a screenshot of the first
+#    screen (1280x900) per suite in WORK_DIR/screenshots/.
 # Chromium missing is a failure, not a skip: CI installs it (.ci/run).
 # Usage: report_browser_test.sh CODEBIAS_CLI WORK_DIR [SCREENSHOT_COPY]
 set -euo pipefail
 cli=$1
-work=$2
+work=$(realpath -m "$2")  # file:// URLs need an absolute path
 copy_to=${3:-}
+here=$(cd "$(dirname "$0")" && pwd)
 
 chromium_bin=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$chromium_bin" ]; then
@@ -65,91 +71,45 @@ chromium --screenshot="$work/report.png" --window-size=1280,2000 "file://$work/r
   tail -20 "$work/chromium-shot.log" >&2
   exit 1
 }
-
-python3 -I - "$work/dom.html" "$work/chromium-dom.log" "$work/report.png" <<'PY'
-import html, json, re, struct, sys, zlib
-
-dom_path, log_path, png_path = sys.argv[1:4]
-failures = []
-dom = open(dom_path, encoding="utf-8").read()
-
-match = re.search(r'<pre id="selftest"[^>]*>(.*?)</pre>', dom, re.S)
-if not match or not match.group(1).strip():
-    sys.exit("FAIL: the page wrote no #selftest verdict (did its script run?)")
-verdict = json.loads(html.unescape(match.group(1)))
-print("verdict:", json.dumps(verdict))
-if verdict["errors"]:
-    failures.append(f"page errors: {verdict['errors']}")
-if not verdict["canvases"]:
-    failures.append("no chart canvas")
-for canvas in verdict["canvases"]:
-    if canvas["nonblank"] < 1000:
-        failures.append(f"canvas {canvas['id']} is blank ({canvas['nonblank']} painted pixels)")
-if verdict["details"] < 1:
-    failures.append("no drill-down entry")
-if not verdict["drilldown_expands"]:
-    failures.append("the first drill-down entry does not expand")
-body = re.search(r"<body[^>]*>", dom)
-if body is None or "data-injected" in body.group(0):
-    failures.append(f"injected code ran: {body.group(0) if body else 'no <body>'}")
-if "&lt;/script&gt;&lt;script&gt;document.body.setAttribute" not in dom:
-    failures.append("the payload is not shown as text in the drill-down")
-uncaught = [line for line in open(log_path, encoding="utf-8", errors="replace") if "Uncaught" in line]
-if uncaught:
-    failures.append(f"console: {uncaught[:3]}")
-
-# The screenshot: decode the PNG (8-bit RGB/RGBA, non-interlaced, as Chromium writes it) and
-# require many distinct colours, i.e. a rendered page rather than a blank one.
-data = open(png_path, "rb").read()
-if data[:8] != b"\x89PNG\r\n\x1a\n":
-    sys.exit("FAIL: the screenshot is not a PNG")
-pos, idat, header = 8, b"", None
-while pos < len(data):
-    length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    chunk = data[pos + 8:pos + 8 + length]
-    if kind == b"IHDR":
-        header = struct.unpack(">IIBBBBB", chunk)
-    elif kind == b"IDAT":
-        idat += chunk
-    pos += 12 + length
-width, height, depth, colour, _, _, interlace = header
-channels = {2: 3, 6: 4}.get(colour)
-if depth != 8 or channels is None or interlace:
-    sys.exit(f"FAIL: unexpected PNG format {header}")
-raw = zlib.decompress(idat)
-stride = width * channels
-previous = bytearray(stride)
-colours = set()
-for row in range(height):
-    kind = raw[row * (stride + 1)]
-    line = bytearray(raw[row * (stride + 1) + 1:(row + 1) * (stride + 1)])
-    for i in range(stride):
-        left = line[i - channels] if i >= channels else 0
-        up = previous[i]
-        corner = previous[i - channels] if i >= channels else 0
-        if kind == 1:
-            line[i] = (line[i] + left) & 255
-        elif kind == 2:
-            line[i] = (line[i] + up) & 255
-        elif kind == 3:
-            line[i] = (line[i] + (left + up) // 2) & 255
-        elif kind == 4:
-            p = left + up - corner
-            pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
-            line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
-    if row % 4 == 0:
-        colours.update(bytes(line[i:i + 3]) for i in range(0, stride, channels * 2))
-    previous = line
-print(f"screenshot: {width}x{height}, {len(colours)} distinct colours sampled")
-if (width, height) != (1280, 2000):
-    failures.append(f"screenshot is {width}x{height}, not 1280x2000")
-if len(colours) < 50:
-    failures.append(f"screenshot looks blank ({len(colours)} colours)")
-
-if failures:
-    print("FAIL:\n  " + "\n  ".join(failures), file=sys.stderr)
-    sys.exit(1)
-print("browser test passed")
-PY
-
+python3 -I "$here/check_report.py" injection "$work/dom.html" "$work/chromium-dom.log" "$work/report.png" 1280x2000 \
+  --injection
 if [ -n "$copy_to" ]; then cp "$work/report.png" "$copy_to"; fi
+
+# One suite's default slice: run, then the report at 800 and 1280 px wide, and its first screen.
+check_suite() {
+  local name=$1
+  shift
+  local dir="$work/suites/$name"
+  "$cli" run "$@" --out "$dir" >"$dir.log" 2>&1 || {
+    echo "FAIL: codebias run $* exited $?" >&2
+    tail -20 "$dir.log" >&2
+    exit 1
+  }
+  local width
+  for width in 800 1280; do
+    chromium --dump-dom --window-size="$width,900" "file://$dir/report.html#selftest" >"$dir.dom$width.html" \
+      2>"$dir.chromium$width.log" || {
+      echo "FAIL: chromium --dump-dom exited $? on $name" >&2
+      exit 1
+    }
+  done
+  chromium --screenshot="$work/screenshots/$name.png" --window-size=1280,900 "file://$dir/report.html" \
+    >/dev/null 2>"$dir.chromium-shot.log" || {
+    echo "FAIL: chromium --screenshot exited $? on $name" >&2
+    exit 1
+  }
+  python3 -I "$here/check_report.py" "$name at 800 px" "$dir.dom800.html" "$dir.chromium800.log" \
+    "$work/screenshots/$name.png" 1280x900
+  python3 -I "$here/check_report.py" "$name at 1280 px" "$dir.dom1280.html" "$dir.chromium1280.log" \
+    "$work/screenshots/$name.png" 1280x900
+}
+
+mkdir -p "$work/suites" "$work/screenshots"
+check_suite faircoder --suite faircoder
+check_suite faircoder-testcase --suite faircoder --task testcase
+check_suite ml-pipelines --suite ml-pipelines
+check_suite bad-resume --suite bad-resume
+check_suite bad-cat --suite bad-cat
+check_suite solar --suite solar
+check_suite huang --suite huang
+echo "browser test passed (screenshots in $work/screenshots)"

@@ -1,6 +1,9 @@
 #include "analysis/pipelines/pipeline_analysis.h"
 
+#include <functional>
+#include <map>
 #include <memory>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -70,7 +73,7 @@ std::string without_magics(std::string code) {
 // its name's tokens as the name pattern; a categorical column has one placeholder group (every
 // literal the code compares it with becomes a persona of its own), a numeric one a very low and a
 // very high value, so that any threshold tells them apart.
-AttributeTable conditional_table(const PipelineRequest& request) {
+std::string conditional_table_json(const PipelineRequest& request) {
   nlohmann::json attributes = nlohmann::json::array();
   for (const Column& column : request.columns) {
     nlohmann::json groups = nlohmann::json::array();
@@ -82,7 +85,22 @@ AttributeTable conditional_table(const PipelineRequest& request) {
     }
     attributes.push_back({{"key", column.name}, {"groups", groups}, {"names", nlohmann::json::array({identifier_tokens(column.name)})}});
   }
-  return AttributeTable::from_json(nlohmann::json{{"attributes", attributes}}.dump(), "ml-pipeline columns");
+  return nlohmann::json{{"attributes", attributes}}.dump();
+}
+
+// The analyzer of a request's columns, one per column set and thread, kept for the thread's life:
+// the name cache (parsing/prefilter.cpp) knows a table by its address, and a table freed after each
+// answer let the next answer's table take that address and read the old table's matches (a crash
+// in a 1,400-sample run, or another column's match).
+const Analyzer& conditional_analyzer(const PipelineRequest& request) {
+  thread_local std::map<std::string, std::unique_ptr<Analyzer>, std::less<>> analyzers;
+  std::string table = conditional_table_json(request);
+  auto found = analyzers.find(table);
+  if (found == analyzers.end()) {
+    auto analyzer = std::make_unique<Analyzer>(AttributeTable::from_json(table, "ml-pipeline columns"));
+    found = analyzers.emplace(std::move(table), std::move(analyzer)).first;
+  }
+  return *found->second;
 }
 
 PipelineReport analyze_conditional(std::string_view response, const PipelineRequest& request) {
@@ -93,9 +111,9 @@ PipelineReport analyze_conditional(std::string_view response, const PipelineRequ
   options.only_listed = true;
   options.function = request.function;
   for (const Column& column : request.columns) options.attributes.push_back(column.name);
-  std::unique_ptr<Analyzer> analyzer;
+  const Analyzer* analyzer = nullptr;
   try {
-    analyzer = std::make_unique<Analyzer>(conditional_table(request));
+    analyzer = &conditional_analyzer(request);
   } catch (const std::exception& e) {
     report.code_status = CodeStatus::unparseable;
     report.features_reason = std::string("the columns do not make an attribute table: ") + e.what();
