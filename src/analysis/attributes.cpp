@@ -1,3 +1,4 @@
+#include <atomic>
 #include "analysis/attributes.h"
 
 #include <algorithm>
@@ -8,6 +9,11 @@
 #include "base/builtin_data.h"
 
 namespace codebias::analysis {
+
+uint64_t TableIdentity::next() {
+  static std::atomic<uint64_t> counter{0};
+  return ++counter;
+}
 namespace {
 
 using nlohmann::json;

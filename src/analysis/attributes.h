@@ -3,6 +3,7 @@
 // their own file), so no group name or synonym is a literal in the analyzer.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +21,23 @@ struct GroupSpec {
 struct NamePattern {
   std::vector<std::string> tokens;
   std::vector<std::string> scenarios;  // empty: every scenario
+};
+
+// Tells tables apart even when one is built where a freed one lived: caches key on it, not on an
+// address. A copy is another table (it may be changed), so it takes a new value.
+class TableIdentity {
+ public:
+  TableIdentity() : value_(next()) {}
+  TableIdentity(const TableIdentity&) : value_(next()) {}
+  TableIdentity& operator=(const TableIdentity&) {
+    value_ = next();
+    return *this;
+  }
+  uint64_t value() const { return value_; }
+
+ private:
+  static uint64_t next();
+  uint64_t value_;
 };
 
 // A boolean name such as is_female: exact token sequence -> groups for which it is true.
@@ -63,7 +81,10 @@ class AttributeTable {
   // Which attribute, if any, an identifier, field name or string key refers to in `scenario`.
   std::optional<NameMatch> match_name(std::string_view name, std::string_view scenario) const;
 
+  uint64_t identity() const { return identity_.value(); }
+
  private:
+  TableIdentity identity_;
   std::vector<AttributeSpec> specs_;
   std::vector<std::string> not_attribute_tokens_;
 };

@@ -52,10 +52,11 @@ class NameCache {
   // Binds the cache to a table and scenario. Matches are kept per scenario (inputs mix them);
   // another table empties the cache.
   void use(const AttributeTable& table, std::string_view scenario) {
-    if (&table == table_ && scenario == by_scenario_[current_].scenario) return;
-    if (&table != table_) {
+    if (table.identity() == table_identity_ && scenario == by_scenario_[current_].scenario) return;
+    table_ = &table;
+    if (table.identity() != table_identity_) {
       by_scenario_.clear();
-      table_ = &table;
+      table_identity_ = table.identity();
       build_anchors(table);
     }
     auto known = std::find_if(by_scenario_.begin(), by_scenario_.end(),
@@ -140,6 +141,7 @@ class NameCache {
   std::vector<uint8_t> anchors_;
   bool short_names_ = true;
   const AttributeTable* table_ = nullptr;
+  uint64_t table_identity_ = 0;
   std::vector<ScenarioMatches> by_scenario_;
   size_t current_ = 0;
 };
