@@ -323,6 +323,29 @@ TEST(RunStore, ForEachSampleCallbackMayWriteAnalysesBack) {
   EXPECT_EQ(analysed, plan.size());
 }
 
+// The store reuses its prepared statements; each is reset after use, so no call keeps an old read
+// snapshot: a reader sees what another connection committed since its last call.
+TEST(RunStore, ReusedStatementsSeeCommitsOfAnotherConnection) {
+  fs::path dir = fresh_test_dir("store");
+  auto writer = RunStore::create(dir, kProvenance, make_plan(1, 3));
+  auto reader = RunStore::open(dir);
+  EXPECT_EQ(reader.status("p0#0"), SampleStatus::pending);
+  EXPECT_EQ(reader.counts().done, 0);
+  int seen = 0;
+  reader.for_each_sample([&](const PlannedSample&, const SampleResult&, const json*) { ++seen; });
+  EXPECT_EQ(seen, 3);
+  ASSERT_TRUE(writer.record(done_result("p0#0", "a")));
+  ASSERT_TRUE(writer.record(done_result("p0#1", "b")));
+  EXPECT_EQ(reader.status("p0#0"), SampleStatus::done);
+  EXPECT_EQ(reader.counts().done, 2);
+  std::vector<std::string> answers;
+  reader.for_each_sample([&](const PlannedSample&, const SampleResult& result, const json*) {
+    answers.push_back(result.answer);
+  });
+  EXPECT_THAT(answers, ElementsAre("a", "b", ""));
+  EXPECT_FALSE(writer.record(done_result("p0#1", "again")));  // the reused lookup still finds it done
+}
+
 TEST(RunStore, RefusesCredentialsInBodiesMetadataProvenanceAndEndpoints) {
   fs::path dir = fresh_test_dir("store");
   json with_header = {
