@@ -348,7 +348,9 @@ constexpr std::size_t kHeadlineRows = 12;
 void analyse_and_report(store::RunStore& store, const RunOptions& options, const std::filesystem::path& dir,
                         const RunIo& io, tasks::RunExecutions* executions, RunOutcome& outcome) {
   std::vector<metrics::SampleRecord> records;
-  const metrics::RunResults results = analyse_stored_samples(store, options, records, executions);
+  std::map<std::string, nlohmann::json> executed;
+  const metrics::RunResults results = analyse_stored_samples(store, options, records, executions, &executed);
+  for (const auto& [sample_id, outcome] : executed) store.record_execution(sample_id, outcome);
   for (const auto& sample : results.samples) {
     if (!sample.analysis.is_null()) store.record_analysis(sample.record->planned.id, nlohmann::json(sample.analysis));
   }
@@ -473,12 +475,16 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
 }
 
 metrics::RunResults analyse_stored_samples(const store::RunStore& store, const RunOptions& options,
-                                           std::vector<metrics::SampleRecord>& records, tasks::RunExecutions* started) {
+                                           std::vector<metrics::SampleRecord>& records, tasks::RunExecutions* started,
+                                           std::map<std::string, nlohmann::json>* executed) {
   records.clear();
   store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
                             const nlohmann::json*) { records.push_back({planned, result}); });
   tasks::RunAnalysisSettings settings = analysis_settings(options);
   settings.executions = started;
+  std::map<std::string, nlohmann::json> stored;
+  if (options.execute) stored = store.executions();
+  settings.stored_executions = {&stored, executed};
   return tasks::find_task(options.task).analyse_run(records, settings);
 }
 

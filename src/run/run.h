@@ -38,10 +38,13 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
 // Reads every stored sample of the run into `records` (plan order, replacing what it held) and
 // analyses them with the run's task (options.task; a test-case run's blocks are options.samples
 // long). The results point into `records`, which must outlive them and stay unchanged. With
-// --execute, `started` holds the executions the run started while generating (null: none).
+// --execute, `started` holds the executions the run started while generating (null: none); an
+// answer whose execution outcome the store keeps is not run again, and `executed` (when given)
+// receives the outcomes of those that ran, by sample id, for the caller to store.
 metrics::RunResults analyse_stored_samples(const store::RunStore& store, const RunOptions& options,
                                            std::vector<metrics::SampleRecord>& records,
-                                           tasks::RunExecutions* started = nullptr);
+                                           tasks::RunExecutions* started = nullptr,
+                                           std::map<std::string, nlohmann::json>* executed = nullptr);
 
 struct RunIo {
   std::ostream* log = nullptr;  // progress and notes; nullptr = quiet

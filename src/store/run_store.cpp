@@ -79,6 +79,16 @@ CREATE TABLE analyses (
 );
 )sql";
 
+// Version 3 added each executed answer's outcome (`run --execute`), so a report rebuilds without
+// running the programs again; an upgrade of an older store adds the table empty.
+constexpr const char* kExecutionsTable = R"sql(
+CREATE TABLE executions (
+  seq         INTEGER PRIMARY KEY REFERENCES samples (seq),
+  execution   TEXT NOT NULL CHECK (json_valid(execution)),
+  recorded_at REAL NOT NULL
+);
+)sql";
+
 double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
 
 const char* status_name(SampleStatus status) {
@@ -280,6 +290,8 @@ struct RunStore::Impl {
   ReusedStatement update_status{db, "UPDATE samples SET status = ?1 WHERE seq = ?2"};
   ReusedStatement upsert_analysis{db,
                                   "INSERT OR REPLACE INTO analyses (seq, analysis, recorded_at) VALUES (?1, ?2, ?3)"};
+  ReusedStatement upsert_execution{
+      db, "INSERT OR REPLACE INTO executions (seq, execution, recorded_at) VALUES (?1, ?2, ?3)"};
   ReusedStatement count_by_status{db, "SELECT status, COUNT(*) FROM samples GROUP BY status"};
   ReusedStatement sample_page{
       db, std::string("SELECT s.seq, ") + kPlannedColumns +
@@ -321,6 +333,7 @@ RunStore RunStore::create(const fs::path& dir, const json& provenance, std::span
       sqlite::Database db(partial, sqlite::Database::Mode::create);
       sqlite::Transaction transaction(db);
       db.exec(kSchema);
+      db.exec(kExecutionsTable);
       db.exec(("PRAGMA application_id = " + std::to_string(kApplicationId) +
                "; PRAGMA user_version = " + std::to_string(kSchemaVersion) + ";")
                   .c_str());
@@ -349,10 +362,12 @@ RunStore RunStore::open(const fs::path& dir) {
     throw StoreError(path.string() + " is not a codebias run store");
   }
   std::int64_t version = db.pragma_integer("PRAGMA user_version");
-  if (version == 1) {
-    // Version 2 added the size of an answer stored cut (--max-answer-bytes); older rows were whole.
+  if (version == 1 || version == 2) {
     sqlite::Transaction transaction(db);
-    db.exec("ALTER TABLE results ADD COLUMN answer_bytes_received INTEGER NOT NULL DEFAULT 0; PRAGMA user_version = 2;");
+    // Version 2 added the size of an answer stored cut (--max-answer-bytes); older rows were whole.
+    if (version == 1) db.exec("ALTER TABLE results ADD COLUMN answer_bytes_received INTEGER NOT NULL DEFAULT 0;");
+    db.exec(kExecutionsTable);
+    db.exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion) + ";").c_str());
     transaction.commit();
     version = kSchemaVersion;
   }
@@ -444,6 +459,32 @@ void RunStore::record_analysis(std::string_view sample_id, const json& analysis)
   }
   impl_->upsert_analysis.use()->bind_integer(1, seq).bind_text(2, to_text(analysis)).bind_real(3, unix_now()).run();
   transaction.commit();
+}
+
+void RunStore::record_execution(std::string_view sample_id, const json& execution) {
+  std::lock_guard lock(impl_->mutex);
+  auto& db = impl_->db;
+  sqlite::Transaction transaction(db);
+  auto [seq, status] = impl_->find(sample_id);
+  if (status != SampleStatus::done) {
+    throw StoreError(db.path().string() + ": sample \"" + std::string(sample_id) +
+                     "\" is not done; only a done sample has an answer to execute");
+  }
+  impl_->upsert_execution.use()->bind_integer(1, seq).bind_text(2, to_text(execution)).bind_real(3, unix_now()).run();
+  transaction.commit();
+}
+
+std::map<std::string, json> RunStore::executions() const {
+  std::lock_guard lock(impl_->mutex);
+  sqlite::Statement query(impl_->db,
+                          "SELECT s.id, e.execution FROM executions AS e JOIN samples AS s ON s.seq = e.seq");
+  std::map<std::string, json> outcomes;
+  while (query.step()) {
+    std::string id = query.text(0);
+    json execution = parse_stored(query.text(1), impl_->db.path(), "execution of sample " + id);
+    outcomes.emplace(std::move(id), std::move(execution));
+  }
+  return outcomes;
 }
 
 std::optional<SampleStatus> RunStore::status(std::string_view sample_id) const {

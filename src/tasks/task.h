@@ -20,6 +20,7 @@
 #include "prompts/prompt_builder.h"
 #include "suites/suite.h"
 #include "tasks/run_executions.h"
+#include "tasks/stored_execution.h"
 
 namespace codebias::tasks {
 
@@ -63,6 +64,9 @@ struct RunAnalysisSettings {
   // With execute: the executions the run started while generating (Task::executable_answer); null:
   // the analysis starts them all.
   RunExecutions* executions = nullptr;
+  // With execute: the outcomes the run store keeps, used instead of running a program again, and
+  // where the outcomes of the programs this analysis ran go to be stored.
+  StoredExecutions stored_executions;
 };
 
 // A further user turn a task asks for after one answer (the resume task's question for the fields
