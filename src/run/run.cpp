@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "analysis/analyzer.h"
+#include "base/json_fields.h"
 #include "base/strings.h"
 #include "base/url.h"
 #include "base/utc_time.h"
@@ -206,6 +207,27 @@ tasks::RunAnalysisSettings analysis_settings(const RunOptions& options) {
   settings.trace_detector = options.trace_detector;
   settings.trace_detector_model = options.trace_detector_model.string();
   return settings;
+}
+
+// A stored sample as the analyses and reports read it: the request body keeps only its last user
+// message (the prompt the HTML drill-down shows) and the raw response is left in the store. The
+// two were over a third of the memory a run's analysis held per sample (issue 32).
+metrics::SampleRecord record_for_analysis(const generation::PlannedSample& planned,
+                                          const generation::SampleResult& result) {
+  metrics::SampleRecord record{planned, result};
+  record.result.raw_response.clear();
+  record.result.raw_response.shrink_to_fit();
+  nlohmann::json kept = nlohmann::json::object();
+  if (const auto messages = planned.body.find("messages"); messages != planned.body.end() && messages->is_array()) {
+    for (auto it = messages->rbegin(); it != messages->rend(); ++it) {
+      if (base::string_or_empty(*it, "role") != "user") continue;
+      kept["messages"] = nlohmann::json::array({*it});
+      break;
+    }
+  }
+  if (!kept.contains("messages") && planned.body.contains("prompt")) kept["prompt"] = planned.body["prompt"];
+  record.planned.body = std::move(kept);
+  return record;
 }
 
 // Sends what is pending (of the samples `mine` selects) and stores each result as it arrives;
@@ -479,7 +501,7 @@ metrics::RunResults analyse_stored_samples(const store::RunStore& store, const R
                                            std::map<std::string, nlohmann::json>* executed) {
   records.clear();
   store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
-                            const nlohmann::json*) { records.push_back({planned, result}); });
+                            const nlohmann::json*) { records.push_back(record_for_analysis(planned, result)); });
   tasks::RunAnalysisSettings settings = analysis_settings(options);
   settings.executions = started;
   std::map<std::string, nlohmann::json> stored;
