@@ -12,7 +12,7 @@ codebias=${CODEBIAS:-$PWD/build/codebias}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 [ $# -gt 0 ] || set -- 20 74
-/usr/bin/python3 -I - "$codebias" "$work" "$@" <<'PY'
+/usr/bin/python3 -I -u - "$codebias" "$work" "$@" <<'PY'
 import os, subprocess, sys, time
 
 codebias, work, counts = sys.argv[1], sys.argv[2], [int(n) for n in sys.argv[3:]]

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 codebias=${CODEBIAS:-$PWD/build/codebias}
 [ -x "$codebias" ] || bash scripts/setup.sh
-/usr/bin/python3 -I - "$codebias" "${1:-examples/responses.jsonl}" "${2:-5}" <<'PY'
+/usr/bin/python3 -I -u - "$codebias" "${1:-examples/responses.jsonl}" "${2:-5}" <<'PY'
 import os, subprocess, sys
 
 codebias, corpus, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3])

@@ -518,7 +518,8 @@ RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
   // Stored resolved, so a resumed run and the reports see the task and temperature it ran with.
   const RunOptions options = with_suite_defaults(requested, suite);
   std::string limit_note;
-  const auto samples = plan_samples(options, suite, &limit_note);
+  // Not const: once stored, the plan is read back from the store, so its memory is given back.
+  auto samples = plan_samples(options, suite, &limit_note);
   if (samples.empty()) throw std::invalid_argument("the options select no prompt");
 
   std::error_code error;
@@ -534,6 +535,7 @@ RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
   if (io.log)
     *io.log << "codebias: planned " << samples.size() << " samples in "
             << base::printable(options.out_dir.string(), false) << '\n';
+  std::vector<generation::PlannedSample>().swap(samples);
   if (io.log && !limit_note.empty()) *io.log << "codebias: " << limit_note << '\n';
 
   RunOutcome outcome;
