@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "analysis/analyzer.h"
+#include "base/json_fields.h"
 #include "base/strings.h"
 #include "base/url.h"
 #include "base/utc_time.h"
@@ -209,6 +210,27 @@ tasks::RunAnalysisSettings analysis_settings(const RunOptions& options) {
   return settings;
 }
 
+// A stored sample as the analyses and reports read it: the request body keeps only its last user
+// message (the prompt the HTML drill-down shows) and the raw response is left in the store. The
+// two were over a third of the memory a run's analysis held per sample (issue 32).
+metrics::SampleRecord record_for_analysis(const generation::PlannedSample& planned,
+                                          const generation::SampleResult& result) {
+  metrics::SampleRecord record{planned, result};
+  record.result.raw_response.clear();
+  record.result.raw_response.shrink_to_fit();
+  nlohmann::json kept = nlohmann::json::object();
+  if (const auto messages = planned.body.find("messages"); messages != planned.body.end() && messages->is_array()) {
+    for (auto it = messages->rbegin(); it != messages->rend(); ++it) {
+      if (base::string_or_empty(*it, "role") != "user") continue;
+      kept["messages"] = nlohmann::json::array({*it});
+      break;
+    }
+  }
+  if (!kept.contains("messages") && planned.body.contains("prompt")) kept["prompt"] = planned.body["prompt"];
+  record.planned.body = std::move(kept);
+  return record;
+}
+
 // Sends what is pending (of the samples `mine` selects) and stores each result as it arrives;
 // with `executions`, starts executing each stored answer; stops sending once `budget` would be
 // passed (what is not sent stays pending). Returns false when interrupted.
@@ -374,7 +396,10 @@ void analyse_and_report(store::RunStore& store, const RunOptions& options, const
       execution_line->show(static_cast<std::int64_t>(finished), static_cast<std::int64_t>(total), 0);
     };
   }
-  const metrics::RunResults results = analyse_stored_samples(store, options, records, executions, execution_progress);
+  std::map<std::string, nlohmann::json> executed;
+  const metrics::RunResults results =
+      analyse_stored_samples(store, options, records, executions, &executed, execution_progress);
+  for (const auto& [sample_id, outcome] : executed) store.record_execution(sample_id, outcome);
   for (const auto& sample : results.samples) {
     if (!sample.analysis.is_null()) store.record_analysis(sample.record->planned.id, nlohmann::json(sample.analysis));
   }
@@ -500,13 +525,17 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
 
 metrics::RunResults analyse_stored_samples(const store::RunStore& store, const RunOptions& options,
                                            std::vector<metrics::SampleRecord>& records, tasks::RunExecutions* started,
+                                           std::map<std::string, nlohmann::json>* executed,
                                            const tasks::ExecutionProgress& execution_progress) {
   records.clear();
   store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
-                            const nlohmann::json*) { records.push_back({planned, result}); });
+                            const nlohmann::json*) { records.push_back(record_for_analysis(planned, result)); });
   tasks::RunAnalysisSettings settings = analysis_settings(options);
   settings.executions = started;
   settings.execution_progress = execution_progress;
+  std::map<std::string, nlohmann::json> stored;
+  if (options.execute) stored = store.executions();
+  settings.stored_executions = {&stored, executed};
   return tasks::find_task(options.task).analyse_run(records, settings);
 }
 
@@ -518,7 +547,8 @@ RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
   // Stored resolved, so a resumed run and the reports see the task and temperature it ran with.
   const RunOptions options = with_suite_defaults(requested, suite);
   std::string limit_note;
-  const auto samples = plan_samples(options, suite, &limit_note);
+  // Not const: once stored, the plan is read back from the store, so its memory is given back.
+  auto samples = plan_samples(options, suite, &limit_note);
   if (samples.empty()) throw std::invalid_argument("the options select no prompt");
   nlohmann::json provenance = new_provenance(options);
   provenance["prices"] = resolve_price(options, provenance["model"].get<std::string>());
@@ -536,6 +566,7 @@ RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
   if (io.log)
     *io.log << "codebias: planned " << samples.size() << " samples in "
             << base::printable(options.out_dir.string(), false) << '\n';
+  std::vector<generation::PlannedSample>().swap(samples);
   if (io.log && !limit_note.empty()) *io.log << "codebias: " << limit_note << '\n';
 
   RunOutcome outcome;

@@ -79,6 +79,16 @@ CREATE TABLE analyses (
 );
 )sql";
 
+// Version 3 added each executed answer's outcome (`run --execute`), so a report rebuilds without
+// running the programs again; an upgrade of an older store adds the table empty.
+constexpr const char* kExecutionsTable = R"sql(
+CREATE TABLE executions (
+  seq         INTEGER PRIMARY KEY REFERENCES samples (seq),
+  execution   TEXT NOT NULL CHECK (json_valid(execution)),
+  recorded_at REAL NOT NULL
+);
+)sql";
+
 double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
 
 const char* status_name(SampleStatus status) {
@@ -166,6 +176,7 @@ void insert_plan(sqlite::Database& db, std::span<const PlannedSample> samples) {
   sqlite::Statement insert(db,
                            "INSERT INTO samples (id, prompt_id, sample_index, seed, config, api_path, body, metadata) "
                            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (id) DO NOTHING");
+  std::optional<sqlite::Statement> existing;  // prepared at the first sample planned before
   for (const auto& sample : samples) {
     if (sample.id.empty()) throw StoreError("a planned sample has an empty id");
     refuse_credentials(sample.body, "request body of sample " + sample.id);
@@ -182,10 +193,11 @@ void insert_plan(sqlite::Database& db, std::span<const PlannedSample> samples) {
         .bind_text(8, to_text(sample.metadata))
         .run();
     if (db.changes() > 0) continue;
-    sqlite::Statement existing(db, "SELECT api_path, body, seed FROM samples WHERE id = ?1");
-    existing.bind_text(1, sample.id);
-    if (!existing.step() || existing.text(0) != sample.api_path || existing.text(1) != body ||
-        existing.optional_integer(2) != sample.seed) {
+    if (!existing) existing.emplace(db, "SELECT api_path, body, seed FROM samples WHERE id = ?1");
+    existing->reset();
+    existing->bind_text(1, sample.id);
+    if (!existing->step() || existing->text(0) != sample.api_path || existing->text(1) != body ||
+        existing->optional_integer(2) != sample.seed) {
       throw StoreError(db.path().string() + ": sample " + sample.id +
                        " is already planned with a different request (api_path, body or seed); a resumed run "
                        "must use the configuration it was started with");
@@ -218,23 +230,76 @@ void refuse_credentials(const json& value, std::string_view where) {
   }
 }
 
+// A statement prepared once per store and reused (preparing the same SQL on every call was ~7 % of
+// a built-in run's CPU). Reset when taken and when given back: a statement left between rows
+// would keep its read snapshot open, and a later call would not see newer commits.
+class ReusedStatement {
+ public:
+  ReusedStatement(sqlite::Database& db, std::string sql) : db_(db), sql_(std::move(sql)) {}
+
+  class Use {
+   public:
+    explicit Use(sqlite::Statement& statement) : statement_(statement) { statement_.reset(); }
+    ~Use() { statement_.reset(); }
+    Use(const Use&) = delete;
+    Use& operator=(const Use&) = delete;
+    sqlite::Statement* operator->() const { return &statement_; }
+    sqlite::Statement& operator*() const { return statement_; }
+
+   private:
+    sqlite::Statement& statement_;
+  };
+
+  // Callers hold the store's mutex.
+  Use use() {
+    if (!statement_) statement_.emplace(db_, sql_);
+    return Use(*statement_);
+  }
+
+ private:
+  sqlite::Database& db_;
+  std::string sql_;
+  std::optional<sqlite::Statement> statement_;
+};
+
 struct RunStore::Impl {
   Impl(sqlite::Database database, json run_provenance)
       : db(std::move(database)), provenance(std::move(run_provenance)) {}
 
   // The sample's seq and status; throws for an id that was never planned.
   std::pair<std::int64_t, SampleStatus> find(std::string_view sample_id) {
-    sqlite::Statement query(db, "SELECT seq, status FROM samples WHERE id = ?1");
-    query.bind_text(1, sample_id);
-    if (!query.step()) {
+    auto query = find_sample.use();
+    query->bind_text(1, sample_id);
+    if (!query->step()) {
       throw StoreError(db.path().string() + ": no sample \"" + std::string(sample_id) + "\" in this run");
     }
-    return {query.integer(0), parse_status(query.text(1))};
+    return {query->integer(0), parse_status(query->text(1))};
   }
 
+  // Declared before the statements, so that they are finalized before the connection closes.
   sqlite::Database db;
   json provenance;
   std::mutex mutex;
+  ReusedStatement find_sample{db, "SELECT seq, status FROM samples WHERE id = ?1"};
+  ReusedStatement upsert_result{
+      db,
+      "INSERT OR REPLACE INTO results (seq, endpoint, http_status, attempts, raw_response, reasoning, "
+      "reasoning_cut_off, answer, finish_reason, prompt_tokens, completion_tokens, reasoning_tokens, latency_s, "
+      "started_at, finished_at, error_kind, error_message, recorded_at, answer_bytes_received) VALUES (?1, ?2, ?3, "
+      "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"};
+  ReusedStatement update_status{db, "UPDATE samples SET status = ?1 WHERE seq = ?2"};
+  ReusedStatement upsert_analysis{db,
+                                  "INSERT OR REPLACE INTO analyses (seq, analysis, recorded_at) VALUES (?1, ?2, ?3)"};
+  ReusedStatement upsert_execution{
+      db, "INSERT OR REPLACE INTO executions (seq, execution, recorded_at) VALUES (?1, ?2, ?3)"};
+  ReusedStatement count_by_status{db, "SELECT status, COUNT(*) FROM samples GROUP BY status"};
+  ReusedStatement sample_page{
+      db, std::string("SELECT s.seq, ") + kPlannedColumns +
+              ", s.status, r.endpoint, r.http_status, r.attempts, r.raw_response, r.reasoning, r.reasoning_cut_off, "
+              "r.answer, r.finish_reason, r.prompt_tokens, r.completion_tokens, r.reasoning_tokens, r.latency_s, "
+              "r.started_at, r.finished_at, r.error_kind, r.error_message, a.analysis, r.answer_bytes_received "
+              "FROM samples AS s LEFT JOIN results AS r ON r.seq = s.seq LEFT JOIN analyses AS a ON a.seq = s.seq "
+              "WHERE s.seq > ?1 ORDER BY s.seq LIMIT ?2"};
 };
 
 RunStore::RunStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -268,6 +333,7 @@ RunStore RunStore::create(const fs::path& dir, const json& provenance, std::span
       sqlite::Database db(partial, sqlite::Database::Mode::create);
       sqlite::Transaction transaction(db);
       db.exec(kSchema);
+      db.exec(kExecutionsTable);
       db.exec(("PRAGMA application_id = " + std::to_string(kApplicationId) +
                "; PRAGMA user_version = " + std::to_string(kSchemaVersion) + ";")
                   .c_str());
@@ -296,10 +362,12 @@ RunStore RunStore::open(const fs::path& dir) {
     throw StoreError(path.string() + " is not a codebias run store");
   }
   std::int64_t version = db.pragma_integer("PRAGMA user_version");
-  if (version == 1) {
-    // Version 2 added the size of an answer stored cut (--max-answer-bytes); older rows were whole.
+  if (version == 1 || version == 2) {
     sqlite::Transaction transaction(db);
-    db.exec("ALTER TABLE results ADD COLUMN answer_bytes_received INTEGER NOT NULL DEFAULT 0; PRAGMA user_version = 2;");
+    // Version 2 added the size of an answer stored cut (--max-answer-bytes); older rows were whole.
+    if (version == 1) db.exec("ALTER TABLE results ADD COLUMN answer_bytes_received INTEGER NOT NULL DEFAULT 0;");
+    db.exec(kExecutionsTable);
+    db.exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion) + ";").c_str());
     transaction.commit();
     version = kSchemaVersion;
   }
@@ -354,13 +422,8 @@ bool RunStore::record(const SampleResult& result) {
   sqlite::Transaction transaction(db);
   auto [seq, status] = impl_->find(result.id);
   if (status == SampleStatus::done) return false;  // final: the transaction rolls back unchanged
-  sqlite::Statement upsert(db,
-                           "INSERT OR REPLACE INTO results (seq, endpoint, http_status, attempts, raw_response, "
-                           "reasoning, reasoning_cut_off, answer, finish_reason, prompt_tokens, completion_tokens, "
-                           "reasoning_tokens, latency_s, started_at, finished_at, error_kind, error_message, "
-                           "recorded_at, answer_bytes_received) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-                           "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)");
-  upsert.bind_integer(1, seq)
+  auto upsert = impl_->upsert_result.use();
+  upsert->bind_integer(1, seq)
       .bind_text(2, result.endpoint)
       .bind_integer(3, result.http_status)
       .bind_integer(4, result.attempts)
@@ -380,8 +443,7 @@ bool RunStore::record(const SampleResult& result) {
       .bind_real(18, unix_now())
       .bind_integer(19, result.answer_bytes_received)
       .run();
-  sqlite::Statement update(db, "UPDATE samples SET status = ?1 WHERE seq = ?2");
-  update.bind_text(1, status_name(result.status)).bind_integer(2, seq).run();
+  impl_->update_status.use()->bind_text(1, status_name(result.status)).bind_integer(2, seq).run();
   transaction.commit();
   return true;
 }
@@ -395,27 +457,52 @@ void RunStore::record_analysis(std::string_view sample_id, const json& analysis)
     throw StoreError(db.path().string() + ": sample \"" + std::string(sample_id) +
                      "\" is not done; only a done sample has an answer to analyse");
   }
-  sqlite::Statement upsert(db, "INSERT OR REPLACE INTO analyses (seq, analysis, recorded_at) VALUES (?1, ?2, ?3)");
-  upsert.bind_integer(1, seq).bind_text(2, to_text(analysis)).bind_real(3, unix_now()).run();
+  impl_->upsert_analysis.use()->bind_integer(1, seq).bind_text(2, to_text(analysis)).bind_real(3, unix_now()).run();
   transaction.commit();
+}
+
+void RunStore::record_execution(std::string_view sample_id, const json& execution) {
+  std::lock_guard lock(impl_->mutex);
+  auto& db = impl_->db;
+  sqlite::Transaction transaction(db);
+  auto [seq, status] = impl_->find(sample_id);
+  if (status != SampleStatus::done) {
+    throw StoreError(db.path().string() + ": sample \"" + std::string(sample_id) +
+                     "\" is not done; only a done sample has an answer to execute");
+  }
+  impl_->upsert_execution.use()->bind_integer(1, seq).bind_text(2, to_text(execution)).bind_real(3, unix_now()).run();
+  transaction.commit();
+}
+
+std::map<std::string, json> RunStore::executions() const {
+  std::lock_guard lock(impl_->mutex);
+  sqlite::Statement query(impl_->db,
+                          "SELECT s.id, e.execution FROM executions AS e JOIN samples AS s ON s.seq = e.seq");
+  std::map<std::string, json> outcomes;
+  while (query.step()) {
+    std::string id = query.text(0);
+    json execution = parse_stored(query.text(1), impl_->db.path(), "execution of sample " + id);
+    outcomes.emplace(std::move(id), std::move(execution));
+  }
+  return outcomes;
 }
 
 std::optional<SampleStatus> RunStore::status(std::string_view sample_id) const {
   std::lock_guard lock(impl_->mutex);
-  sqlite::Statement query(impl_->db, "SELECT status FROM samples WHERE id = ?1");
-  query.bind_text(1, sample_id);
-  if (!query.step()) return std::nullopt;
-  return parse_status(query.text(0));
+  auto query = impl_->find_sample.use();
+  query->bind_text(1, sample_id);
+  if (!query->step()) return std::nullopt;
+  return parse_status(query->text(1));
 }
 
 RunStore::Counts RunStore::counts() const {
   std::lock_guard lock(impl_->mutex);
-  sqlite::Statement query(impl_->db, "SELECT status, COUNT(*) FROM samples GROUP BY status");
+  auto query = impl_->count_by_status.use();
   Counts counts;
-  while (query.step()) {
-    std::int64_t n = query.integer(1);
+  while (query->step()) {
+    std::int64_t n = query->integer(1);
     counts.planned += n;
-    switch (parse_status(query.text(0))) {
+    switch (parse_status(query->text(0))) {
       case SampleStatus::done: counts.done += n; break;
       case SampleStatus::error: counts.errors += n; break;
       case SampleStatus::pending: counts.pending += n; break;
@@ -435,14 +522,8 @@ void RunStore::for_each_sample(const SampleVisitor& visit) const {
     std::vector<Row> page;
     {
       std::lock_guard lock(impl_->mutex);
-      sqlite::Statement query(
-          impl_->db,
-          std::string("SELECT s.seq, ") + kPlannedColumns +
-              ", s.status, r.endpoint, r.http_status, r.attempts, r.raw_response, r.reasoning, r.reasoning_cut_off, "
-              "r.answer, r.finish_reason, r.prompt_tokens, r.completion_tokens, r.reasoning_tokens, r.latency_s, "
-              "r.started_at, r.finished_at, r.error_kind, r.error_message, a.analysis, r.answer_bytes_received "
-              "FROM samples AS s LEFT JOIN results AS r ON r.seq = s.seq LEFT JOIN analyses AS a ON a.seq = s.seq "
-              "WHERE s.seq > ?1 ORDER BY s.seq LIMIT ?2");
+      auto use = impl_->sample_page.use();
+      sqlite::Statement& query = *use;
       query.bind_integer(1, after_seq).bind_integer(2, kPageSize);
       while (query.step()) {
         after_seq = query.integer(0);

@@ -20,9 +20,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -34,8 +36,9 @@
 namespace codebias::store {
 
 // The schema version this build reads and writes (PRAGMA user_version).
-// Version 1 stores (no results.answer_bytes_received) are upgraded in place when opened.
-inline constexpr std::int64_t kSchemaVersion = 2;
+// Older stores are upgraded in place when opened: version 1 gets results.answer_bytes_received,
+// versions 1 and 2 the executions table (empty).
+inline constexpr std::int64_t kSchemaVersion = 3;
 // The database file inside a run directory.
 inline constexpr const char* kStoreFileName = "run.sqlite";
 
@@ -76,6 +79,13 @@ class RunStore {
   // Stores (or replaces) the analysis of a done sample. Throws StoreError for an unknown id or a
   // sample that is not done.
   void record_analysis(std::string_view sample_id, const nlohmann::json& analysis);
+
+  // Stores (or replaces) what running a done sample's program showed (`run --execute`; the
+  // task's outcome, tasks/stored_execution.h), so a report need not run it again. Throws
+  // StoreError for an unknown id or a sample that is not done.
+  void record_execution(std::string_view sample_id, const nlohmann::json& execution);
+  // Every stored execution outcome, by sample id.
+  std::map<std::string, nlohmann::json> executions() const;
 
   // The sample's status, or nullopt when no sample has this id.
   std::optional<generation::SampleStatus> status(std::string_view sample_id) const;

@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <mutex>
 #include <set>
 #include <stdexcept>
 #include <utility>
 
 #include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 #include "base/builtin_data.h"
 #include "suites/template_text.h"
@@ -904,43 +907,56 @@ std::string DecisionsPart::key_of(const DecisionTask& task, std::string_view nam
   return std::string(name);
 }
 
-const Suite& builtin_suite(std::string_view name) {
-  if (name == "faircoder") {
-    static const Suite faircoder = parse_suite(data::builtin_faircoder_suite_json(), "data/suites/faircoder.json");
-    return faircoder;
-  }
-  if (name == "ml-pipelines") {
-    static const Suite ml_pipelines =
-        parse_suite(data::builtin_ml_pipelines_suite_json(), "data/suites/ml_pipelines.json");
-    return ml_pipelines;
-  }
-  if (name == "bad-resume") {
-    static const Suite bad_resume = parse_suite(data::builtin_bad_resume_suite_json(), "data/suites/bad_resume.json");
-    return bad_resume;
-  }
-  if (name == "bad-cat") {
-    static const Suite bad_cat = parse_suite(data::builtin_bad_cat_suite_json(), "data/suites/bad_cat.json");
-    return bad_cat;
-  }
-  if (name == "solar") {
-    static const Suite solar = parse_suite(data::builtin_solar_suite_json(), "data/suites/solar.json");
-    return solar;
-  }
-  if (name == "huang") {
-    static const Suite huang = parse_suite(data::builtin_huang_suite_json(), "data/suites/huang.json");
-    return huang;
-  }
+namespace {
+
+struct EmbeddedSuite {
+  std::string_view json;
+  std::string_view file;  // the data file it was built from, for error messages
+};
+
+// The JSON built into the binary for a built-in suite; throws for any other name.
+EmbeddedSuite embedded_suite(std::string_view name) {
+  if (name == "faircoder") return {data::builtin_faircoder_suite_json(), "data/suites/faircoder.json"};
+  if (name == "ml-pipelines") return {data::builtin_ml_pipelines_suite_json(), "data/suites/ml_pipelines.json"};
+  if (name == "bad-resume") return {data::builtin_bad_resume_suite_json(), "data/suites/bad_resume.json"};
+  if (name == "bad-cat") return {data::builtin_bad_cat_suite_json(), "data/suites/bad_cat.json"};
+  if (name == "solar") return {data::builtin_solar_suite_json(), "data/suites/solar.json"};
+  if (name == "huang") return {data::builtin_huang_suite_json(), "data/suites/huang.json"};
   std::string known;
   for (const auto& known_name : builtin_suite_names()) known += (known.empty() ? "" : ", ") + known_name;
   throw std::invalid_argument("unknown suite '" + std::string(name) + "' (built-in suites: " + known +
                               "; use --suite-file for your own)");
 }
 
+}  // namespace
+
+const Suite& builtin_suite(std::string_view name) {
+  const EmbeddedSuite embedded = embedded_suite(name);
+  // Each suite is parsed the first time a command asks for it, once per process.
+  static std::mutex mutex;
+  static std::map<std::string, Suite, std::less<>> parsed;
+  std::lock_guard lock(mutex);
+  auto it = parsed.find(name);
+  if (it == parsed.end()) it = parsed.emplace(std::string(name), parse_suite(embedded.json, embedded.file)).first;
+  return it->second;
+}
+
 std::vector<std::string> known_scenarios() {
+  // Only the scenario keys are read (simdjson skips the rest): every command that reads response
+  // lines checks their scenario, and parsing all six suites for it was most of its start-up.
+  // The built-in suites are valid (tests/unit/suites), so no key needs checking here.
+  simdjson::dom::parser parser;
   std::vector<std::string> keys;
   for (const auto& name : builtin_suite_names()) {
-    for (const auto& scenario : builtin_suite(name).scenarios) {
-      if (std::find(keys.begin(), keys.end(), scenario.key) == keys.end()) keys.push_back(scenario.key);
+    const EmbeddedSuite embedded = embedded_suite(name);
+    simdjson::dom::array scenarios;
+    if (parser.parse(embedded.json.data(), embedded.json.size()).at_pointer("/function/scenarios").get(scenarios) !=
+        simdjson::SUCCESS)
+      continue;  // a suite without a function task
+    for (const auto scenario : scenarios) {
+      std::string_view key;
+      if (scenario["key"].get(key) != simdjson::SUCCESS) continue;
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.emplace_back(key);
     }
   }
   return keys;

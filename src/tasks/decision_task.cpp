@@ -69,9 +69,10 @@ metrics::RunResults analyse_decision_samples(const std::vector<metrics::SampleRe
     reports.push_back(analyzer->analyze(record.result.answer, options));
     count_status(results.counts, reports.back().code_status);
     report_of_sample.back() = reports.size() - 1;
-    if (settings.execute) pending.push_back({*decision_answer_to_execute(record, settings), reports.size() - 1});
+    if (settings.execute)
+      pending.push_back({*decision_answer_to_execute(record, settings), reports.size() - 1, record.planned.id});
   }
-  if (settings.execute) execute_pending(pending, reports, settings.executions);
+  if (settings.execute) execute_pending(pending, reports, settings.executions, settings.stored_executions);
 
   metrics::DecisionResults decision;
   std::vector<std::string> order;

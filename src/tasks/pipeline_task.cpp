@@ -55,27 +55,41 @@ quality::PipelineSchema schema_from(const nlohmann::json& metadata) {
   return schema;
 }
 
-// One answer to run: its program (nullopt without Python code) and its schema.
+// One answer to run: its program (nullopt without Python code), its schema and its sample ("" when
+// scoring lines).
 struct PendingExecution {
   std::optional<std::string> program;
   quality::PipelineSchema schema;
+  std::string sample_id;
 };
 
 // Runs the answers with a program, `jobs` sandboxes at a time; answers without one get nullopt.
+// An answer whose outcome `stored` keeps is not run again; `stored` keeps the new outcomes.
 // `progress` (may be empty) hears of each finished run.
-std::vector<std::optional<quality::PipelineExecution>> execute_answers(
-    const std::vector<PendingExecution>& pending,
-    const ExecutionProgress& progress) {
+std::vector<std::optional<quality::PipelineExecution>> execute_answers(const std::vector<PendingExecution>& pending,
+                                                                       const StoredExecutions& stored,
+                                                                       const ExecutionProgress& progress) {
   std::vector<quality::PipelineProgram> programs;
   for (const auto& p : pending) {
-    if (p.program) programs.push_back({*p.program, p.schema});
+    if (p.program && stored.find(p.sample_id) == nullptr) programs.push_back({*p.program, p.schema});
   }
   quality::PipelineProgress on_finished;
   if (progress) on_finished = [&](std::size_t finished) { progress(finished, programs.size()); };
-  const auto runs = quality::execute_pipelines(programs, quality::PipelineExecutionOptions{}, 0, on_finished);
+  const auto runs = programs.empty()
+                        ? std::vector<quality::PipelineExecution>()
+                        : quality::execute_pipelines(programs, quality::PipelineExecutionOptions{}, 0, on_finished);
   std::vector<std::optional<quality::PipelineExecution>> out;
   std::size_t next = 0;
-  for (const auto& p : pending) out.push_back(p.program ? std::optional(runs[next++]) : std::nullopt);
+  for (const auto& p : pending) {
+    if (!p.program) {
+      out.emplace_back();
+    } else if (const auto* outcome = stored.find(p.sample_id)) {
+      out.push_back(pipeline_execution_from(*outcome, p.sample_id));
+    } else {
+      stored.keep(p.sample_id, stored_outcome(runs[next]));
+      out.push_back(runs[next++]);
+    }
+  }
   return out;
 }
 
@@ -164,7 +178,7 @@ class PipelineScorer : public Scorer {
         }
         const auto input = nlohmann::json::parse(line.input.text, nullptr, false);
         const std::string response = input.is_object() ? base::string_or_empty(input, "response") : std::string();
-        pending.push_back({pipelines::python_program(response), schema_from(line.result->metadata)});
+        pending.push_back({pipelines::python_program(response), schema_from(line.result->metadata), {}});
         held.push_back({{}, pipelines::to_json(line.result->report, *line.id), line.result->metadata, *line.id});
       });
     } catch (const base::InputError&) {
@@ -219,14 +233,15 @@ metrics::RunResults analyse_pipeline_samples(const std::vector<metrics::SampleRe
       count_status(results.counts, report.code_status);
       sample.analysis = pipelines::to_json(report, record.planned.id);
       if (settings.execute) {
-        pending.push_back({pipelines::python_program(record.result.answer), schema_from(record.planned.metadata)});
+        pending.push_back({pipelines::python_program(record.result.answer), schema_from(record.planned.metadata),
+                           record.planned.id});
         pending_samples.push_back(results.samples.size());
       }
     }
     results.samples.push_back(std::move(sample));
   }
   if (settings.execute) {
-    const auto runs = execute_answers(pending, settings.execution_progress);
+    const auto runs = execute_answers(pending, settings.stored_executions, settings.execution_progress);
     for (std::size_t i = 0; i < runs.size(); ++i) add_execution(results.samples[pending_samples[i]].analysis, runs[i]);
   }
   std::vector<metrics::PipelineAnswer> answers;

@@ -258,11 +258,23 @@ analysis::AnalyzeOptions analyze_options_for(const nlohmann::json& metadata,
 
 
 void execute_pending(const std::vector<PendingCounterfactual>& pending, std::vector<analysis::ResponseReport>& reports,
-                     RunExecutions* started) {
+                     RunExecutions* started, const StoredExecutions& stored) {
   std::optional<RunExecutions> own;
-  RunExecutions& executions = started ? *started : own.emplace();
-  for (const auto& entry : pending) executions.start(entry.answer);
-  for (const auto& entry : pending) analysis::add_execution(reports[entry.report], executions.take(entry.answer));
+  RunExecutions* executions = started;
+  for (const auto& entry : pending) {
+    if (stored.find(entry.sample_id) != nullptr) continue;
+    if (executions == nullptr) executions = &own.emplace();
+    executions->start(entry.answer);
+  }
+  for (const auto& entry : pending) {
+    if (const auto* outcome = stored.find(entry.sample_id)) {
+      analysis::add_execution(reports[entry.report], response_execution_from(*outcome, entry.sample_id));
+      continue;
+    }
+    auto execution = executions->take(entry.answer);
+    stored.keep(entry.sample_id, stored_outcome(execution));
+    analysis::add_execution(reports[entry.report], std::move(execution));
+  }
 }
 
 std::optional<ExecutableAnswer> function_executable_answer(const metrics::SampleRecord& record,
@@ -275,7 +287,7 @@ std::optional<ExecutableAnswer> function_executable_answer(const metrics::Sample
 metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord>& records,
                                          const analysis::Analyzer& analyzer,
                                          const detectors::Detector* trace_detector, double epsilon, bool execute,
-                                         RunExecutions* started) {
+                                         RunExecutions* started, const StoredExecutions& stored) {
   const auto& table = analyzer.attributes();
   metrics::RunResults results;
   results.samples.reserve(records.size());
@@ -317,7 +329,7 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
     auto report = analyzer.analyze(record.result.answer, options);
     count_status(results.counts, report.code_status);
     if (execute) {
-      pending.push_back({*function_executable_answer(record, table), executed_reports.size()});
+      pending.push_back({*function_executable_answer(record, table), executed_reports.size(), record.planned.id});
       executed_reports.push_back(report);
       executed_answers.push_back(answer);
     } else {
@@ -365,7 +377,7 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
   }
   std::optional<metrics::CounterfactualSummary> counterfactual;
   if (execute) {
-    execute_pending(pending, executed_reports, started);
+    execute_pending(pending, executed_reports, started, stored);
     std::vector<metrics::ExecutedResponse> executed;
     for (std::size_t i = 0; i < executed_reports.size(); ++i) {
       const std::string& id = executed_answers[i]->planned.id;
@@ -468,7 +480,7 @@ metrics::RunResults analyse_function_samples(const std::vector<metrics::SampleRe
   config.model_path = settings.trace_detector_model;
   const auto detector = detectors::make_detector(settings.trace_detector, config);
   return analyse_function_run(records, analysis::Analyzer(*settings.table), detector.get(), metrics::kShiftEpsilon,
-                              settings.execute, settings.executions);
+                              settings.execute, settings.executions, settings.stored_executions);
 }
 
 std::optional<ExecutableAnswer> function_answer_to_execute(const metrics::SampleRecord& record,

@@ -13,6 +13,7 @@
 #include "metrics/run_results.h"
 #include "quality/counterfactual_execution.h"
 #include "tasks/run_executions.h"
+#include "tasks/stored_execution.h"
 
 namespace codebias::tasks {
 
@@ -41,13 +42,13 @@ void count_status(metrics::RunCounts& counts, analysis::CodeStatus status);
 // table (metrics/propagation.h): the trace is biased for the cell's attribute when the detector
 // says biased and names that attribute (or names none).
 // With `execute`, every answer also runs in the counterfactual sandbox (`started`: the executions
-// the run started while generating): its analysis gets the execution block and the results the
-// counterfactual summary.
+// the run started while generating; `stored`: outcomes kept in the run store): its analysis gets
+// the execution block and the results the counterfactual summary.
 metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord>& records,
                                          const analysis::Analyzer& analyzer,
                                          const detectors::Detector* trace_detector = nullptr,
                                          double epsilon = metrics::kShiftEpsilon, bool execute = false,
-                                         RunExecutions* started = nullptr);
+                                         RunExecutions* started = nullptr, const StoredExecutions& stored = {});
 
 // What the function task executes of a done answer (nothing for a rewrite request, whose answer is
 // a trace): the answer, the analyzer's options from its metadata, and `table`.
@@ -61,16 +62,19 @@ std::optional<ExecutableAnswer> function_executable_answer(const metrics::Sample
 metrics::RunResults analyse_testcase_run(const std::vector<metrics::SampleRecord>& records,
                                          const analysis::AttributeTable& table, int block);
 
-// One answer's counterfactual execution, waiting to run, and the report (index into the caller's
-// reports) it is added to.
+// One answer's counterfactual execution, waiting to run, the report (index into the caller's
+// reports) it is added to, and the sample it answers.
 struct PendingCounterfactual {
   ExecutableAnswer answer;
   std::size_t report = 0;
+  std::string sample_id;
 };
 
-// Runs every pending execution and adds each to its report (analysis::add_execution). Those in
-// `started` (executions the run started while generating; may be null) are only waited for.
+// Adds every pending execution to its report (analysis::add_execution): the outcome `stored`
+// keeps for its sample, else the program's run, which `stored` then keeps. Those in `started`
+// (executions the run started while generating; may be null) are only waited for; no sandbox
+// starts when every outcome is stored.
 void execute_pending(const std::vector<PendingCounterfactual>& pending, std::vector<analysis::ResponseReport>& reports,
-                     RunExecutions* started);
+                     RunExecutions* started, const StoredExecutions& stored);
 
 }  // namespace codebias::tasks

@@ -20,6 +20,7 @@
 #include "prompts/prompt_builder.h"
 #include "suites/suite.h"
 #include "tasks/run_executions.h"
+#include "tasks/stored_execution.h"
 
 namespace codebias::tasks {
 
@@ -69,6 +70,9 @@ struct RunAnalysisSettings {
   // With execute, where the analysis runs the programs itself (ml-pipeline): told after each one
   // has run, with how many have and how many there are (from worker threads, one call at a time).
   ExecutionProgress execution_progress;
+  // With execute: the outcomes the run store keeps, used instead of running a program again, and
+  // where the outcomes of the programs this analysis ran go to be stored.
+  StoredExecutions stored_executions;
 };
 
 // A further user turn a task asks for after one answer (the resume task's question for the fields

@@ -1,4 +1,5 @@
 // `codebias score`: JSONL responses in, per-attribute findings out (contract: README.md).
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -20,6 +21,21 @@
 namespace codebias::cli {
 
 namespace {
+
+// --scenario's check, as CLI::IsMember(suites::known_scenarios()) with the same help and error, but
+// the scenarios are listed only when the flag is given or help is printed: listing them parses
+// every built-in suite, which cost every command's start-up (even --version) before.
+class KnownScenario : public CLI::Validator {
+ public:
+  KnownScenario() : CLI::Validator("") {
+    desc_function_ = [] { return CLI::detail::generate_set(suites::known_scenarios()); };
+    func_ = [](std::string& input) {
+      const auto known = suites::known_scenarios();
+      if (std::find(known.begin(), known.end(), input) != known.end()) return std::string();
+      return input + " not in " + CLI::detail::generate_set(known);
+    };
+  }
+};
 
 struct ScoreArgs {
   std::string input;
@@ -162,7 +178,7 @@ Command add_score_command(CLI::App& parent) {
   app->add_option("--out,--output", args->output, "Output JSONL, one line per input line; - for stdout")
       ->capture_default_str();
   app->add_option("--scenario", args->scenario, "Scenario of lines that name none (decides which attributes are sensitive)")
-      ->check(CLI::IsMember(suites::known_scenarios()));
+      ->check(KnownScenario());
   app->add_option("--attribute,--attributes", args->attributes,
                   "Report only these attributes (repeatable or comma-separated, e.g. gender,parents_degree)")
       ->delimiter(',');

@@ -43,8 +43,8 @@ TEST(RunStore, CreateWritesAVersionedWalSchema) {
   EXPECT_EQ(query_integer(file, "SELECT COUNT(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"), 1);
   EXPECT_EQ(query_integer(file,
                           "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN "
-                          "('run', 'samples', 'results', 'analyses')"),
-            4);
+                          "('run', 'samples', 'results', 'analyses', 'executions')"),
+            5);
   EXPECT_EQ(query_integer(file,
                           "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'samples' "
                           "AND sql LIKE '%(status%'"),
@@ -74,7 +74,7 @@ TEST(RunStore, OpenRefusesAnotherSchemaVersion) {
   fs::path dir = fresh_test_dir("store");
   { auto store = RunStore::create(dir, kProvenance); }
   execute(dir / kStoreFileName, "PRAGMA user_version = 99");
-  EXPECT_THAT(error_of([&] { RunStore::open(dir); }), HasSubstr("schema version 99; this codebias reads version 2"));
+  EXPECT_THAT(error_of([&] { RunStore::open(dir); }), HasSubstr("schema version 99; this codebias reads version 3"));
 }
 
 TEST(RunStore, OpenRefusesFilesThatAreNotRunStores) {
@@ -323,6 +323,29 @@ TEST(RunStore, ForEachSampleCallbackMayWriteAnalysesBack) {
   EXPECT_EQ(analysed, plan.size());
 }
 
+// The store reuses its prepared statements; each is reset after use, so no call keeps an old read
+// snapshot: a reader sees what another connection committed since its last call.
+TEST(RunStore, ReusedStatementsSeeCommitsOfAnotherConnection) {
+  fs::path dir = fresh_test_dir("store");
+  auto writer = RunStore::create(dir, kProvenance, make_plan(1, 3));
+  auto reader = RunStore::open(dir);
+  EXPECT_EQ(reader.status("p0#0"), SampleStatus::pending);
+  EXPECT_EQ(reader.counts().done, 0);
+  int seen = 0;
+  reader.for_each_sample([&](const PlannedSample&, const SampleResult&, const json*) { ++seen; });
+  EXPECT_EQ(seen, 3);
+  ASSERT_TRUE(writer.record(done_result("p0#0", "a")));
+  ASSERT_TRUE(writer.record(done_result("p0#1", "b")));
+  EXPECT_EQ(reader.status("p0#0"), SampleStatus::done);
+  EXPECT_EQ(reader.counts().done, 2);
+  std::vector<std::string> answers;
+  reader.for_each_sample([&](const PlannedSample&, const SampleResult& result, const json*) {
+    answers.push_back(result.answer);
+  });
+  EXPECT_THAT(answers, ElementsAre("a", "b", ""));
+  EXPECT_FALSE(writer.record(done_result("p0#1", "again")));  // the reused lookup still finds it done
+}
+
 TEST(RunStore, RefusesCredentialsInBodiesMetadataProvenanceAndEndpoints) {
   fs::path dir = fresh_test_dir("store");
   json with_header = {
@@ -417,7 +440,8 @@ TEST(RunStore, ProvenanceWithAKeyedEndpointUrlIsRefused) {
 TEST(RunStore, VersionOneStoreIsUpgradedAndKeepsCutAnswerSizes) {
   fs::path dir = fresh_test_dir("store");
   RunStore::create(dir, kProvenance, make_plan(1, 2));
-  execute(dir / kStoreFileName, "ALTER TABLE results DROP COLUMN answer_bytes_received; PRAGMA user_version = 1");
+  execute(dir / kStoreFileName,
+          "ALTER TABLE results DROP COLUMN answer_bytes_received; DROP TABLE executions; PRAGMA user_version = 1");
   auto store = RunStore::open(dir);
   EXPECT_EQ(query_integer(dir / kStoreFileName, "PRAGMA user_version"), kSchemaVersion);
   auto cut = done_result("p0#0", "abc");
@@ -429,6 +453,38 @@ TEST(RunStore, VersionOneStoreIsUpgradedAndKeepsCutAnswerSizes) {
     sizes.push_back(result.answer_bytes_received);
   });
   EXPECT_THAT(sizes, ElementsAre(12345, 0));
+}
+
+TEST(RunStore, ExecutionsRoundTripAndBelongToDoneSamples) {
+  fs::path dir = fresh_test_dir("store");
+  auto store = RunStore::create(dir, kProvenance, make_plan(1, 2));
+  ASSERT_TRUE(store.record(done_result("p0#0", "a")));
+  const json outcome = {{"kind", "pipeline"}, {"status", "ok"}, {"features", {"age", "race"}}};
+  store.record_execution("p0#0", outcome);
+  store.record_execution("p0#0", outcome);  // replaced, not added
+  EXPECT_THAT(error_of([&] { store.record_execution("p0#1", outcome); }), HasSubstr("is not done"));
+  EXPECT_THAT(error_of([&] { store.record_execution("nope", outcome); }), HasSubstr("no sample \"nope\""));
+  const auto executions = RunStore::open(dir).executions();
+  ASSERT_EQ(executions.size(), 1U);
+  EXPECT_EQ(executions.at("p0#0"), outcome);
+  EXPECT_EQ(query_integer(dir / kStoreFileName,
+                          "SELECT COUNT(*) FROM pragma_foreign_key_list('executions') WHERE \"table\" = 'samples'"),
+            1);
+}
+
+TEST(RunStore, VersionTwoStoreIsUpgradedWithAnEmptyExecutionsTable) {
+  fs::path dir = fresh_test_dir("store");
+  {
+    auto store = RunStore::create(dir, kProvenance, make_plan(1, 1));
+    ASSERT_TRUE(store.record(done_result("p0#0", "a")));
+  }
+  execute(dir / kStoreFileName, "DROP TABLE executions; PRAGMA user_version = 2");
+  auto store = RunStore::open(dir);
+  EXPECT_EQ(query_integer(dir / kStoreFileName, "PRAGMA user_version"), kSchemaVersion);
+  EXPECT_TRUE(store.executions().empty());
+  store.record_execution("p0#0", {{"kind", "pipeline"}});
+  EXPECT_EQ(store.executions().size(), 1U);
+  EXPECT_EQ(store.status("p0#0"), SampleStatus::done);
 }
 
 }  // namespace

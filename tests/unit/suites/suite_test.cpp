@@ -106,6 +106,18 @@ TEST(Suite, FaircoderDeclaresItsStylesAndScenarios) {
   EXPECT_THAT(known_scenarios(), ElementsAre("job", "edu", "med"));
 }
 
+// known_scenarios() reads only the scenario keys of the embedded suites: the same keys, in the
+// same order, as the parsed suites declare.
+TEST(Suite, KnownScenariosAreThoseOfTheParsedBuiltinSuites) {
+  std::vector<std::string> declared;
+  for (const auto& name : builtin_suite_names())
+    for (const auto& scenario : builtin_suite(name).scenarios)
+      if (std::find(declared.begin(), declared.end(), scenario.key) == declared.end()) declared.push_back(scenario.key);
+  EXPECT_EQ(known_scenarios(), declared);
+  EXPECT_EQ(&builtin_suite("solar"), &builtin_suite("solar"));  // parsed once
+  EXPECT_THROW(builtin_suite("nope"), std::invalid_argument);
+}
+
 TEST(Suite, InvalidJsonNamesOriginAndLine) {
   try {
     parse_suite("{\n  \"format\": \"codebias-suite/1\",\n  oops\n}", "broken.json");
