@@ -68,7 +68,7 @@ struct PendingExecution {
 // `progress` (may be empty) hears of each finished run.
 std::vector<std::optional<quality::PipelineExecution>> execute_answers(const std::vector<PendingExecution>& pending,
                                                                        const StoredExecutions& stored,
-                                                                       const ExecutionProgress& progress) {
+                                                                       const ExecutionProgress& progress = {}) {
   std::vector<quality::PipelineProgram> programs;
   for (const auto& p : pending) {
     if (p.program && stored.find(p.sample_id) == nullptr) programs.push_back({*p.program, p.schema});
