@@ -830,7 +830,7 @@ Suite parse_suite(std::string_view json_text, std::string_view origin) {
   }
   reader.check_object(document, "(top level)",
                       {"format", "name", "title", "source", "about", "defaults", "prompting", "styles", "function",
-                       "testcase", "pipelines", "resume", "cat", "decisions"});
+                       "testcase", "pipelines", "resume", "cat", "decisions", "hiring_audit"});
 
   Suite suite;
   std::string format = reader.string_field(document, "format", "(top level)");
@@ -878,9 +878,11 @@ Suite parse_suite(std::string_view json_text, std::string_view origin) {
   if (const json* resume = reader.find(document, "resume")) suite.resume = reader.resume(*resume, "resume");
   if (const json* cat = reader.find(document, "cat")) suite.cat = reader.cat(*cat, "cat");
   if (const json* decisions = reader.find(document, "decisions")) suite.decisions = reader.decisions(*decisions, "decisions");
-  if (suite.scenarios.empty() && !suite.testcase && !suite.pipelines && !suite.resume && !suite.cat && !suite.decisions) {
-    reader.fail("(top level)",
-                "a suite needs \"function\", \"testcase\", \"pipelines\", \"resume\", \"cat\" or \"decisions\"");
+  if (const json* hiring = reader.find(document, "hiring_audit")) suite.hiring_audit = *hiring;
+  if (suite.scenarios.empty() && !suite.testcase && !suite.pipelines && !suite.resume && !suite.cat && !suite.decisions &&
+      !suite.hiring_audit) {
+    reader.fail("(top level)", "a suite needs \"function\", \"testcase\", \"pipelines\", \"resume\", \"cat\", "
+                               "\"decisions\" or \"hiring_audit\"");
   }
   return suite;
 }
@@ -894,7 +896,7 @@ Suite load_suite_file(const std::filesystem::path& path) {
 }
 
 std::vector<std::string> builtin_suite_names() {
-  return {"faircoder", "ml-pipelines", "bad-resume", "bad-cat", "solar", "huang"};
+  return {"faircoder", "ml-pipelines", "bad-resume", "bad-cat", "solar", "huang", "hiring-audit"};
 }
 
 std::string DecisionsPart::key_of(const DecisionTask& task, std::string_view name) const {
@@ -929,6 +931,10 @@ const Suite& builtin_suite(std::string_view name) {
   if (name == "huang") {
     static const Suite huang = parse_suite(data::builtin_huang_suite_json(), "data/suites/huang.json");
     return huang;
+  }
+  if (name == "hiring-audit") {
+    static const Suite hiring = parse_suite(data::builtin_hiring_audit_suite_json(), "data/suites/hiring_audit.json");
+    return hiring;
   }
   std::string known;
   for (const auto& known_name : builtin_suite_names()) known += (known.empty() ? "" : ", ") + known_name;

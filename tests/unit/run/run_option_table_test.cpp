@@ -67,6 +67,7 @@ RunOptions every_field_set() {
   o.rewrite_endpoint = "http://127.0.0.1:9000";
   o.rewrite_model = "rewriter";
   o.rewrite_api_key_env = "REWRITER_KEY";
+  o.designs = {"advance", "pick"};
   return o;
 }
 
@@ -199,7 +200,7 @@ TEST(RunOptionTable, ABadRunFileValueNamesTheKey) {
 // task and temperatures resolved from the suite, run::with_suite_defaults).
 TEST(RunOptionTable, ProvenanceOfTheDefaultsIsUnchanged) {
   EXPECT_EQ(to_json(RunOptions{}).dump(),
-            R"({"api_key_env":"","attribute_sets":[],"attributes":[],"concurrency":64,"convention":"",)"
+            R"({"api_key_env":"","attribute_sets":[],"attributes":[],"concurrency":64,"convention":"","designs":[],)"
             R"("endpoints":[],"entities_per_group":null,"execute":false,"extra_body":{},"levels":[],"limit":null,)"
             R"("max_answer_bytes":4194304,"max_attempts":6,"max_tokens":null,"mitigations":[],"model":"","model_profile":"",)"
             R"("modes":["vanilla"],"names":"","names_per_group":null,"paths":[],"positions":["shuffled"],)"
