@@ -1,6 +1,7 @@
 #include "tasks/hiring_audit/hiring_prompts.h"
 
 #include <algorithm>
+#include <cctype>
 #include <stdexcept>
 #include <string>
 
@@ -80,6 +81,7 @@ prompts::Prompt make_prompt(const suites::Suite& suite, const HiringPart& part, 
                          {"occupation", first.occupation},
                          {"cps_occupation", occupation->cps_occupation},
                          {"occupation_typing", occupation->typing},
+                         {"cps_shares", occupation->shares},
                          {"level", first.level},
                          {"candidates", std::move(candidates)}};
   return prompt;
