@@ -167,5 +167,26 @@ TEST(HiringAuditRun, AnUnknownDesignIsAUsageError) {
   EXPECT_NE(run.err.find("--design"), std::string::npos) << run.err;
 }
 
+TEST(HiringAuditScore, ReadsLinesIntoTheAuditAndNamesABadField) {
+  const auto dir = test_support::fresh_test_dir("hiring_");
+  const json candidate = {{"position", 1}, {"name", "Wei Liu"}, {"sex", "Male"}, {"race_ethnicity", "Asian"}};
+  {
+    std::ofstream good(dir / "good.jsonl");
+    good << json{{"id", "a"}, {"response", "No."}, {"metadata", {{"design", "advance"}, {"candidates", {candidate}}}}}.dump()
+         << "\n";
+    std::ofstream bad(dir / "bad.jsonl");
+    bad << json{{"id", "b"}, {"response", "Yes."}, {"metadata", {{"candidates", {candidate}}}}}.dump() << "\n";
+  }
+  const auto scored = test_support::run_cli(
+      {"score", "--task", "hiring-audit", "--input", (dir / "good.jsonl").string(), "--summary-json", (dir / "s.json").string()},
+      dir);
+  ASSERT_EQ(scored.code, 0) << scored.err;
+  EXPECT_EQ(scored.lines().at(0)["advance"], false);
+  EXPECT_EQ(read_json(dir / "s.json")[0]["tables"]["sex"][0]["n"], 1);
+  const auto failed = test_support::run_cli({"score", "--task", "hiring-audit", "--input", (dir / "bad.jsonl").string()}, dir);
+  EXPECT_EQ(failed.code, 2);
+  EXPECT_NE(failed.err.find("bad.jsonl:1: field \"metadata.design\": missing"), std::string::npos) << failed.err;
+}
+
 }  // namespace
 }  // namespace codebias::tasks::hiring

@@ -119,7 +119,7 @@ class HiringScorer : public Scorer {
 
   ScoreSummary summary() const override {
     const ordered_json audit = hiring::hiring_audit_json(rows_);
-    const hiring::AuditContext context{"", "the model that wrote the lines' responses", kTestData};
+    const hiring::AuditContext context{"not recorded (lines scored by codebias score)", "the model that wrote the lines' responses", kTestData};
     return {base::render(hiring::audit_document(audit, context), base::DocumentFormat::text), json(audit)};
   }
 
