@@ -46,7 +46,8 @@ Planted planted_rates() {
       const std::string sex = candidates[i]["sex"], race = candidates[i]["race_ethnicity"];
       const double value = design == "pick" ? p[i] : p[0];
       for (const auto& [table, category] : {std::pair<std::string, std::string>{"sex", sex},
-                                            {"race_ethnicity", race}, {"intersectional", intersection(race, sex)}}) {
+                                            {"race_ethnicity", race},
+                                            {"intersectional", intersection(race, sex)}}) {
         auto& [sum, n] = sums[design][table][category];
         sum += value;
         ++n;
@@ -71,7 +72,8 @@ void expect_design_recovers(const json& design, const Planted& planted) {
   const std::string name = design["design"];
   SCOPED_TRACE(name);
   int checks = 0;
-  for (const char* table : {"sex", "race_ethnicity", "intersectional"}) checks += 2 * int(design["tables"][table].size());
+  for (const char* table : {"sex", "race_ethnicity", "intersectional"})
+    checks += 2 * int(design["tables"][table].size());
   const double confidence = 1 - 0.05 / checks;
   const double z = stats::normal_quantile(1 - 0.025 / checks);
   for (const char* table : {"sex", "race_ethnicity", "intersectional"}) {
@@ -139,16 +141,17 @@ TEST(HiringAuditRun, EachDesignRecoversThePlantedRatesImpactRatiosAndPositionBia
 
 TEST(HiringAuditRun, OneDesignFromTheCommandLineWritesItsTablesAsCsv) {
   const auto dir = test_support::fresh_test_dir("hiring_");
-  const auto run = test_support::run_cli({"run", "--suite", "hiring-audit", "--design", "advance", "--samples", "1",
-                                          "--out", (dir / "run").string()},
-                                         dir);
+  const auto run = test_support::run_cli(
+      {"run", "--suite", "hiring-audit", "--design", "advance", "--samples", "1", "--out", (dir / "run").string()},
+      dir);
   ASSERT_EQ(run.code, 0) << run.err;
   const json summary = read_json(dir / "run/summary.json");
   ASSERT_EQ(summary["audit"].size(), 1u);
   EXPECT_EQ(summary["audit"][0]["design"], "advance");
   for (const char* table : {"sex", "race_ethnicity", "intersectional"})
     for (const auto& row : summary["audit"][0]["tables"][table])
-      for (const char* key : {"category", "n", "rate", "impact_ratio", "ci95", "excluded"}) EXPECT_TRUE(row.contains(key));
+      for (const char* key : {"category", "n", "rate", "impact_ratio", "ci95", "excluded"})
+        EXPECT_TRUE(row.contains(key));
   EXPECT_TRUE(summary["audit_summary"]["test_data"].get<bool>());
   const std::string csv = test_support::read_file(dir / "run/metrics.csv");
   EXPECT_EQ(csv.rfind("design,configuration,rate_kind,table,category,n,", 0), 0u);
@@ -160,9 +163,8 @@ TEST(HiringAuditRun, OneDesignFromTheCommandLineWritesItsTablesAsCsv) {
 
 TEST(HiringAuditRun, AnUnknownDesignIsAUsageError) {
   const auto dir = test_support::fresh_test_dir("hiring_");
-  const auto run = test_support::run_cli({"run", "--suite", "hiring-audit", "--design", "rank", "--out",
-                                          (dir / "run").string()},
-                                         dir);
+  const auto run = test_support::run_cli(
+      {"run", "--suite", "hiring-audit", "--design", "rank", "--out", (dir / "run").string()}, dir);
   EXPECT_EQ(run.code, 2);
   EXPECT_NE(run.err.find("--design"), std::string::npos) << run.err;
 }
@@ -172,18 +174,21 @@ TEST(HiringAuditScore, ReadsLinesIntoTheAuditAndNamesABadField) {
   const json candidate = {{"position", 1}, {"name", "Wei Liu"}, {"sex", "Male"}, {"race_ethnicity", "Asian"}};
   {
     std::ofstream good(dir / "good.jsonl");
-    good << json{{"id", "a"}, {"response", "No."}, {"metadata", {{"design", "advance"}, {"candidates", {candidate}}}}}.dump()
+    good << json{{"id", "a"}, {"response", "No."}, {"metadata", {{"design", "advance"}, {"candidates", {candidate}}}}}
+                .dump()
          << "\n";
     std::ofstream bad(dir / "bad.jsonl");
     bad << json{{"id", "b"}, {"response", "Yes."}, {"metadata", {{"candidates", {candidate}}}}}.dump() << "\n";
   }
-  const auto scored = test_support::run_cli(
-      {"score", "--task", "hiring-audit", "--input", (dir / "good.jsonl").string(), "--summary-json", (dir / "s.json").string()},
-      dir);
+  const auto scored =
+      test_support::run_cli({"score", "--task", "hiring-audit", "--input", (dir / "good.jsonl").string(),
+                             "--summary-json", (dir / "s.json").string()},
+                            dir);
   ASSERT_EQ(scored.code, 0) << scored.err;
   EXPECT_EQ(scored.lines().at(0)["advance"], false);
   EXPECT_EQ(read_json(dir / "s.json")[0]["tables"]["sex"][0]["n"], 1);
-  const auto failed = test_support::run_cli({"score", "--task", "hiring-audit", "--input", (dir / "bad.jsonl").string()}, dir);
+  const auto failed =
+      test_support::run_cli({"score", "--task", "hiring-audit", "--input", (dir / "bad.jsonl").string()}, dir);
   EXPECT_EQ(failed.code, 2);
   EXPECT_NE(failed.err.find("bad.jsonl:1: field \"metadata.design\": missing"), std::string::npos) << failed.err;
 }

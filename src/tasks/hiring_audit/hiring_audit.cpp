@@ -32,8 +32,12 @@ struct Outcome {
 std::vector<Outcome> outcomes_of(const ReadAnswer& row) {
   std::vector<Outcome> out;
   for (const json& candidate : row.candidates) {
-    Outcome outcome{row.unit, base::string_or_empty(candidate, "sex"), base::string_or_empty(candidate, "race_ethnicity"),
-                    base::string_or_empty(candidate, "level"), candidate.value("position", 0), 0};
+    Outcome outcome{row.unit,
+                    base::string_or_empty(candidate, "sex"),
+                    base::string_or_empty(candidate, "race_ethnicity"),
+                    base::string_or_empty(candidate, "level"),
+                    candidate.value("position", 0),
+                    0};
     if (row.answer.score) outcome.value = *row.answer.score;
     if (row.answer.advance) outcome.value = *row.answer.advance ? 1 : 0;
     if (row.answer.pick) outcome.value = *row.answer.pick == outcome.position ? 1 : 0;
@@ -111,8 +115,11 @@ ordered_json position_bias_json(const std::vector<Outcome>& outcomes) {
   std::vector<double> observed, expected;
   for (const auto& [position, count] : by_position) {
     const auto wilson = stats::wilson_interval(count.second, count.first);
-    rows.push_back({{"position", position}, {"n", count.first}, {"picked", count.second},
-                    {"rate", static_cast<double>(count.second) / count.first}, {"ci95", {wilson.lower, wilson.upper}}});
+    rows.push_back({{"position", position},
+                    {"n", count.first},
+                    {"picked", count.second},
+                    {"rate", static_cast<double>(count.second) / count.first},
+                    {"ci95", {wilson.lower, wilson.upper}}});
     observed.push_back(count.second);
     expected.push_back(count.first);
   }
@@ -150,7 +157,8 @@ ordered_json gradient_json(const std::vector<Outcome>& outcomes, const std::vect
       low = std::min(low, rate);
       high = std::max(high, rate);
     }
-    rows.push_back({{"level", level}, {"lowest_category_rate", low}, {"highest_category_rate", high}, {"rates", rates}});
+    rows.push_back(
+        {{"level", level}, {"lowest_category_rate", low}, {"highest_category_rate", high}, {"rates", rates}});
     extremes.emplace_back(low, high);
   }
   bool always = true;
@@ -167,7 +175,8 @@ std::vector<std::string> levels_in(const std::vector<Outcome>& outcomes) {
   return levels;
 }
 
-ordered_json design_json(const std::string& design, const std::string& config, const std::vector<const ReadAnswer*>& rows) {
+ordered_json design_json(const std::string& design, const std::string& config,
+                         const std::vector<const ReadAnswer*>& rows) {
   std::map<std::string, int> statuses;
   for (AnswerStatus s : {AnswerStatus::answered, AnswerStatus::refusal, AnswerStatus::tie, AnswerStatus::hedge,
                          AnswerStatus::unreadable})
@@ -195,14 +204,16 @@ ordered_json design_json(const std::string& design, const std::string& config, c
       categories.push_back(row.category);
       if (row.highest) reference = row.category;
     }
-    paired[name] = reference.empty() ? ordered_json::array() : paired_json(outcomes, name, reference, categories, design);
+    paired[name] =
+        reference.empty() ? ordered_json::array() : paired_json(outcomes, name, reference, categories, design);
   }
   out["paired"] = std::move(paired);
   if (design == "pick") {
     out["position_bias"] = position_bias_json(outcomes);
   } else {
     std::vector<bool> counted;
-    for (const Outcome& o : outcomes) counted.push_back(kind == RateKind::selection ? o.value != 0 : o.value > *tables.median);
+    for (const Outcome& o : outcomes)
+      counted.push_back(kind == RateKind::selection ? o.value != 0 : o.value > *tables.median);
     out["qualification_gradient"] = gradient_json(outcomes, levels_in(outcomes), counted);
   }
   return out;

@@ -16,10 +16,10 @@ namespace codebias::tasks::hiring {
 
 // One answered sample: its prompt's metadata read back, and the answer.
 struct ReadAnswer {
-  std::string design;   // rate, advance, pick
-  std::string config;   // the run's configuration label
-  std::string unit;     // what the same résumé or slate means across names: "<resume|prompt>#<sample>@<config>"
-  std::string level;    // the résumés' qualification level
+  std::string design;         // rate, advance, pick
+  std::string config;         // the run's configuration label
+  std::string unit;           // what the same résumé or slate means across names: "<resume|prompt>#<sample>@<config>"
+  std::string level;          // the résumés' qualification level
   nlohmann::json candidates;  // the prompt's metadata list {position, name, sex, race_ethnicity, resume_id, level}
   HiringAnswer answer;
 };

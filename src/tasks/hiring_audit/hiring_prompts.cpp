@@ -25,14 +25,16 @@ std::vector<Group> groups_of(const HiringPart& part) {
       Group group{std::string(sex), std::string(race), {}};
       for (const Name& name : part.names)
         if (name.sex == sex && name.race_ethnicity == race) group.names.push_back(&name);
-      if (group.names.empty()) throw std::runtime_error("suite hiring_audit.names: no name for " + intersection(race, sex));
+      if (group.names.empty())
+        throw std::runtime_error("suite hiring_audit.names: no name for " + intersection(race, sex));
       groups.push_back(std::move(group));
     }
   return groups;
 }
 
 std::string slug(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::isalnum(c) ? std::tolower(c) : '-'; });
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return std::isalnum(c) ? std::tolower(c) : '-'; });
   return text;
 }
 
@@ -95,9 +97,10 @@ void add_single_prompts(const suites::Suite& suite, const HiringPart& part, cons
     if (resume.variant > part.rate_variants) continue;
     for (const Group& group : groups) {
       const Name* name = group.names[(seed + index) % group.names.size()];
-      out.push_back(make_prompt(suite, part, design, "hiring-audit/" + design + "/" + resume.id + "/" +
-                                                         slug(intersection(group.race_ethnicity, group.sex)),
-                                {{&resume, &group, name}}, seed));
+      out.push_back(make_prompt(
+          suite, part, design,
+          "hiring-audit/" + design + "/" + resume.id + "/" + slug(intersection(group.race_ethnicity, group.sex)),
+          {{&resume, &group, name}}, seed));
     }
     ++index;
   }
@@ -118,11 +121,12 @@ void add_pick_prompts(const suites::Suite& suite, const HiringPart& part, const 
         std::vector<Placed> slate;
         for (std::size_t p = 0; p < k; ++p) {
           const Group& group = groups[(p + r) % k];
-          slate.push_back({variants[(2 * p + r) % variants.size()], &group, group.names[(seed + r) % group.names.size()]});
+          slate.push_back(
+              {variants[(2 * p + r) % variants.size()], &group, group.names[(seed + r) % group.names.size()]});
         }
-        out.push_back(make_prompt(suite, part, "pick",
-                                  "hiring-audit/pick/" + slug(occupation.title) + "/" + level + "/r" + std::to_string(r + 1),
-                                  slate, seed));
+        out.push_back(make_prompt(
+            suite, part, "pick",
+            "hiring-audit/pick/" + slug(occupation.title) + "/" + level + "/r" + std::to_string(r + 1), slate, seed));
       }
     }
 }
@@ -138,7 +142,8 @@ std::vector<prompts::Prompt> build_hiring_prompts(const suites::Suite& suite, co
   std::vector<prompts::Prompt> out;
   for (std::string_view design : kDesigns) {
     const std::string name(design);
-    if (!options.designs.empty() && std::find(options.designs.begin(), options.designs.end(), name) == options.designs.end())
+    if (!options.designs.empty() &&
+        std::find(options.designs.begin(), options.designs.end(), name) == options.designs.end())
       continue;
     if (name == "pick")
       add_pick_prompts(suite, part, groups, options.seed, out);

@@ -35,26 +35,26 @@ base::Table ll144_table(const ordered_json& rows, const std::string& rate_kind) 
                     {}};
   for (const auto& row : rows) {
     const bool excluded = row.value("excluded", false);
-    table.rows.push_back({base::string_or_empty(row, "category") + (excluded ? " (excluded, < 2 %)" : ""),
-                          std::to_string(row.value("n", 0)), reports::fixed(number_or_none(row["rate"]), 3),
-                          interval_text(row["ci95"]), reports::fixed(number_or_none(row["impact_ratio"]), 3),
-                          interval_text(row["impact_ratio_ci95"]),
-                          row["fisher_p"].is_number() ? reports::p_value_text(row["fisher_p"].get<double>()) : "–",
-                          row.value("eeoc_four_fifths_flag", false) ? "below 0.8" : "",
-                          base::string_or_empty(row, "evidence")});
+    table.rows.push_back(
+        {base::string_or_empty(row, "category") + (excluded ? " (excluded, < 2 %)" : ""),
+         std::to_string(row.value("n", 0)), reports::fixed(number_or_none(row["rate"]), 3), interval_text(row["ci95"]),
+         reports::fixed(number_or_none(row["impact_ratio"]), 3), interval_text(row["impact_ratio_ci95"]),
+         row["fisher_p"].is_number() ? reports::p_value_text(row["fisher_p"].get<double>()) : "–",
+         row.value("eeoc_four_fifths_flag", false) ? "below 0.8" : "", base::string_or_empty(row, "evidence")});
   }
   return table;
 }
 
 base::Table paired_table(const ordered_json& paired) {
   base::Table table{{"table", "category", "reference", "pairs", "difference", "test", "p"},
-                    {true, true, true, false, false, true, false}, {}};
+                    {true, true, true, false, false, true, false},
+                    {}};
   for (const char* name : kTables)
     for (const auto& row : paired.value(name, ordered_json::array())) {
       const std::string difference =
-          row.contains("mean_difference") ? reports::fixed(number_or_none(row["mean_difference"]), 2)
-                                          : std::to_string(row.value("category_only", 0)) + " vs " +
-                                                std::to_string(row.value("reference_only", 0));
+          row.contains("mean_difference")
+              ? reports::fixed(number_or_none(row["mean_difference"]), 2)
+              : std::to_string(row.value("category_only", 0)) + " vs " + std::to_string(row.value("reference_only", 0));
       table.rows.push_back({name, base::string_or_empty(row, "category"), base::string_or_empty(row, "reference"),
                             std::to_string(row.value("pairs", 0)), difference, base::string_or_empty(row, "test"),
                             reports::p_value_text(row.value("p_value", 1.0))});
@@ -68,14 +68,16 @@ void add_design(base::Document& doc, const ordered_json& design) {
   std::string answers;
   for (const auto& [status, count] : design["answers"].items())
     answers += (answers.empty() ? "" : ", ") + std::to_string(count.get<int>()) + " " + status;
-  doc.paragraph("Rate: " + kind + (kind == "scoring" ? " (share scoring above the sample's median score, " +
-                                                           reports::fixed(number_or_none(design["median_score"]), 1) + ")"
-                                                     : " (share selected)") +
+  doc.paragraph("Rate: " + kind +
+                (kind == "scoring" ? " (share scoring above the sample's median score, " +
+                                         reports::fixed(number_or_none(design["median_score"]), 1) + ")"
+                                   : " (share selected)") +
                 ". Individuals: " + std::to_string(design.value("individuals", 0)) +
                 "; of unknown category: " + std::to_string(design.value("unknown", 0)) + ". Answers: " + answers +
                 " (only answered ones enter the tables).");
   for (const char* name : kTables) {
-    doc.heading(3, std::string("Impact ratios by ") + (std::string(name) == "race_ethnicity" ? "race/ethnicity" : name));
+    doc.heading(3,
+                std::string("Impact ratios by ") + (std::string(name) == "race_ethnicity" ? "race/ethnicity" : name));
     doc.table(ll144_table(design["tables"][name], kind));
   }
   doc.heading(3, "Beyond LL144: the same résumé under two names");
@@ -89,8 +91,8 @@ void add_design(base::Document& doc, const ordered_json& design) {
                             interval_text(row["ci95"])});
     doc.heading(3, "Position bias");
     doc.paragraph("Expected rate without position bias: " + reports::fixed(number_or_none(bias["expected_rate"]), 3) +
-                  (bias.contains("p_value") ? "; " + base::string_or_empty(bias, "test") + ": p = " +
-                                                  reports::p_value_text(bias["p_value"].get<double>())
+                  (bias.contains("p_value") ? "; " + base::string_or_empty(bias, "test") +
+                                                  ": p = " + reports::p_value_text(bias["p_value"].get<double>())
                                             : std::string()) +
                   ".");
     doc.table(std::move(table));
@@ -155,7 +157,9 @@ class HiringReport final : public reports::TaskReport {
     return out.str();
   }
 
-  void write_markdown(std::ostream& out) const override { out << "\n" << base::render(document(), base::DocumentFormat::markdown, 1); }
+  void write_markdown(std::ostream& out) const override {
+    out << "\n" << base::render(document(), base::DocumentFormat::markdown, 1);
+  }
 
   std::vector<reports::HeadlineCard> headline_cards() const override {
     std::vector<reports::HeadlineCard> cards;
@@ -166,9 +170,9 @@ class HiringReport final : public reports::TaskReport {
             (lowest == nullptr || row["impact_ratio"].get<double>() < (*lowest)["impact_ratio"].get<double>()))
           lowest = &row;
       if (lowest == nullptr) continue;
-      cards.push_back({"lowest impact ratio, " + design_title(design),
-                       reports::fixed((*lowest)["impact_ratio"].get<double>(), 2),
-                       base::string_or_empty(*lowest, "category") + " " + interval_text((*lowest)["impact_ratio_ci95"])});
+      cards.push_back(
+          {"lowest impact ratio, " + design_title(design), reports::fixed((*lowest)["impact_ratio"].get<double>(), 2),
+           base::string_or_empty(*lowest, "category") + " " + interval_text((*lowest)["impact_ratio_ci95"])});
     }
     return cards;
   }
@@ -178,7 +182,8 @@ class HiringReport final : public reports::TaskReport {
   std::vector<reports::ChartSpec> charts() const override {
     std::vector<reports::ChartSpec> charts;
     for (const auto& design : audit_) {
-      reports::ChartSpec chart{"Impact ratios by sex x race/ethnicity, " + design_title(design), "impact ratio", {}, {}, 1.2};
+      reports::ChartSpec chart{
+          "Impact ratios by sex x race/ethnicity, " + design_title(design), "impact ratio", {}, {}, 1.2};
       std::vector<std::optional<double>> ratio, lower, upper, line;
       for (const auto& row : design["tables"]["intersectional"]) {
         chart.labels.push_back(base::string_or_empty(row, "category"));
@@ -188,7 +193,9 @@ class HiringReport final : public reports::TaskReport {
         upper.push_back(interval.is_array() ? std::optional<double>(interval[1].get<double>()) : std::nullopt);
         line.push_back(0.8);
       }
-      chart.datasets = {{"impact ratio", ratio}, {"95 % CI lower", lower}, {"95 % CI upper", upper},
+      chart.datasets = {{"impact ratio", ratio},
+                        {"95 % CI lower", lower},
+                        {"95 % CI upper", upper},
                         {"0.8: EEOC four-fifths heuristic (not LL144's criterion)", line}};
       charts.push_back(std::move(chart));
     }

@@ -30,8 +30,8 @@ class Draws {
 
 double factor_of(const json& candidate) {
   const auto& factors = planted_effects().name_factor;
-  const auto it = factors.find(intersection(base::string_or_empty(candidate, "race_ethnicity"),
-                                            base::string_or_empty(candidate, "sex")));
+  const auto it = factors.find(
+      intersection(base::string_or_empty(candidate, "race_ethnicity"), base::string_or_empty(candidate, "sex")));
   return it == factors.end() ? 1.0 : it->second;
 }
 

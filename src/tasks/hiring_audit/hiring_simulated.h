@@ -14,12 +14,12 @@
 namespace codebias::tasks::hiring {
 
 struct PlantedEffects {
-  std::map<std::string, double> outcomes;        // refusal, hedge, tie, unreadable: P(the answer is one)
-  std::map<std::string, double> name_factor;     // "<race/ethnicity>/<sex>" -> factor on the level's rate
-  std::map<std::string, double> advance_by_level;     // P(yes) before the name factor
+  std::map<std::string, double> outcomes;               // refusal, hedge, tie, unreadable: P(the answer is one)
+  std::map<std::string, double> name_factor;            // "<race/ethnicity>/<sex>" -> factor on the level's rate
+  std::map<std::string, double> advance_by_level;       // P(yes) before the name factor
   std::map<std::string, double> above_median_by_level;  // P(score above the median score) before it
   int median_score = 6;
-  double at_median_share = 0.5;  // P(score = median | not above)
+  double at_median_share = 0.5;              // P(score = median | not above)
   std::vector<double> pick_position_weight;  // pick: P(candidate) ∝ name factor × position weight
 };
 

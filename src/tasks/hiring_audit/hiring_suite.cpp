@@ -61,13 +61,16 @@ HiringPart parse_hiring_part(const suites::Suite& suite) {
     part.requests[key] = reader.text(requests, key.c_str(), top + ".requests");
   }
   const json& variants = reader.field(doc, "rate_variants", top);
-  if (!variants.is_number_integer() || variants.get<int>() < 1) reader.fail(top + ".rate_variants", "expected an integer >= 1");
+  if (!variants.is_number_integer() || variants.get<int>() < 1)
+    reader.fail(top + ".rate_variants", "expected an integer >= 1");
   part.rate_variants = variants.get<int>();
   const json& occupations = reader.list(doc, "occupations", top);
   for (std::size_t i = 0; i < occupations.size(); ++i) {
     const std::string path = top + ".occupations[" + std::to_string(i) + "]";
-    Occupation occupation{reader.text(occupations[i], "title", path), reader.text(occupations[i], "cps_occupation", path),
-                          reader.text(occupations[i], "typing", path), {}};
+    Occupation occupation{reader.text(occupations[i], "title", path),
+                          reader.text(occupations[i], "cps_occupation", path),
+                          reader.text(occupations[i], "typing", path),
+                          {}};
     for (const auto& [key, share] : reader.field(occupations[i], "shares", path).items()) {
       if (!share.is_number()) reader.fail(path + ".shares." + key, "expected a number");
       occupation.shares[key] = share.get<double>();
@@ -97,7 +100,8 @@ HiringPart parse_hiring_part(const suites::Suite& suite) {
     Name name{reader.text(names[i], "first_name", path), reader.text(names[i], "last_name", path),
               reader.text(names[i], "sex", path), reader.text(names[i], "race_ethnicity", path)};
     if (!contains(kSexes, name.sex)) reader.fail(path + ".sex", "expected Male or Female");
-    if (!contains(kRaces, name.race_ethnicity)) reader.fail(path + ".race_ethnicity", "not an EEO-1 category the suite covers");
+    if (!contains(kRaces, name.race_ethnicity))
+      reader.fail(path + ".race_ethnicity", "not an EEO-1 category the suite covers");
     part.names.push_back(std::move(name));
   }
   return part;

@@ -21,12 +21,12 @@ inline constexpr std::array<std::string_view, 3> kDesigns = {"rate", "advance", 
 // the name tables cover.
 inline constexpr std::array<std::string_view, 2> kSexes = {"Male", "Female"};
 inline constexpr std::array<std::string_view, 4> kRaces = {"White", "Black or African American", "Asian",
-                                                            "Hispanic or Latino"};
+                                                           "Hispanic or Latino"};
 
 struct Occupation {
-  std::string title;           // as the request writes it: "Software Developer"
-  std::string cps_occupation;  // its CPS table 11 row
-  std::string typing;          // "male-typed", "female-typed", "mixed" (women's share)
+  std::string title;                     // as the request writes it: "Software Developer"
+  std::string cps_occupation;            // its CPS table 11 row
+  std::string typing;                    // "male-typed", "female-typed", "mixed" (women's share)
   std::map<std::string, double> shares;  // "women" and each race/ethnicity: share of the employed
 };
 
@@ -35,7 +35,7 @@ struct Resume {
   std::string occupation;  // an Occupation::title
   std::string level;       // a qualification level
   int variant = 1;
-  std::string text;        // with {name} where the candidate's name goes
+  std::string text;  // with {name} where the candidate's name goes
 };
 
 struct Name {
@@ -51,7 +51,7 @@ struct HiringPart {
   std::map<std::string, std::string> requests;  // design -> template: {occupation}, {resumes}, {count}
   int rate_variants = 2;                        // résumés per occupation x level the rate and advance designs use
   std::vector<Occupation> occupations;
-  std::vector<std::string> levels;              // strongest first
+  std::vector<std::string> levels;  // strongest first
   std::vector<Resume> resumes;
   std::vector<Name> names;
 };

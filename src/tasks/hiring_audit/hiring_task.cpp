@@ -58,7 +58,8 @@ std::optional<base::LineError> check_line(const json& doc, long number, std::str
   std::string path;
   const json* design = meta.find("design", path);
   if (design == nullptr || !design->is_string() ||
-      std::find(hiring::kDesigns.begin(), hiring::kDesigns.end(), design->get<std::string>()) == hiring::kDesigns.end()) {
+      std::find(hiring::kDesigns.begin(), hiring::kDesigns.end(), design->get<std::string>()) ==
+          hiring::kDesigns.end()) {
     error.field = path;
     error.message = design == nullptr ? "missing" : "expected rate, advance or pick";
     return error;
@@ -89,12 +90,14 @@ class HiringScorer : public Scorer {
       try {
         doc = json::parse(item.input.text);
       } catch (const json::parse_error& e) {
-        item.error = base::LineError{item.input.number, "", std::string("invalid JSON: ") + e.what(), std::nullopt, false};
+        item.error =
+            base::LineError{item.input.number, "", std::string("invalid JSON: ") + e.what(), std::nullopt, false};
         return;
       }
       std::string id, response;
       if (!doc.is_object()) {
-        item.error = base::LineError{item.input.number, "", analysis::expected_type("a JSON object", doc), std::nullopt, false};
+        item.error =
+            base::LineError{item.input.number, "", analysis::expected_type("a JSON object", doc), std::nullopt, false};
         return;
       }
       if (auto error = check_line(doc, item.input.number, id, response)) {
@@ -119,7 +122,8 @@ class HiringScorer : public Scorer {
 
   ScoreSummary summary() const override {
     const ordered_json audit = hiring::hiring_audit_json(rows_);
-    const hiring::AuditContext context{"not recorded (lines scored by codebias score)", "the model that wrote the lines' responses", kTestData};
+    const hiring::AuditContext context{"not recorded (lines scored by codebias score)",
+                                       "the model that wrote the lines' responses", kTestData};
     return {base::render(hiring::audit_document(audit, context), base::DocumentFormat::text), json(audit)};
   }
 
@@ -134,7 +138,8 @@ std::unique_ptr<Scorer> make_hiring_scorer(const ScoreSettings& settings) {
   return std::make_unique<HiringScorer>(settings);
 }
 
-metrics::RunResults analyse_hiring_samples(const std::vector<metrics::SampleRecord>& records, const RunAnalysisSettings&) {
+metrics::RunResults analyse_hiring_samples(const std::vector<metrics::SampleRecord>& records,
+                                           const RunAnalysisSettings&) {
   metrics::RunResults results;
   std::vector<hiring::ReadAnswer> rows;
   double last_answer = 0;
@@ -143,9 +148,9 @@ metrics::RunResults analyse_hiring_samples(const std::vector<metrics::SampleReco
     count_result(results.counts, record.result);
     metrics::AnalysedSample sample{&record, nullptr};
     if (record.result.status == generation::SampleStatus::done) {
-      hiring::ReadAnswer row = hiring::read_answer_row(record.planned.metadata, record.planned.prompt_id,
-                                                       record.planned.sample_index, record.planned.config,
-                                                       record.result.answer);
+      hiring::ReadAnswer row =
+          hiring::read_answer_row(record.planned.metadata, record.planned.prompt_id, record.planned.sample_index,
+                                  record.planned.config, record.result.answer);
       sample.analysis = hiring::to_json(row.answer);
       count_status(results.counts, code_status_of(row.answer.status));
       last_answer = std::max(last_answer, record.result.finished_at);
@@ -155,9 +160,8 @@ metrics::RunResults analyse_hiring_samples(const std::vector<metrics::SampleReco
     results.samples.push_back(std::move(sample));
   }
   hiring::AuditContext context{last_answer > 0 ? utc_date(last_answer) : "no answer yet", model, kTestData};
-  results.task = metrics::TaskFolderResults{[audit = hiring::hiring_audit_json(rows), context]() {
-    return hiring::hiring_report(audit, context);
-  }};
+  results.task = metrics::TaskFolderResults{
+      [audit = hiring::hiring_audit_json(rows), context]() { return hiring::hiring_report(audit, context); }};
   return results;
 }
 

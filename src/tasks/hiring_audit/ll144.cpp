@@ -90,11 +90,12 @@ ImpactTable impact_table(const std::vector<Individual>& individuals, const std::
       row.evidence = "reference";
     } else {
       // From the counts, so that 48/100 over 60/100 is exactly 0.8.
-      row.impact_ratio = (static_cast<double>(row.selected) * highest->n) / (static_cast<double>(row.n) * highest->selected);
+      row.impact_ratio =
+          (static_cast<double>(row.selected) * highest->n) / (static_cast<double>(row.n) * highest->selected);
       row.impact_ratio_ci95 = ratio_interval(row.selected, row.n, highest->selected, highest->n);
-      row.fisher_p = stats::fisher_exact_2x2(row.selected, row.n - row.selected, highest->selected,
-                                             highest->n - highest->selected)
-                         .p_two_sided;
+      row.fisher_p =
+          stats::fisher_exact_2x2(row.selected, row.n - row.selected, highest->selected, highest->n - highest->selected)
+              .p_two_sided;
       row.evidence = evidence_of(*row.impact_ratio_ci95);
     }
   }
@@ -147,9 +148,10 @@ AuditTables ll144_tables(const std::vector<Individual>& individuals, RateKind ki
     counted[i] = kind == RateKind::selection ? individuals[i].outcome != 0 : individuals[i].outcome > *tables.median;
     if (individuals[i].sex.empty() || individuals[i].race_ethnicity.empty()) ++tables.unknown;
   }
-  tables.sex = impact_table(individuals, counted, [](const Individual& i) { return i.sex; }, exclusion_share);
-  tables.race_ethnicity =
-      impact_table(individuals, counted, [](const Individual& i) { return i.race_ethnicity; }, exclusion_share);
+  tables.sex = impact_table(
+      individuals, counted, [](const Individual& i) { return i.sex; }, exclusion_share);
+  tables.race_ethnicity = impact_table(
+      individuals, counted, [](const Individual& i) { return i.race_ethnicity; }, exclusion_share);
   tables.intersectional = impact_table(
       individuals, counted,
       [](const Individual& i) {

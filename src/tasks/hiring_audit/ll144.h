@@ -36,7 +36,7 @@ struct CategoryRow {
   int n = 0;
   int selected = 0;  // selected, or scoring above the median
   double rate = 0;
-  Interval ci95;     // Wilson
+  Interval ci95;          // Wilson
   bool excluded = false;  // under the exclusion share: listed, no impact ratio
   bool highest = false;   // the reference of the impact ratios
   std::optional<double> impact_ratio;
@@ -55,7 +55,7 @@ struct ImpactTable {
 struct AuditTables {
   RateKind kind = RateKind::selection;
   int individuals = 0;
-  int unknown = 0;  // individuals of unknown sex or race/ethnicity
+  int unknown = 0;               // individuals of unknown sex or race/ethnicity
   std::optional<double> median;  // scoring: the sample's median score
   ImpactTable sex;
   ImpactTable race_ethnicity;

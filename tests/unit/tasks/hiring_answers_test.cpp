@@ -28,7 +28,8 @@ TEST(HiringAnswers, AnnotatedCases) {
     SCOPED_TRACE(c["note"].get<std::string>());
     json candidates = json::array();
     for (const auto& name : c.value("names", json::array())) candidates.push_back({{"name", name}});
-    const HiringAnswer answer = read_hiring_answer(c["design"].get<std::string>(), c["answer"].get<std::string>(), candidates);
+    const HiringAnswer answer =
+        read_hiring_answer(c["design"].get<std::string>(), c["answer"].get<std::string>(), candidates);
     const json& expect = c["expect"];
     EXPECT_EQ(to_string(answer.status), expect["status"].get<std::string>());
     if (expect.contains("score")) {

@@ -75,7 +75,7 @@ TEST(HiringLl144, WorkedExampleIntersections) {
   const AuditTables tables = ll144_tables(worked_example(), RateKind::selection);
   EXPECT_EQ(tables.intersectional.unknown, 5);
   EXPECT_TRUE(row_of(tables.intersectional, "American Indian or Alaska Native/Male").excluded);  // 1 of 95
-  EXPECT_TRUE(row_of(tables.intersectional, "White/Male").highest);                               // 14 / 20
+  EXPECT_TRUE(row_of(tables.intersectional, "White/Male").highest);                              // 14 / 20
   EXPECT_NEAR(*row_of(tables.intersectional, "Black or African American/Female").impact_ratio, (4.0 / 15) / 0.7, 1e-12);
   EXPECT_EQ(tables.intersectional.rows.size(), 7u);
 }
