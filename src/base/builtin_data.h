@@ -21,11 +21,15 @@ std::string_view builtin_bad_cat_suite_json();
 // data/suites/solar.json and huang.json: the decision-function suites (docs/counterfactual.md).
 std::string_view builtin_solar_suite_json();
 std::string_view builtin_huang_suite_json();
+// data/suites/hiring_audit.json: the hiring-audit suite (docs/hiring-audit.md).
+std::string_view builtin_hiring_audit_suite_json();
 // data/attributes/solar.json and huang.json: their attribute tables.
 std::string_view builtin_solar_attributes_json();
 std::string_view builtin_huang_attributes_json();
 // data/screening/names.json: candidate names by ethnicity and gender (prompts/screening_names.h).
 std::string_view builtin_screening_names_json();
+// data/models/simulated-hiring-audit.json: the built-in model's planted effects on hiring-audit prompts.
+std::string_view builtin_hiring_audit_model_json();
 // data/models/simulated-default.json: the built-in simulated model's default bias profile.
 std::string_view builtin_simulated_profile_json();
 // src/quality/pass_at_1_driver.py: the pass@1 driver run by python3 in the sandbox.

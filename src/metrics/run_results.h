@@ -7,7 +7,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -25,6 +27,10 @@
 #include "metrics/pipeline_metrics.h"
 #include "metrics/propagation.h"
 #include "metrics/screening_metrics.h"
+
+namespace codebias::reports {
+class TaskReport;
+}  // namespace codebias::reports
 
 namespace codebias::metrics {
 
@@ -134,12 +140,20 @@ struct DecisionResults {
   std::optional<CounterfactualSummary> counterfactual;
 };
 
+// The results of a task in its own folder (tasks/<task>/), which builds its own report sections
+// (reports/task_report.h): this stage only holds the factory.
+struct TaskFolderResults {
+  std::function<std::unique_ptr<reports::TaskReport>()> report;
+};
+
 struct RunResults {
   RunCounts counts;
   std::vector<AnalysedSample> samples;
   // The task's own results, one alternative per kind; each has its report sections
   // (reports/task_report.h).
-  std::variant<FunctionResults, TestcaseResults, PipelineResults, ResumeResults, CatResults, DecisionResults> task;
+  std::variant<FunctionResults, TestcaseResults, PipelineResults, ResumeResults, CatResults, DecisionResults,
+               TaskFolderResults>
+      task;
 
   // The function task's cells. Throws std::logic_error for the results of another task.
   const std::vector<FunctionCell>& function_cells() const;

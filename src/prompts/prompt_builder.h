@@ -52,6 +52,7 @@ struct PromptOptions {
   // resume only (docs/screening.md, "Names"); the other tasks reject them.
   std::string names;                         // "selected" | "paper"; empty: the suite's
   std::optional<int> names_per_group;        // selected names per gender × ethnicity; unset: the suite's
+  std::vector<std::string> designs;          // hiring-audit only: "rate", "advance", "pick"; empty: all
 
   bool has_pipeline_options() const {
     return !paths.empty() || !levels.empty() || !attribute_sets.empty() || !mitigations.empty() || variants.has_value();

@@ -22,6 +22,7 @@ struct ReportOf {
   std::unique_ptr<TaskReport> operator()(const metrics::DecisionResults& results) const {
     return decision_report(results);
   }
+  std::unique_ptr<TaskReport> operator()(const metrics::TaskFolderResults& results) const { return results.report(); }
 };
 
 }  // namespace

@@ -161,7 +161,7 @@ nlohmann::json new_provenance(const RunOptions& options) {
 class BuiltinModelServer {
  public:
   explicit BuiltinModelServer(const std::filesystem::path& profile_file)
-      : model_(serve::load_bias_profile(profile_file)), server_(serve::simulated_model_handler(model_)) {
+      : model_(serve::load_bias_profile(profile_file), tasks::simulated_answerers()), server_(serve::simulated_model_handler(model_)) {
     server_.start();
   }
   std::string base_url() const { return server_.base_url(); }
@@ -490,6 +490,7 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
     prompt_options.variants = options.variants;
     prompt_options.names = options.names;
     prompt_options.names_per_group = options.names_per_group;
+    prompt_options.designs = options.designs;
     auto prompts = task.build_prompts(suite, prompt_options);
     if (options.entities_per_group) prompts = first_entities_per_group(std::move(prompts), *options.entities_per_group);
     if (options.limit) {

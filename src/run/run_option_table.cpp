@@ -11,6 +11,7 @@ namespace {
 constexpr std::array<std::string_view, 3> kModes = {"vanilla", "cot", "native"};
 constexpr std::array<std::string_view, 3> kPositions = {"shuffled", "front", "back"};
 constexpr std::array<std::string_view, 2> kPaths = {"conditional", "pipeline"};
+constexpr std::array<std::string_view, 3> kDesigns = {"rate", "advance", "pick"};
 
 constexpr RangeBound kAboveZero{0, false};
 constexpr RangeBound kAtLeastOne{1, true};
@@ -18,7 +19,7 @@ constexpr RangeBound kAtLeastOne{1, true};
 using O = RunOptions;
 
 // clang-format off
-const std::array<RunOptionRow, 46> kRows = {{
+const std::array<RunOptionRow, 47> kRows = {{
   {.flag = "--suite", .yaml_key = "suite", .json_key = "suite", .value_hint = "NAME", .expected = "a suite name",
    .help = "Built-in suite (codebias suites lists them)", .field = &O::suite, .show_default = true},
   {.flag = "--suite-file", .yaml_key = "suite-file", .json_key = "suite_file", .value_hint = "PATH", .expected = "a path",
@@ -82,6 +83,11 @@ const std::array<RunOptionRow, 46> kRows = {{
   {.flag = "--names-per-group", .yaml_key = "names-per-group", .json_key = "names_per_group", .value_hint = "N",
    .expected = "an integer", .help = "resume: selected names per gender x ethnicity (default: the suite's, 6)",
    .field = &O::names_per_group, .low = kAtLeastOne},
+  {.flag = "--design", .yaml_key = "design", .json_key = "designs", .value_hint = "DESIGN",
+   .expected = "rate, advance or pick",
+   .help = "hiring-audit: rate (a 1-10 score) | advance (interview yes/no) | pick (the best of 8) (repeatable or "
+           "comma-separated; default: all; docs/hiring-audit.md)",
+   .field = &O::designs, .choices = kDesigns, .comma_separated = true},
   {.flag = "--style", .yaml_key = "style", .json_key = "style", .value_hint = "STYLE", .expected = "a prompt style",
    .help = "vanilla | cot | fair-system-prompt", .field = &O::style, .show_default = true},
   {.flag = "--convention", .yaml_key = "convention", .json_key = "convention", .value_hint = "NAME",

@@ -38,6 +38,7 @@ struct RunOptions {
   // resume prompts (docs/screening.md, "Names"); empty / unset: the suite's.
   std::string names;                   // selected | paper
   std::optional<int> names_per_group;
+  std::vector<std::string> designs;    // hiring-audit: rate | advance | pick; empty: all
   bool execute = false;                // ml-pipeline: run each answer's program (docs/ml-pipelines.md, "Dynamic check")
   int samples = 1;                     // per prompt and configuration
   // Where a rewrite strategy's rewrite requests go (docs/mitigation.md); empty: the target model.

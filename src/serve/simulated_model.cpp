@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <stdexcept>
 
+#include "base/json_fields.h"
 #include "base/strings.h"
 #include "serve/simulated_model_answer.h"
 #include "serve/simulated_model_trace.h"
@@ -242,7 +243,8 @@ std::string error_body(const std::string& message, const std::string& type, cons
 
 }  // namespace
 
-SimulatedModel::SimulatedModel(BiasProfile profile) : profile_(std::move(profile)) {
+SimulatedModel::SimulatedModel(BiasProfile profile, TaskAnswerers task_answerers)
+    : profile_(std::move(profile)), task_answerers_(std::move(task_answerers)) {
   if (profile_.refusals.empty()) profile_.refusals = default_bias_profile().refusals;
   // Profiles built in code skip parse_bias_profile's checks; the draws need these.
   auto check = [](const std::vector<WeightedName>& list, const char* field,
@@ -303,6 +305,8 @@ nlohmann::json SimulatedModel::chat_completion(const nlohmann::json& body) const
   std::vector<ChatMessage> asked = messages;
   const std::optional<std::string> prefilled_trace = take_prefilled_trace(body, asked);
   const sim::Task task = sim::parse_task(asked, sim::prompt_metadata(body));
+  const json metadata = body.value("metadata", json::object());
+  const auto own = task_answerers_.find(base::string_or_empty(metadata, "task"));
   json choices = json::array();
   int completion_tokens = 0;
   for (int i = 0; i < options.n; ++i) {
@@ -310,6 +314,8 @@ nlohmann::json SimulatedModel::chat_completion(const nlohmann::json& body) const
     sim::Answer answer;
     if (rewritten)
       answer.content = *rewritten;
+    else if (own != task_answerers_.end())
+      answer.content = own->second(metadata, seed);
     else
       answer = sim::compose_answer(profile_, with_first_turn_seed(task, asked, options.seed, i), options.enable_thinking,
                                    seed, prefilled_trace);

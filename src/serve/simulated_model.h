@@ -5,6 +5,8 @@
 // the bias-profile format); results produced with it must be labelled as a simulated model.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -192,12 +194,18 @@ struct AnswerPlan {
   ScreeningPlan screening;
 };
 
+// A task that answers its own prompts (tasks/<task>/, Task::simulated_answer): the answer text to a
+// prompt whose metadata names the task, for one choice's seed.
+using TaskAnswerer = std::string (*)(const nlohmann::json& metadata, std::uint64_t seed);
+using TaskAnswerers = std::map<std::string, TaskAnswerer, std::less<>>;
+
 // Stateless after construction: every member function may be called from many threads at once.
 class SimulatedModel {
  public:
   // Throws std::invalid_argument for a profile parse_bias_profile would have rejected (empty or
-  // unknown languages or styles, non-positive weights).
-  explicit SimulatedModel(BiasProfile profile);
+  // unknown languages or styles, non-positive weights). `task_answerers` answer the prompts of
+  // the tasks they name (metadata "task").
+  explicit SimulatedModel(BiasProfile profile, TaskAnswerers task_answerers = {});
 
   // An OpenAI chat completion for `body` (messages, n, max_tokens, stop, seed, model,
   // chat_template_kwargs.enable_thinking). Choice i is a function of the messages, the seed (when
@@ -224,6 +232,7 @@ class SimulatedModel {
 
  private:
   BiasProfile profile_;
+  TaskAnswerers task_answerers_;
 };
 
 }  // namespace codebias::serve

@@ -833,7 +833,7 @@ Suite parse_suite(std::string_view json_text, std::string_view origin) {
   }
   reader.check_object(document, "(top level)",
                       {"format", "name", "title", "source", "about", "defaults", "prompting", "styles", "function",
-                       "testcase", "pipelines", "resume", "cat", "decisions"});
+                       "testcase", "pipelines", "resume", "cat", "decisions", "hiring_audit"});
 
   Suite suite;
   std::string format = reader.string_field(document, "format", "(top level)");
@@ -881,9 +881,11 @@ Suite parse_suite(std::string_view json_text, std::string_view origin) {
   if (const json* resume = reader.find(document, "resume")) suite.resume = reader.resume(*resume, "resume");
   if (const json* cat = reader.find(document, "cat")) suite.cat = reader.cat(*cat, "cat");
   if (const json* decisions = reader.find(document, "decisions")) suite.decisions = reader.decisions(*decisions, "decisions");
-  if (suite.scenarios.empty() && !suite.testcase && !suite.pipelines && !suite.resume && !suite.cat && !suite.decisions) {
-    reader.fail("(top level)",
-                "a suite needs \"function\", \"testcase\", \"pipelines\", \"resume\", \"cat\" or \"decisions\"");
+  if (const json* hiring = reader.find(document, "hiring_audit")) suite.hiring_audit = *hiring;
+  if (suite.scenarios.empty() && !suite.testcase && !suite.pipelines && !suite.resume && !suite.cat && !suite.decisions &&
+      !suite.hiring_audit) {
+    reader.fail("(top level)", "a suite needs \"function\", \"testcase\", \"pipelines\", \"resume\", \"cat\", "
+                               "\"decisions\" or \"hiring_audit\"");
   }
   return suite;
 }
@@ -897,7 +899,7 @@ Suite load_suite_file(const std::filesystem::path& path) {
 }
 
 std::vector<std::string> builtin_suite_names() {
-  return {"faircoder", "ml-pipelines", "bad-resume", "bad-cat", "solar", "huang"};
+  return {"faircoder", "ml-pipelines", "bad-resume", "bad-cat", "solar", "huang", "hiring-audit"};
 }
 
 std::string DecisionsPart::key_of(const DecisionTask& task, std::string_view name) const {
@@ -922,6 +924,7 @@ EmbeddedSuite embedded_suite(std::string_view name) {
   if (name == "bad-cat") return {data::builtin_bad_cat_suite_json(), "data/suites/bad_cat.json"};
   if (name == "solar") return {data::builtin_solar_suite_json(), "data/suites/solar.json"};
   if (name == "huang") return {data::builtin_huang_suite_json(), "data/suites/huang.json"};
+  if (name == "hiring-audit") return {data::builtin_hiring_audit_suite_json(), "data/suites/hiring_audit.json"};
   std::string known;
   for (const auto& known_name : builtin_suite_names()) known += (known.empty() ? "" : ", ") + known_name;
   throw std::invalid_argument("unknown suite '" + std::string(name) + "' (built-in suites: " + known +

@@ -338,6 +338,7 @@ struct Suite {
   std::optional<ResumePart> resume;
   std::optional<CatPart> cat;
   std::optional<DecisionsPart> decisions;
+  std::optional<nlohmann::json> hiring_audit;  // the raw part; tasks/hiring_audit/ parses it
 
   const Scenario* find_scenario(std::string_view key) const;
   const PromptStyle* find_style(std::string_view name) const;

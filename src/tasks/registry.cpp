@@ -6,6 +6,7 @@
 #include "prompts/pipeline_prompts.h"
 #include "prompts/screening_prompts.h"
 #include "tasks/builtin_tasks.h"
+#include "tasks/hiring_audit/hiring_task.h"
 
 namespace codebias::tasks {
 
@@ -26,6 +27,10 @@ const std::vector<Task>& all_tasks() {
                    "docs/counterfactual.md)",
        &make_function_scorer, &prompts::build_decision_prompts, &analyse_decision_samples, false, true, nullptr,
        false, &decision_answer_to_execute},
+      {"hiring-audit", "LLM screeners rating, advancing or picking résumés under names of every sex x race/ethnicity "
+                       "group: the NYC LL144 audit (docs/hiring-audit.md)",
+       &make_hiring_scorer, &hiring::build_hiring_prompts, &analyse_hiring_samples, false, false, nullptr, false, nullptr,
+       &hiring::simulated_hiring_answer},
       {"faircoder-compat", "function lines read by FairCoder's published scorer, its mistakes included (README.md)",
        &make_faircoder_compat_scorer, nullptr, nullptr, true},
   };
@@ -44,6 +49,13 @@ const Task& find_task(std::string_view name) {
 const Task& task_for_suite(const suites::Suite& suite, std::string_view requested) {
   if (!requested.empty()) return find_task(requested);
   return find_task(suite.defaults.task.empty() ? std::string_view("function") : std::string_view(suite.defaults.task));
+}
+
+std::map<std::string, std::string (*)(const nlohmann::json&, std::uint64_t), std::less<>> simulated_answerers() {
+  std::map<std::string, std::string (*)(const nlohmann::json&, std::uint64_t), std::less<>> answerers;
+  for (const Task& task : all_tasks())
+    if (task.simulated_answer != nullptr) answerers.emplace(task.name, task.simulated_answer);
+  return answerers;
 }
 
 std::vector<std::string> task_names(bool with_prompts_only) {

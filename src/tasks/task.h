@@ -4,7 +4,9 @@
 // task up by name and never compare task names themselves (docs/architecture.md).
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <iosfwd>
 #include <memory>
 #include <optional>
@@ -110,7 +112,13 @@ struct Task {
   // counterfactual or does not apply.
   std::optional<ExecutableAnswer> (*executable_answer)(const metrics::SampleRecord& record,
                                                        const RunAnalysisSettings& settings) = nullptr;
+  // The built-in model's answer to one of the task's prompts (its metadata, one choice's seed);
+  // nullptr where the simulated model answers the task itself (serve/).
+  std::string (*simulated_answer)(const nlohmann::json& metadata, std::uint64_t seed) = nullptr;
 };
+
+// The tasks that answer their own prompts on the built-in model, by name (serve::SimulatedModel).
+std::map<std::string, std::string (*)(const nlohmann::json&, std::uint64_t), std::less<>> simulated_answerers();
 
 // Every task, in the order --help lists them.
 const std::vector<Task>& all_tasks();

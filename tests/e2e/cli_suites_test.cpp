@@ -32,7 +32,8 @@ TEST(CliSuites, EverySuiteSaysWhatItMeasuresWithItsPaperSizeAndExample) {
     EXPECT_GE(suite["default_samples"].get<int>(), suite["default_prompts"].get<int>()) << name;
     EXPECT_GE(suite["full_prompts"].get<int>(), suite["default_prompts"].get<int>()) << name;
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"faircoder", "ml-pipelines", "bad-resume", "bad-cat", "solar", "huang"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"faircoder", "ml-pipelines", "bad-resume", "bad-cat", "solar", "huang",
+                                                    "hiring-audit"}));
 }
 
 TEST(CliSuites, ReadmeTableIsTheCommandsOutput) {

@@ -131,6 +131,9 @@ Command add_prompts_command(CLI::App& parent) {
   app->add_option("--names-per-group", args->options.names_per_group,
                   "resume: selected names per gender x ethnicity (default the suite's, 6)")
       ->check(CLI::PositiveNumber);
+  app->add_option("--design", args->options.designs, "hiring-audit: rate | advance | pick (repeatable); default all")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"rate", "advance", "pick"}));
   app->add_option("--limit", args->limit, "Keep only the first N prompts");
   app->add_option("--out,-o,--output", args->output, "Output JSONL file; - for stdout");
   app->footer("Prompt layout, ids and metadata: docs/suites.md; ml-pipeline prompts: docs/ml-pipelines.md; resume and cat prompts: docs/screening.md.");

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
+#include "tasks/task.h"
 #include "serve/simulated_model_server.h"
 
 namespace codebias::cli {
@@ -22,7 +23,7 @@ struct ServeArgs {
 };
 
 int serve_model(const ServeArgs& args) {
-  const serve::SimulatedModel model(serve::load_bias_profile(args.profile));
+  const serve::SimulatedModel model(serve::load_bias_profile(args.profile), tasks::simulated_answerers());
   serve::Handler handler = serve::simulated_model_handler(model);
   if (args.latency_ms > 0) {
     // Each answer leaves after the latency, as a real model's would, without holding up the others.

@@ -26,11 +26,13 @@ const fs::path kCasesDir = fs::path(::codebias::test_support::source_dir()) / "t
 
 // Case files relative to tests/cases/, sorted; README.md is the grammar, not a case, and
 // pipelines/ holds the feature-usage cases (tests/unit/analysis/pipelines/pipeline_cases_test.cpp),
-// screening/ the résumé and CAT answers (tests/unit/analysis/screening/screening_cases_test.cpp).
+// screening/ the résumé and CAT answers (tests/unit/analysis/screening/screening_cases_test.cpp),
+// hiring_audit/ the hiring-audit answers (tests/unit/tasks/hiring_answers_test.cpp).
 std::vector<std::string> case_names() {
   std::vector<std::string> out;
   for (auto it = fs::recursive_directory_iterator(kCasesDir); it != fs::recursive_directory_iterator(); ++it) {
-    if (it->is_directory() && (it->path().filename() == "pipelines" || it->path().filename() == "screening")) {
+    if (it->is_directory() && (it->path().filename() == "pipelines" || it->path().filename() == "screening" ||
+                                it->path().filename() == "hiring_audit")) {
       it.disable_recursion_pending();
       continue;
     }

@@ -71,6 +71,7 @@ RunOptions every_field_set() {
   o.rewrite_endpoint = "http://127.0.0.1:9000";
   o.rewrite_model = "rewriter";
   o.rewrite_api_key_env = "REWRITER_KEY";
+  o.designs = {"advance", "pick"};
   return o;
 }
 
@@ -203,7 +204,7 @@ TEST(RunOptionTable, ABadRunFileValueNamesTheKey) {
 // task and temperatures resolved from the suite, run::with_suite_defaults).
 TEST(RunOptionTable, ProvenanceOfTheDefaultsIsUnchanged) {
   EXPECT_EQ(to_json(RunOptions{}).dump(),
-            R"({"api_key_env":"","attribute_sets":[],"attributes":[],"concurrency":64,"convention":"",)"
+            R"({"api_key_env":"","attribute_sets":[],"attributes":[],"concurrency":64,"convention":"","designs":[],)"
             R"("endpoints":[],"entities_per_group":null,"execute":false,"extra_body":{},"levels":[],"limit":null,)"
             R"("max_answer_bytes":4194304,"max_attempts":6,"max_cost":null,"max_tokens":null,"max_tokens_total":null,)"
             R"("min_group_n":30,"mitigations":[],"model":"","model_profile":"",)"

@@ -177,7 +177,7 @@ TEST(Suite, ContentErrorsNameOriginAndFieldPath) {
   document = minimal_suite();
   document.erase("function");
   document.erase("testcase");
-  EXPECT_THAT(parse_error(document), HasSubstr("needs \"function\", \"testcase\", \"pipelines\", \"resume\", \"cat\" or \"decisions\""));
+  EXPECT_THAT(parse_error(document), HasSubstr("needs \"function\", \"testcase\", \"pipelines\", \"resume\", \"cat\", \"decisions\" or \"hiring_audit\""));
 
   document = minimal_suite();
   document["name"] = 3;

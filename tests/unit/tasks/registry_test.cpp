@@ -35,13 +35,14 @@ TEST(TaskRegistry, FindsEveryTaskByNameAndListsTheKnownOnesOtherwise) {
     find_task("review");
     FAIL() << "expected std::invalid_argument";
   } catch (const std::invalid_argument& error) {
-    EXPECT_THAT(error.what(), HasSubstr("unknown task \"review\" (known: function, testcase, ml-pipeline, resume, cat, decision, faircoder-compat)"));
+    EXPECT_THAT(error.what(), HasSubstr("unknown task \"review\" (known: function, testcase, ml-pipeline, resume, cat, decision, hiring-audit, faircoder-compat)"));
   }
 }
 
 TEST(TaskRegistry, OnlyTasksWithPromptsAreRunnable) {
-  EXPECT_EQ(task_names(true), (std::vector<std::string>{"function", "testcase", "ml-pipeline", "resume", "cat", "decision"}));
-  EXPECT_EQ(task_names(false), (std::vector<std::string>{"function", "testcase", "ml-pipeline", "resume", "cat", "decision", "faircoder-compat"}));
+  EXPECT_EQ(task_names(true), (std::vector<std::string>{"function", "testcase", "ml-pipeline", "resume", "cat", "decision", "hiring-audit"}));
+  EXPECT_EQ(task_names(false), (std::vector<std::string>{"function", "testcase", "ml-pipeline", "resume", "cat", "decision", "hiring-audit",
+                                                "faircoder-compat"}));
   EXPECT_EQ(find_task("faircoder-compat").build_prompts, nullptr);
 }
 

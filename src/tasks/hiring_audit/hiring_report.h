@@ -1,0 +1,31 @@
+// The hiring audit's report sections (docs/hiring-audit.md, "Report"): laid out as a published
+// LL144 bias-audit summary (date, data source and its nature as test data, individuals per
+// category, rates and impact ratios per table, excluded categories, unknowns), then the
+// statistics beyond the rule, a method note, a CSV row per table row and a chart of impact ratios
+// with their intervals and the 0.8 line of the EEOC heuristic.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "base/text_document.h"
+#include "reports/task_report.h"
+
+namespace codebias::tasks::hiring {
+
+// What the summary says of the audit besides its tables.
+struct AuditContext {
+  std::string date;         // the last answer's UTC date, "YYYY-MM-DD"
+  std::string model;        // the model that answered
+  std::string data_source;  // what was audited on, as test data
+};
+
+// The audit summary, statistics and method note as text (report.md, report.html, `codebias score --summary`).
+base::Document audit_document(const nlohmann::ordered_json& audit, const AuditContext& context);
+
+// `audit`: hiring_audit_json's array.
+std::unique_ptr<reports::TaskReport> hiring_report(nlohmann::ordered_json audit, AuditContext context);
+
+}  // namespace codebias::tasks::hiring
