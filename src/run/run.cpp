@@ -8,6 +8,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -342,13 +343,31 @@ void wait_for_executions(tasks::RunExecutions* executions, const RunIo& io) {
   }
 }
 
+// The progress of the programs the analysis itself runs (ml-pipeline with --execute): an
+// "execution" line as above, then one line on them.
+std::function<void(std::size_t, std::size_t)> analysis_execution_progress(const RunIo& io) {
+  if (!io.log) return {};
+  auto printer = std::make_shared<ProgressPrinter>(*io.log, io.terminal, std::chrono::seconds(10));
+  return [printer, log = io.log, start = std::chrono::steady_clock::now()](std::size_t finished, std::size_t total) {
+    const ProgressSnapshot snapshot{.total = static_cast<std::int64_t>(total),
+                                    .done = static_cast<std::int64_t>(finished),
+                                    .elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                                    .label = "execution",
+                                    .shows_tokens = false};
+    if (finished < total) return printer->update(snapshot);
+    printer->finish(snapshot);
+    *log << "codebias: executed " << total << " programs in the sandbox\n";
+  };
+}
+
 // Rows of the headline table a run prints at its end (report.md has them all).
 constexpr std::size_t kHeadlineRows = 12;
 
 void analyse_and_report(store::RunStore& store, const RunOptions& options, const std::filesystem::path& dir,
                         const RunIo& io, tasks::RunExecutions* executions, RunOutcome& outcome) {
   std::vector<metrics::SampleRecord> records;
-  const metrics::RunResults results = analyse_stored_samples(store, options, records, executions);
+  const metrics::RunResults results =
+      analyse_stored_samples(store, options, records, executions, analysis_execution_progress(io));
   for (const auto& sample : results.samples) {
     if (!sample.analysis.is_null()) store.record_analysis(sample.record->planned.id, nlohmann::json(sample.analysis));
   }
@@ -473,12 +492,14 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
 }
 
 metrics::RunResults analyse_stored_samples(const store::RunStore& store, const RunOptions& options,
-                                           std::vector<metrics::SampleRecord>& records, tasks::RunExecutions* started) {
+                                           std::vector<metrics::SampleRecord>& records, tasks::RunExecutions* started,
+                                           const std::function<void(std::size_t, std::size_t)>& execution_progress) {
   records.clear();
   store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
                             const nlohmann::json*) { records.push_back({planned, result}); });
   tasks::RunAnalysisSettings settings = analysis_settings(options);
   settings.executions = started;
+  settings.execution_progress = execution_progress;
   return tasks::find_task(options.task).analyse_run(records, settings);
 }
 

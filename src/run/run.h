@@ -7,6 +7,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <string>
@@ -38,10 +39,12 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
 // Reads every stored sample of the run into `records` (plan order, replacing what it held) and
 // analyses them with the run's task (options.task; a test-case run's blocks are options.samples
 // long). The results point into `records`, which must outlive them and stay unchanged. With
-// --execute, `started` holds the executions the run started while generating (null: none).
-metrics::RunResults analyse_stored_samples(const store::RunStore& store, const RunOptions& options,
-                                           std::vector<metrics::SampleRecord>& records,
-                                           tasks::RunExecutions* started = nullptr);
+// --execute, `started` holds the executions the run started while generating (null: none), and
+// `execution_progress` hears of the programs the analysis itself runs (tasks/task.h).
+metrics::RunResults analyse_stored_samples(
+    const store::RunStore& store, const RunOptions& options, std::vector<metrics::SampleRecord>& records,
+    tasks::RunExecutions* started = nullptr,
+    const std::function<void(std::size_t finished, std::size_t total)>& execution_progress = {});
 
 struct RunIo {
   std::ostream* log = nullptr;  // progress and notes; nullptr = quiet

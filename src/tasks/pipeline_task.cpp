@@ -60,13 +60,18 @@ struct PendingExecution {
   quality::PipelineSchema schema;
 };
 
-// Runs the answers with a program, `jobs` sandboxes at a time; answers without one get nullopt.
-std::vector<std::optional<quality::PipelineExecution>> execute_answers(const std::vector<PendingExecution>& pending) {
+// Runs the answers with a program, one sandbox per core; answers without one get nullopt.
+// `progress`, when set, hears of each finished program.
+std::vector<std::optional<quality::PipelineExecution>> execute_answers(
+    const std::vector<PendingExecution>& pending, const std::function<void(std::size_t, std::size_t)>& progress = {}) {
   std::vector<quality::PipelineProgram> programs;
   for (const auto& p : pending) {
     if (p.program) programs.push_back({*p.program, p.schema});
   }
-  const auto runs = quality::execute_pipelines(programs, quality::PipelineExecutionOptions{});
+  std::size_t finished = 0;
+  const auto runs = quality::execute_pipelines(programs, quality::PipelineExecutionOptions{}, 0, [&] {
+    if (progress) progress(++finished, programs.size());
+  });
   std::vector<std::optional<quality::PipelineExecution>> out;
   std::size_t next = 0;
   for (const auto& p : pending) out.push_back(p.program ? std::optional(runs[next++]) : std::nullopt);
@@ -220,7 +225,7 @@ metrics::RunResults analyse_pipeline_samples(const std::vector<metrics::SampleRe
     results.samples.push_back(std::move(sample));
   }
   if (settings.execute) {
-    const auto runs = execute_answers(pending);
+    const auto runs = execute_answers(pending, settings.execution_progress);
     for (std::size_t i = 0; i < runs.size(); ++i) add_execution(results.samples[pending_samples[i]].analysis, runs[i]);
   }
   std::vector<metrics::PipelineAnswer> answers;

@@ -63,6 +63,9 @@ struct RunAnalysisSettings {
   // With execute: the executions the run started while generating (Task::executable_answer); null:
   // the analysis starts them all.
   RunExecutions* executions = nullptr;
+  // With execute, for a task that runs its programs in the analysis (ml-pipeline): called after
+  // each program with the number finished and the number to run. Unset: nothing is shown.
+  std::function<void(std::size_t finished, std::size_t total)> execution_progress;
 };
 
 // A further user turn a task asks for after one answer (the resume task's question for the fields
