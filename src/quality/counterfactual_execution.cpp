@@ -297,6 +297,8 @@ std::size_t job_end_line(const std::string& output) {
   return output.find('\n', at) == std::string::npos ? std::string::npos : at;
 }
 
+unsigned server_count(unsigned servers) { return servers ? servers : std::max(1U, std::thread::hardware_concurrency()); }
+
 }  // namespace
 
 std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::AttributeTable& table,
@@ -313,10 +315,13 @@ std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::At
   return tested;
 }
 
+// A JVM costs about 2 s of CPU to start (the runner compiled, the compiler warmed up) and then
+// about 0.1 s per answer, and Java answers are a small share of most runs: one JVM serves the
+// Java answers of up to four workers.
 CounterfactualExecutor::CounterfactualExecutor(CounterfactualOptions options, unsigned servers)
     : options_(std::move(options)),
-      python_servers_(python_server_request(options_), servers ? servers : std::max(1U, std::thread::hardware_concurrency())),
-      java_servers_(java_server_request(options_), servers ? servers : std::max(1U, std::thread::hardware_concurrency())) {}
+      python_servers_(python_server_request(options_), server_count(servers)),
+      java_servers_(java_server_request(options_), std::max(1U, server_count(servers) / 4)) {}
 
 CounterfactualExecutor::~CounterfactualExecutor() = default;
 

@@ -85,8 +85,8 @@ std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::At
 // class loader of its own, in a long-lived sandboxed JVM that serves one answer after another (a
 // JVM past an answer's wall time, or with a thread of the answer still running, is replaced).
 // Other languages are not run (reason "no_runtime:<language>"). Thread-safe; at most `servers`
-// responses of each runtime run at a time (0: one per core). A server that fails is replaced for
-// the next response.
+// Python responses run at a time (0: one per core), and Java ones on a JVM per four of those. A
+// server that fails is replaced for the next response.
 class CounterfactualExecutor {
  public:
   explicit CounterfactualExecutor(CounterfactualOptions options = {}, unsigned servers = 0);
