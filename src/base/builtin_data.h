@@ -46,6 +46,8 @@ std::string_view builtin_counterfactual_runner_java();
 std::string_view builtin_pipeline_probe_driver_py();
 // src/quality/sandbox_guard.py: what every sandbox driver starts with (quality/driver_output.h).
 std::string_view builtin_sandbox_guard_py();
+// src/quality/fork_server.py: the fork server of the drivers that run many jobs (quality/driver_output.h).
+std::string_view builtin_fork_server_py();
 // data/mitigations/strategies.json: the function task's mitigation strategies (prompts/mitigation_prompts.h).
 std::string_view builtin_mitigation_strategies_json();
 // data/metrics/metrics.json: the metrics registry (metrics/metric_registry.h).

@@ -2,9 +2,9 @@
 // decision method on the personas that counterfactual_driver.py planned (plan_job) and reports
 // every outcome in that driver's format.
 //
-// Runs in the codebias sandbox (no network, no file bytes written, a wall clock), one JVM per
-// response, started as `java CounterfactualRunner.java` (the source launcher: nothing is built
-// ahead). It reads job.json from its working directory:
+// Runs in the codebias sandbox (no network, no file bytes written) as a long-lived server, started
+// as `java CounterfactualRunner.java` (the source launcher: nothing is built ahead), so the JVM and
+// the compiler warm up once for many responses. Each line of stdin is one job:
 //   {"code", "unit", "function", "params", "object_mode", "calls": [{"attribute", "base", "group",
 //    "values"}], "standing": {field: [attribute keys]}, "read": [fields], "call_seconds", "max_timeouts"}
 // where "unit" names the compilation unit (its public class). A persona is an instance of the
@@ -14,13 +14,22 @@
 // declared type. The answer's classes are defined in a protection domain granted nothing, so the
 // security manager refuses their file writes, network and processes (the outcome `refused`) and
 // every other permission; each call runs on a thread of its own, stopped after call_seconds.
-// Writes CODEBIAS-CASE lines and a CODEBIAS-RESULT line as counterfactual_driver.py does.
+// Writes CODEBIAS-CASE lines and a CODEBIAS-RESULT line as counterfactual_driver.py does, then
+//   CODEBIAS-JOB {"wall_seconds", "cpu_seconds", "clean"}
+// Each answer's classes live in a class loader of their own, so no answer sees another's statics;
+// when a thread the answer ran is still alive after its job ("clean": false) the JVM exits, and the
+// caller starts another. The caller kills a JVM whose job passes its wall time.
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.FileDescriptor;
+import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.FilePermission;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
@@ -35,8 +44,6 @@ import java.math.BigInteger;
 import java.net.SocketPermission;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.CodeSource;
 import java.security.Permission;
 import java.security.Permissions;
@@ -68,6 +75,7 @@ import javax.tools.ToolProvider;
 public class CounterfactualRunner {
   static final String CASE_MARK = "CODEBIAS-CASE ";
   static final String RESULT_MARK = "CODEBIAS-RESULT ";
+  static final String JOB_MARK = "CODEBIAS-JOB ";
   static final List<String> REFUSED = Collections.synchronizedList(new ArrayList<>());
   static PrintStream out;
 
@@ -128,8 +136,45 @@ public class CounterfactualRunner {
 
   public static void main(String[] args) throws Exception {
     out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
-    @SuppressWarnings("unchecked")
-    Map<String, Object> job = (Map<String, Object>) new Json(Files.readString(Path.of("job.json"))).read();
+    // Jobs come on the real stdin; the answers' System.in is empty, their output goes nowhere.
+    BufferedReader jobs =
+        new BufferedReader(new InputStreamReader(new FileInputStream(FileDescriptor.in), StandardCharsets.UTF_8));
+    System.setIn(InputStream.nullInputStream());
+    PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
+    System.setOut(quiet);
+    System.setErr(quiet);
+    Policy.setPolicy(new Policy() {
+      @Override
+      public boolean implies(ProtectionDomain domain, Permission permission) {
+        return domain != GENERATED;
+      }
+    });
+    System.setSecurityManager(new Guard());
+    com.sun.management.OperatingSystemMXBean system =
+        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    for (String line; (line = jobs.readLine()) != null;) {
+      if (line.isBlank()) continue;
+      long started = System.nanoTime();
+      long cpuBefore = system.getProcessCpuTime();
+      Set<Thread> threadsBefore = Thread.getAllStackTraces().keySet();
+      REFUSED.clear();
+      @SuppressWarnings("unchecked")
+      Map<String, Object> job = (Map<String, Object>) new Json(line).read();
+      runJob(job);
+      // A thread the answer left running (a call that would not stop, or one it started) could
+      // reach the next answer: then this JVM serves no more.
+      boolean clean = true;
+      for (Thread thread : Thread.getAllStackTraces().keySet())
+        if (thread.isAlive() && !threadsBefore.contains(thread)) clean = false;
+      emit(JOB_MARK, map("wall_seconds", (System.nanoTime() - started) / 1e9, "cpu_seconds",
+          (system.getProcessCpuTime() - cpuBefore) / 1e9, "clean", clean));
+      if (!clean) Runtime.getRuntime().halt(0);
+    }
+    Runtime.getRuntime().halt(0);
+  }
+
+  /** One answer: compiled, loaded in a class loader of its own, called on every planned persona. */
+  static void runJob(Map<String, Object> job) throws Exception {
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("stage", "compile");
     Map<String, byte[]> classes = compile((String) job.get("code"), (String) job.get("unit"), result);
@@ -155,16 +200,6 @@ public class CounterfactualRunner {
     double callSeconds = ((Number) job.get("call_seconds")).doubleValue();
     int maxTimeouts = ((Number) job.get("max_timeouts")).intValue();
 
-    PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
-    System.setOut(quiet);
-    System.setErr(quiet);
-    Policy.setPolicy(new Policy() {
-      @Override
-      public boolean implies(ProtectionDomain domain, Permission permission) {
-        return domain != GENERATED;
-      }
-    });
-    System.setSecurityManager(new Guard());
     Map<String, Integer> timeouts = new HashMap<>();
     int totalTimeouts = 0;
     try {
@@ -205,23 +240,24 @@ public class CounterfactualRunner {
     for (String name : strings(job.get("read"))) read.addAll(strings(standing.get(name)));
     result.put("read", new ArrayList<>(read));
     emit(RESULT_MARK, result);
-    out.flush();
-    Runtime.getRuntime().halt(0);  // a call thread that would not stop does not hold the JVM
   }
 
   // ---- compiling and loading the answer ----
 
+  static final JavaCompiler JAVAC = ToolProvider.getSystemJavaCompiler();
+  /** The JDK's classes as javac reads them, opened once for every answer. */
+  static JavaFileManager systemFiles;
+
   static Map<String, byte[]> compile(String code, String unit, Map<String, Object> result) {
-    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-    if (javac == null) {
+    if (JAVAC == null) {
       result.put("error_type", "no_compiler");
       result.put("error", "this Java runtime has no compiler (install a JDK)");
       return null;
     }
     DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
     Map<String, ByteArrayOutputStream> written = new LinkedHashMap<>();
-    JavaFileManager files = new ForwardingJavaFileManager<JavaFileManager>(
-        javac.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
+    if (systemFiles == null) systemFiles = JAVAC.getStandardFileManager(null, Locale.ROOT, StandardCharsets.UTF_8);
+    JavaFileManager files = new ForwardingJavaFileManager<JavaFileManager>(systemFiles) {
       @Override
       public JavaFileObject getJavaFileForOutput(Location location, String className, JavaFileObject.Kind kind,
                                                  FileObject sibling) {
@@ -242,7 +278,7 @@ public class CounterfactualRunner {
     };
     // -parameters keeps parameter names, by which keyword-style calls and constructors are filled.
     List<String> options = List.of("-parameters", "-proc:none", "-nowarn", "-Xlint:none", "-implicit:none");
-    boolean compiled = javac.getTask(null, files, diagnostics, options, null, List.of(source)).call();
+    boolean compiled = JAVAC.getTask(null, files, diagnostics, options, null, List.of(source)).call();
     if (!compiled) {
       result.put("error_type", "CompileError");
       String first = "the code does not compile";

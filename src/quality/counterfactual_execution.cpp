@@ -113,45 +113,8 @@ void read_calls(const std::string& output, analysis::ResponseExecution& executio
   }
 }
 
-constexpr std::string_view kJobMark = "CODEBIAS-JOB ";
-// The server's own CPU over its life (reading jobs, forking); each response has its own limit.
+// The server's own CPU over its life (reading jobs, forking, compiling); each response has its own limit.
 constexpr int kServerCpuSeconds = 24 * 3600;
-constexpr std::chrono::seconds kServerGraceTime{10};
-
-// Reads the next frame from the server: the CODEBIAS-JOB header line, then exactly its "bytes" of
-// output. Returns how the response's process ended, its stdout and stderr together in
-// stdout_text and the lines that are no driver marks in stderr_text; nothing when the server
-// ends or the deadline passes first.
-std::optional<SandboxResult> read_frame(SandboxedProcess& server, SandboxedProcess::Deadline deadline) {
-  std::string buffer;
-  std::size_t header_end = std::string::npos;
-  json header;
-  std::size_t need = 0;
-  for (;;) {
-    if (header_end == std::string::npos && (header_end = buffer.find('\n')) != std::string::npos) {
-      if (buffer.rfind(kJobMark, 0) != 0) return std::nullopt;
-      header = json::parse(buffer.substr(kJobMark.size(), header_end - kJobMark.size()), nullptr, false);
-      if (!header.is_object() || !header.contains("bytes") || !header["bytes"].is_number_unsigned()) return std::nullopt;
-      need = header_end + 1 + header["bytes"].get<std::size_t>();
-    }
-    if (header_end != std::string::npos && buffer.size() >= need) break;
-    if (!server.read(buffer, deadline)) return std::nullopt;
-  }
-  SandboxResult end;
-  end.stdout_text = buffer.substr(header_end + 1, need - header_end - 1);
-  std::istringstream lines(end.stdout_text);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.rfind("CODEBIAS-", 0) != 0) end.stderr_text += line + "\n";
-  }
-  if (header.value("exit", json()).is_number_integer()) end.exit_code = header["exit"].get<int>();
-  if (header.value("signal", json()).is_number_integer()) end.signal = header["signal"].get<int>();
-  end.timed_out = header.value("timed_out", false);
-  end.stdout_truncated = header.value("truncated", false);
-  end.wall_seconds = header.value("wall_seconds", 0.0);
-  end.cpu_seconds = header.value("cpu_seconds", 0.0);
-  end.max_rss_kb = header.value("max_rss_kb", 0L);
-  return end;
-}
 
 // The execution a frame describes (its calls laid out by the driver's CODEBIAS-BASES line: the
 // frame's own, or for a planned job the plan's).
@@ -286,6 +249,56 @@ RunnableCode choose_runnable_code(std::string_view response, const std::string& 
   return chosen;
 }
 
+// The Python fork server (fork_server.py) that runs Python answers and plans the calls of others.
+SandboxRequest python_server_request(const CounterfactualOptions& options) {
+  SandboxRequest request;
+  request.program = options.python;
+  // -I: no user site, no PYTHON* variables, no script directory on sys.path; -B: no .pyc files.
+  request.args = {"-I", "-B", "driver.py"};
+  request.files = {{"driver.py", function_driver_program(fork_server_program(data::builtin_counterfactual_driver_py()))}};
+  request.env = {{"PYTHONHASHSEED", "0"}};
+  request.limits = options.limits;
+  request.limits.allow_fork = true;  // the server forks; each response's process cannot
+  request.limits.cpu_seconds = kServerCpuSeconds;
+  request.temp_root = options.temp_root;
+  request.isolate_network = options.isolate_network;
+  return request;
+}
+
+// A JVM that serves Java answers one after another (CounterfactualRunner.java), each compiled in
+// memory and loaded by a class loader of its own.
+SandboxRequest java_server_request(const CounterfactualOptions& options) {
+  SandboxRequest request;
+  request.program = options.java;
+  // The source launcher compiles the runner in memory; C1 alone keeps a safepoint in every loop,
+  // where a call past its time is stopped. No perf-data file is written.
+  request.args = {"-Xmx" + std::to_string(options.java_heap_mib) + "m", "-Xss1m", "-XX:+UseSerialGC",
+                  "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:-UsePerfData",
+                  "-XX:CompressedClassSpaceSize=64m", "-XX:ReservedCodeCacheSize=32m", "-XX:MaxMetaspaceSize=128m",
+                  "-Djava.security.manager=allow", "CounterfactualRunner.java"};
+  request.files = {{"CounterfactualRunner.java", std::string(data::builtin_counterfactual_runner_java())}};
+  request.env = {{"MALLOC_ARENA_MAX", "2"}};  // glibc's arena per thread would reserve past RLIMIT_AS
+  request.limits = options.limits;
+  request.limits.memory_bytes = options.java_address_space_bytes;
+  request.limits.allow_fork = true;  // the JVM's own threads; the security manager refuses processes
+  request.limits.cpu_seconds = kServerCpuSeconds;
+  request.temp_root = options.temp_root;
+  request.isolate_network = options.isolate_network;
+  return request;
+}
+
+constexpr std::string_view kJavaJobEndMark = "CODEBIAS-JOB ";
+
+// Where the JVM's end line of a job starts in `output` (complete, with its newline); npos before.
+// The runner alone writes to the JVM's stdout: the answer's classes may not open it.
+std::size_t job_end_line(const std::string& output) {
+  std::size_t at = output.rfind(kJavaJobEndMark);
+  if (at == std::string::npos || (at > 0 && output[at - 1] != '\n')) return std::string::npos;
+  return output.find('\n', at) == std::string::npos ? std::string::npos : at;
+}
+
+unsigned server_count(unsigned servers) { return servers ? servers : std::max(1U, std::thread::hardware_concurrency()); }
+
 }  // namespace
 
 std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::AttributeTable& table,
@@ -302,65 +315,23 @@ std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::At
   return tested;
 }
 
+// A JVM costs about 2 s of CPU to start (the runner compiled, the compiler warmed up) and then
+// about 0.1 s per answer, and Java answers are a small share of most runs: one JVM serves the
+// Java answers of up to four workers.
 CounterfactualExecutor::CounterfactualExecutor(CounterfactualOptions options, unsigned servers)
-    : options_(std::move(options)), servers_(servers ? servers : std::max(1U, std::thread::hardware_concurrency())) {}
+    : options_(std::move(options)),
+      python_servers_(python_server_request(options_), server_count(servers)),
+      java_servers_(java_server_request(options_), std::max(1U, server_count(servers) / 4)) {}
 
 CounterfactualExecutor::~CounterfactualExecutor() = default;
 
-std::unique_ptr<SandboxedProcess> CounterfactualExecutor::borrow() {
-  {
-    std::unique_lock lock(mutex_);
-    released_.wait(lock, [&] { return lent_ < servers_; });
-    ++lent_;
-    if (!idle_.empty()) {
-      auto server = std::move(idle_.back());
-      idle_.pop_back();
-      return server;
-    }
-  }
-  try {
-    SandboxRequest request;
-    request.program = options_.python;
-    // -I: no user site, no PYTHON* variables, no script directory on sys.path; -B: no .pyc files.
-    request.args = {"-I", "-B", "driver.py"};
-    request.files = {{"driver.py", function_driver_program(data::builtin_counterfactual_driver_py())}};
-    request.env = {{"PYTHONHASHSEED", "0"}};
-    request.limits = options_.limits;
-    request.limits.allow_fork = true;  // the server forks; each response's process cannot
-    request.limits.cpu_seconds = kServerCpuSeconds;
-    request.temp_root = options_.temp_root;
-    request.isolate_network = options_.isolate_network;
-    return std::make_unique<SandboxedProcess>(request);
-  } catch (...) {
-    give_back(nullptr);
-    throw;
-  }
-}
-
-void CounterfactualExecutor::give_back(std::unique_ptr<SandboxedProcess> server) {
-  {
-    std::lock_guard lock(mutex_);
-    --lent_;
-    if (server) idle_.push_back(std::move(server));
-  }
-  released_.notify_one();
-}
-
 std::optional<SandboxResult> CounterfactualExecutor::exchange(const json& job, analysis::ResponseExecution& execution) {
-  auto server = borrow();
-  execution.isolation = server->network() == NetworkIsolation::network_namespace ? "network_namespace" : "python_guard";
-  // The server kills a response at its wall time; past this, the server itself is stuck.
-  const auto deadline = std::chrono::steady_clock::now() + options_.limits.wall_time + kServerGraceTime;
-  std::optional<SandboxResult> frame;
-  if (server->write(job.dump() + "\n", deadline)) frame = read_frame(*server, deadline);
-  if (!frame) {
-    mark_ended(execution, ExecutionStatus::failed, std::chrono::steady_clock::now() >= deadline ? "timeout" : "no_result",
-               "the execution server stopped: " + stderr_tail(server->stderr_tail()));
-    give_back(nullptr);  // a server that failed once is not trusted with the next response
-    return std::nullopt;
-  }
-  give_back(std::move(server));
-  return frame;
+  ForkServerReply reply = run_on_fork_server(python_servers_, job, options_.limits.wall_time);
+  execution.isolation = reply.network == NetworkIsolation::network_namespace ? "network_namespace" : "python_guard";
+  if (!reply.frame)
+    mark_ended(execution, ExecutionStatus::failed, reply.server_timed_out ? "timeout" : "no_result",
+               "the execution server stopped: " + stderr_tail(reply.server_error));
+  return std::move(reply.frame);
 }
 
 SandboxResult CounterfactualExecutor::run_javascript(const json& job) const {
@@ -377,24 +348,36 @@ SandboxResult CounterfactualExecutor::run_javascript(const json& job) const {
   return run_sandboxed(request);
 }
 
-SandboxResult CounterfactualExecutor::run_java(const json& job) const {
-  SandboxRequest request;
-  request.program = options_.java;
-  // The source launcher compiles the runner in memory; C1 alone starts faster and keeps a
-  // safepoint in every loop, where a call past its time is stopped. No perf-data file is written.
-  request.args = {"-Xmx" + std::to_string(options_.java_heap_mib) + "m", "-Xss1m", "-XX:+UseSerialGC",
-                  "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:-UsePerfData",
-                  "-XX:CompressedClassSpaceSize=64m", "-XX:ReservedCodeCacheSize=32m", "-XX:MaxMetaspaceSize=128m",
-                  "-Djava.security.manager=allow", "CounterfactualRunner.java"};
-  request.files = {{"CounterfactualRunner.java", std::string(data::builtin_counterfactual_runner_java())},
-                   {"job.json", job.dump()}};
-  request.env = {{"MALLOC_ARENA_MAX", "2"}};  // glibc's arena per thread would reserve past RLIMIT_AS
-  request.limits = options_.limits;
-  request.limits.memory_bytes = options_.java_address_space_bytes;
-  request.limits.allow_fork = true;  // the JVM's own threads; the security manager refuses processes
-  request.temp_root = options_.temp_root;
-  request.isolate_network = options_.isolate_network;
-  return run_sandboxed(request);
+SandboxResult CounterfactualExecutor::run_java(const json& job) {
+  ServerPool::Lease lease = java_servers_.borrow();
+  SandboxedProcess& jvm = lease.server();
+  SandboxResult run;
+  run.network = jvm.network();
+  const auto started = std::chrono::steady_clock::now();
+  const auto deadline = started + options_.limits.wall_time;
+  std::string output;
+  std::size_t end_line = std::string::npos;
+  for (bool open = jvm.write(job.dump() + "\n", deadline); open && end_line == std::string::npos;) {
+    open = jvm.read(output, deadline);
+    end_line = job_end_line(output);
+  }
+  if (end_line == std::string::npos) {  // past the answer's wall time, or the JVM ended
+    lease.discard();
+    run.timed_out = std::chrono::steady_clock::now() >= deadline;
+    run.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    run.stdout_text = std::move(output);
+    run.stderr_text = jvm.stderr_tail();
+    return run;
+  }
+  const json end = json::parse(output.substr(end_line + kJavaJobEndMark.size()), nullptr, false);
+  output.resize(end_line);
+  run.stdout_text = std::move(output);
+  run.exit_code = 0;
+  run.wall_seconds = end.is_object() ? end.value("wall_seconds", 0.0) : 0.0;
+  run.cpu_seconds = end.is_object() ? end.value("cpu_seconds", 0.0) : 0.0;
+  // A call thread that would not stop, or a thread the answer started, may still run: the JVM goes.
+  if (!end.is_object() || !end.value("clean", false)) lease.discard();
+  return run;
 }
 
 analysis::ResponseExecution CounterfactualExecutor::execute(const CounterfactualProgram& program,

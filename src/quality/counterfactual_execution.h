@@ -8,10 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
-#include <condition_variable>
 #include <map>
-#include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +21,7 @@
 #include "analysis/batch.h"
 #include "analysis/counterfactual/outcomes.h"
 #include "quality/sandbox.h"
+#include "quality/server_pool.h"
 
 namespace codebias::quality {
 
@@ -83,9 +81,12 @@ std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::At
 // (analysis/counterfactual/function_inputs.h), its personas planned by the same driver, and run by
 // counterfactual_runner.js in a sandboxed node process of its own; so is TypeScript, once its
 // types are erased (quality/typescript_erasure.h); and so is Java, its blocks made one compilation
-// unit (quality/java_code.h) that CounterfactualRunner.java compiles in a sandboxed JVM. Other
-// languages are not run (reason "no_runtime:<language>"). Thread-safe; at most `servers`
-// responses run at a time (0: one per core). A server that fails is replaced for the next response.
+// unit (quality/java_code.h) that CounterfactualRunner.java compiles in memory and loads in a
+// class loader of its own, in a long-lived sandboxed JVM that serves one answer after another (a
+// JVM past an answer's wall time, or with a thread of the answer still running, is replaced).
+// Other languages are not run (reason "no_runtime:<language>"). Thread-safe; at most `servers`
+// Python responses run at a time (0: one per core), and Java ones on a JVM per four of those. A
+// server that fails is replaced for the next response.
 class CounterfactualExecutor {
  public:
   explicit CounterfactualExecutor(CounterfactualOptions options = {}, unsigned servers = 0);
@@ -97,20 +98,15 @@ class CounterfactualExecutor {
   analysis::ResponseExecution execute(const CounterfactualProgram& program, const analysis::AttributeTable& table);
 
  private:
-  std::unique_ptr<SandboxedProcess> borrow();
-  // Sends one job to a server and reads its frame; nothing when the server failed (recorded in
-  // `execution`).
+  // Sends one job to a Python server and reads its frame; nothing when the server failed (recorded
+  // in `execution`).
   std::optional<SandboxResult> exchange(const nlohmann::json& job, analysis::ResponseExecution& execution);
   SandboxResult run_javascript(const nlohmann::json& job) const;
-  SandboxResult run_java(const nlohmann::json& job) const;
-  void give_back(std::unique_ptr<SandboxedProcess> server);
+  SandboxResult run_java(const nlohmann::json& job);
 
   CounterfactualOptions options_;
-  unsigned servers_;
-  std::mutex mutex_;
-  std::condition_variable released_;
-  std::vector<std::unique_ptr<SandboxedProcess>> idle_;
-  unsigned lent_ = 0;
+  ServerPool python_servers_;  // counterfactual_driver.py as a fork server
+  ServerPool java_servers_;    // CounterfactualRunner.java, one answer after another
 };
 
 // One response on a server of its own (tests, single answers).

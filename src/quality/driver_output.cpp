@@ -18,6 +18,10 @@ std::string function_driver_program(std::string_view driver) {
   return driver_program(std::string(data::builtin_function_inputs_py()) + "\n\n" + std::string(driver));
 }
 
+std::string fork_server_program(std::string_view driver) {
+  return std::string(data::builtin_fork_server_py()) + "\n\n" + std::string(driver);
+}
+
 std::optional<nlohmann::json> driver_result(const std::string& output) {
   auto at = output.rfind(kResultMark);
   if (at == std::string::npos || (at > 0 && output[at - 1] != '\n')) return std::nullopt;

@@ -16,6 +16,9 @@ std::string driver_program(std::string_view driver);
 // The same for a driver that calls a generated function (pass@1, counterfactual execution), with
 // function_inputs.py between the guard and the driver.
 std::string function_driver_program(std::string_view driver);
+// A driver that serves many jobs (counterfactual execution, the pipeline probe) with
+// fork_server.py in front of it: pass the result to driver_program or function_driver_program.
+std::string fork_server_program(std::string_view driver);
 
 // The object of the last result line of `output`; nullopt when there is none or it is not JSON.
 std::optional<nlohmann::json> driver_result(const std::string& output);

@@ -3,9 +3,9 @@
 #include "quality/pipeline_execution.h"
 
 #include <algorithm>
+#include <cmath>
 #include <mutex>
 #include <stdexcept>
-
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -79,31 +79,57 @@ const char* to_string(PipelineExecutionStatus status) {
   return "no_result";
 }
 
-PipelineExecution execute_pipeline(std::string_view code, const PipelineSchema& schema,
-                                   const PipelineExecutionOptions& options) {
-  if (schema.target.empty()) throw std::invalid_argument("pipeline schema without a target column");
-  if (schema.columns.empty()) throw std::invalid_argument("pipeline schema without columns");
-  if (options.rows < 1) throw std::invalid_argument("pipeline execution needs at least one synthetic row");
+namespace {
 
+// The server's own CPU over its life (importing scikit-learn, forking); each program has its own limit.
+constexpr int kServerCpuSeconds = 24 * 3600;
+
+SandboxRequest server_request(const PipelineExecutionOptions& options) {
   SandboxRequest request;
   request.program = options.python;
   // -I: no user site, no PYTHON* variables, no script directory on sys.path; -B: no .pyc files.
   request.args = {"-I", "-B", "driver.py"};
-  request.files = {{"driver.py", driver_program(data::builtin_pipeline_probe_driver_py())},
-                   {"solution.py", std::string(code)},
-                   {"spec.json", spec_json(schema, options).dump()}};
-  // The sandbox forbids threads: numerical libraries must not try to start any.
+  request.files = {{"driver.py", driver_program(fork_server_program(data::builtin_pipeline_probe_driver_py()))}};
+  // Each program's child cannot start threads: numerical libraries must not try to start any.
   request.env = {{"OPENBLAS_NUM_THREADS", "1"}, {"OMP_NUM_THREADS", "1"}, {"MKL_NUM_THREADS", "1"},
                  {"MPLBACKEND", "Agg"}, {"PYTHONHASHSEED", "0"}};
   request.limits = options.limits;
+  request.limits.allow_fork = true;  // the server forks; each program's child cannot
+  request.limits.cpu_seconds = kServerCpuSeconds;
   request.temp_root = options.temp_root;
   request.isolate_network = options.isolate_network;
-  SandboxResult run = run_sandboxed(request);
+  return request;
+}
+
+}  // namespace
+
+PipelineExecutor::PipelineExecutor(PipelineExecutionOptions options, unsigned servers)
+    : options_(std::move(options)),
+      servers_(server_request(options_), servers ? servers : std::max(1U, std::thread::hardware_concurrency())) {}
+
+PipelineExecution PipelineExecutor::execute(std::string_view code, const PipelineSchema& schema) {
+  if (schema.target.empty()) throw std::invalid_argument("pipeline schema without a target column");
+  if (schema.columns.empty()) throw std::invalid_argument("pipeline schema without columns");
+  if (options_.rows < 1) throw std::invalid_argument("pipeline execution needs at least one synthetic row");
+
+  const SandboxLimits& limits = options_.limits;
+  const double seconds = std::chrono::duration<double>(limits.wall_time).count();
+  const double cpu_limit = limits.cpu_seconds > 0 ? limits.cpu_seconds : std::ceil(seconds);
+  const json job = {{"spec", spec_json(schema, options_)}, {"code", code}, {"seconds", seconds},
+                    {"cpu_seconds", cpu_limit}, {"max_output_bytes", limits.max_output_bytes}};
+  ForkServerReply reply = run_on_fork_server(servers_, job, limits.wall_time);
 
   PipelineExecution result;
+  result.isolation = reply.network == NetworkIsolation::network_namespace ? "network_namespace" : "python_guard";
+  if (!reply.frame) {
+    result.status = reply.server_timed_out ? PipelineExecutionStatus::timeout : PipelineExecutionStatus::no_result;
+    result.error = "the execution server stopped: " + stderr_tail(reply.server_error);
+    return result;
+  }
+  SandboxResult& run = *reply.frame;
+  classify_end(run, cpu_limit, limits.memory_bytes > 0);
   result.wall_seconds = run.wall_seconds;
   result.sandbox = run.describe();
-  result.isolation = run.network == NetworkIsolation::network_namespace ? "network_namespace" : "python_guard";
 
   std::optional<json> report = driver_result(run.stdout_text);
   if (report) {
@@ -124,16 +150,23 @@ PipelineExecution execute_pipeline(std::string_view code, const PipelineSchema& 
   return result;
 }
 
+PipelineExecution execute_pipeline(std::string_view code, const PipelineSchema& schema,
+                                   const PipelineExecutionOptions& options) {
+  return PipelineExecutor(options, 1).execute(code, schema);
+}
+
 std::vector<PipelineExecution> execute_pipelines(const std::vector<PipelineProgram>& programs,
                                                  const PipelineExecutionOptions& options, unsigned jobs,
                                                  const PipelineProgress& progress) {
   std::vector<PipelineExecution> results(programs.size());
+  const unsigned workers = jobs ? jobs : std::max(1U, std::thread::hardware_concurrency());
+  PipelineExecutor executor(options, workers);
   std::mutex progress_mutex;
   std::size_t finished = 0;
   // The first environment failure (no python, no sandbox) stops the batch and is rethrown.
-  base::WorkerPool pool(jobs ? jobs : std::max(1U, std::thread::hardware_concurrency()));
+  base::WorkerPool pool(workers);
   pool.run(programs.size(), [&](std::size_t at) {
-    results[at] = execute_pipeline(programs[at].code, programs[at].schema, options);
+    results[at] = executor.execute(programs[at].code, programs[at].schema);
     if (!progress) return;
     std::lock_guard lock(progress_mutex);
     progress(++finished);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "quality/sandbox.h"
+#include "quality/server_pool.h"
 
 namespace codebias::quality {
 
@@ -60,7 +61,8 @@ struct PipelineExecutionOptions {
   std::filesystem::path temp_root;
   bool isolate_network = true;  // false: only the driver's Python guard
 
-  // Importing scikit-learn alone takes about a second and a few hundred MiB of address space.
+  // Importing scikit-learn alone takes about a second and a few hundred MiB of address space; a
+  // server imports it once, and each program's child inherits it (and this limit).
   static SandboxLimits default_limits() {
     SandboxLimits limits;
     limits.wall_time = std::chrono::seconds(60);
@@ -88,9 +90,25 @@ struct PipelineExecution {
   double wall_seconds = 0;
 };
 
-// Runs `code` (one Python program: the caller picks the answer's last complete block) on
-// synthetic data from `schema`. Throws std::invalid_argument for a schema without a target or
-// columns, std::runtime_error only when the sandbox or python cannot be started at all.
+// Runs programs on a few long-lived sandboxed fork servers (pipeline_probe_driver.py behind
+// fork_server.py) that have imported pandas and scikit-learn and wrapped its estimators once: each
+// program runs in a child forked from a server, under the same limits, in a fresh folder, so
+// programs share no state. Thread-safe; at most `servers` programs run at a time (0: one per core).
+class PipelineExecutor {
+ public:
+  explicit PipelineExecutor(PipelineExecutionOptions options, unsigned servers = 0);
+
+  // Runs `code` (one Python program: the caller picks the answer's last complete block) on
+  // synthetic data from `schema`. Throws std::invalid_argument for a schema without a target or
+  // columns, std::runtime_error only when the sandbox or python cannot be started at all.
+  PipelineExecution execute(std::string_view code, const PipelineSchema& schema);
+
+ private:
+  PipelineExecutionOptions options_;
+  ServerPool servers_;
+};
+
+// One program on a server of its own (tests, single answers).
 PipelineExecution execute_pipeline(std::string_view code, const PipelineSchema& schema,
                                    const PipelineExecutionOptions& options);
 

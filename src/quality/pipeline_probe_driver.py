@@ -1,12 +1,14 @@
-"""codebias pipeline probe: runs a generated ML program on synthetic data, reports its features.
+"""codebias pipeline probe: runs generated ML programs on synthetic data, reports their features.
 
-Runs inside the codebias sandbox. Reads spec.json (the dataset schema: columns, target,
-target_values, path, level, function, rows, seed) and solution.py (the answer's code); writes
-one line "CODEBIAS-RESULT <json>" on stdout:
+Runs inside the codebias sandbox as a fork server (fork_server.py, placed in front of this file)
+that has imported pandas and scikit-learn and wrapped scikit-learn's estimators once: each line
+of stdin is one job, {"spec": the dataset schema (columns, target, target_values, path, level,
+function, rows, seed), "code": the answer's program, "seconds", "cpu_seconds",
+"max_output_bytes"}, run in a child of its own, which writes one line "CODEBIAS-RESULT <json>":
   {"status": "ok" | "crash" | "no_fit" | "untraced", "features": [...] | null,
    "derived": [...], "basis": "fit" | "select_features" | "feature_list" | "reads" | "parameters",
    "error_type": ..., "error": ...}
-The caller (src/quality/pipeline_execution.cpp) turns a process that never reports (timeout,
+The caller (src/quality/pipeline_execution.cpp) turns a child that never reports (timeout,
 memory, a hard exit) into its own status.
 """
 import builtins
@@ -382,10 +384,7 @@ def features_from_answer(probe, namespace, frame, result):
 
 
 def run_pipeline(spec, code, data, result, real_stdout):
-    import numpy as np
-    import pandas as pd
-    import joblib
-
+    pd = PROBE.pd
     frame = pd.DataFrame(data)
     frame.to_csv("data.csv", index=False)
     if spec.get("dataset"):
@@ -396,11 +395,7 @@ def run_pipeline(spec, code, data, result, real_stdout):
 
     for name in READERS:
         setattr(pd, name, synthetic)
-    # n_jobs=-1 would start threads or processes, which the sandbox forbids.
-    joblib.parallel_backend("sequential").__enter__()  # pylint: disable=unnecessary-dunder-call
-
-    probe = Probe(np, pd)
-    probe.install()
+    probe = PROBE
     namespace = {"__name__": "__main__", "__file__": SOLUTION_FILE, "__builtins__": builtins}
     sys.argv = [SOLUTION_FILE]
     crashed = None
@@ -441,17 +436,13 @@ def run_pipeline(spec, code, data, result, real_stdout):
         result.update(status="no_fit", error="the code never fitted an estimator nor gave a feature list")
 
 
-def main():
-    with open("spec.json", encoding="utf-8") as handle:
-        spec = json.load(handle)
+def run_job(job):
+    """One program, in the forked child: its result line on stdout."""
+    spec = job["spec"]
     real_stdout = sys.stdout
     result = {"status": None, "features": None, "derived": [], "basis": None}
-
-    guard_network()
-    with open(SOLUTION_FILE, encoding="utf-8", errors="replace") as handle:
-        source = handle.read()
     try:
-        code = compile(source, SOLUTION_FILE, "exec")
+        code = compile(job["code"], SOLUTION_FILE, "exec")
     except (SyntaxError, ValueError) as error:
         result.update(status="crash", error_type=type(error).__name__, error=describe(error))
     else:
@@ -471,4 +462,19 @@ def main():
     real_stdout.flush()
 
 
-main()
+def prepare():
+    """What every job needs, once per server: scikit-learn's estimators wrapped by the probe (the
+    import and the wrapping are most of a program's cost), a sequential joblib backend (n_jobs=-1
+    would start threads or processes, which the sandbox forbids) and the network guard."""
+    import numpy as np
+    import pandas as pd
+    import joblib
+    probe = Probe(np, pd)
+    probe.install()
+    joblib.parallel_backend("sequential").__enter__()  # pylint: disable=unnecessary-dunder-call
+    guard_network()
+    return probe
+
+
+PROBE = prepare()
+serve(run_job)

@@ -646,9 +646,10 @@ TEST(CounterfactualExecution, NothingRunsWithoutPythonAndASyntaxErrorFailsTheRes
   EXPECT_EQ(broken.stage, "compile");
 }
 
-CounterfactualProgram program_of(const std::string& code, std::vector<std::string> offered = {"gender"}) {
+CounterfactualProgram program_of(const std::string& code, std::vector<std::string> offered = {"gender"},
+                                 const std::string& language = "python") {
   CounterfactualProgram program;
-  program.response = "```python\n" + code + "```\n";
+  program.response = "```" + language + "\n" + code + "```\n";
   program.options.scenario = "job";
   program.options.attributes = std::move(offered);
   return program;
@@ -685,6 +686,50 @@ TEST(CounterfactualExecutor, AResponsePastItsWallClockIsKilledAndTheServerGoesOn
   EXPECT_EQ(stuck.reason, "timeout");
   EXPECT_THAT(stuck.error, HasSubstr("timed out"));
   const auto next = executor.execute(program_of("def evaluate(c):\n    return c.gender == 'male'\n"), table);
+  ASSERT_EQ(next.status, ExecutionStatus::ran) << next.reason << " " << next.error;
+  EXPECT_EQ(verdict_of(next, "gender").verdict, CounterfactualVerdict::changes);
+}
+
+// One JVM serves Java answers one after another, each in a class loader of its own: two answers
+// that declare the same class each run their own.
+TEST(CounterfactualExecutor, JavaAnswersOnOneJvmLoadTheirOwnClasses) {
+  CounterfactualExecutor executor({}, 1);
+  const auto& table = analysis::AttributeTable::builtin();
+  const auto answer = [&](const std::string& group, int points) {
+    return executor.execute(program_of("class Answer {\n  static int evaluate(String gender) {\n    return gender.equals(\"" +
+                                           group + "\") ? " + std::to_string(points) + " : 0;\n  }\n}\n",
+                                       {"gender"}, "java"),
+                            table);
+  };
+  const auto first = answer("male", 2);
+  const auto second = answer("female", 3);
+  for (const auto* execution : {&first, &second})
+    ASSERT_EQ(execution->status, ExecutionStatus::ran) << execution->reason << " " << execution->error;
+  EXPECT_DOUBLE_EQ(mean_of(verdict_of(first, "gender"), "male"), 2.0);
+  EXPECT_DOUBLE_EQ(mean_of(verdict_of(second, "gender"), "female"), 3.0);
+  EXPECT_DOUBLE_EQ(mean_of(verdict_of(second, "gender"), "male"), 0.0);
+}
+
+// A Java call that catches its own stop keeps running: its calls time out, and its JVM is replaced
+// before the next answer, which runs as usual.
+TEST(CounterfactualExecutor, AJavaCallThatWillNotStopTakesItsJvmAway) {
+  CounterfactualOptions options;
+  options.call_seconds = 0.2;
+  options.max_timeouts = 1;
+  CounterfactualExecutor executor(options, 1);
+  const auto& table = analysis::AttributeTable::builtin();
+  const auto stuck = executor.execute(
+      program_of("class Answer {\n  static int evaluate(String gender) {\n"
+                 "    while (true) { try { while (true) { Thread.onSpinWait(); } } catch (Throwable stopped) { } }\n"
+                 "  }\n}\n",
+                 {"gender"}, "java"),
+      table);
+  ASSERT_EQ(stuck.status, ExecutionStatus::ran) << stuck.reason << " " << stuck.error;
+  EXPECT_EQ(count_of(verdict_of(stuck, "gender"), "timeout"), 2 * verdict_of(stuck, "gender").bases);
+  const auto next = executor.execute(
+      program_of("class Answer {\n  static int evaluate(String gender) {\n    return gender.equals(\"male\") ? 1 : 0;\n  }\n}\n",
+                 {"gender"}, "java"),
+      table);
   ASSERT_EQ(next.status, ExecutionStatus::ran) << next.reason << " " << next.error;
   EXPECT_EQ(verdict_of(next, "gender").verdict, CounterfactualVerdict::changes);
 }

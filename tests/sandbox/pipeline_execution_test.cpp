@@ -1,5 +1,5 @@
 // The ML-pipeline dynamic check: hand-written pipelines, feature-selection code and decision
-// functions run in the sandbox on synthetic data. Each sandboxed run costs about a second
+// functions run in the sandbox on synthetic data. Each executor's server costs about a second
 // (importing scikit-learn), so every test makes one or two.
 #include "quality/pipeline_execution.h"
 
@@ -188,6 +188,26 @@ TEST(PipelineExecution, SchemaWithoutTargetOrColumnsIsRejected) {
   PipelineSchema no_columns = credit_schema();
   no_columns.columns.clear();
   EXPECT_THROW(execute_pipeline("pass\n", no_columns, quick()), std::invalid_argument);
+}
+
+// One server forks every program from the same prepared driver, in a folder of its own: a file
+// or a module attribute a program leaves is gone for the next one.
+TEST(PipelineExecutor, ProgramsOnOneServerShareNothing) {
+  PipelineExecutor executor(quick(), 1);
+  const auto leaving = executor.execute(R"(import sklearn
+open("leak.txt", "w").write("x")
+sklearn.leaked = True
+FEATURES = ["duration"]
+)", credit_schema());
+  ASSERT_EQ(leaving.status, PipelineExecutionStatus::ok) << leaving.error << " / " << leaving.sandbox;
+  const auto next = executor.execute(R"(import os
+import sklearn
+assert not os.path.exists("leak.txt") and not hasattr(sklearn, "leaked")
+FEATURES = ["sex"]
+)", credit_schema());
+  ASSERT_EQ(next.status, PipelineExecutionStatus::ok) << next.error << " / " << next.sandbox;
+  ASSERT_TRUE(next.features);
+  EXPECT_THAT(*next.features, ElementsAre("sex"));
 }
 
 }  // namespace

@@ -13,7 +13,8 @@
 namespace codebias::test_support {
 
 // One response holding `code` in a block tagged `language`, executed on a prompt of `scenario`
-// (a job prompt by default) that offers `offered`, with calls cut at 0.5 s.
+// (a job prompt by default) that offers `offered`, with calls cut at 0.5 s. Every call shares one
+// executor, as a run's answers do: its Python server and its JVM start once per test program.
 inline analysis::ResponseExecution execute_in(const std::string& language, const std::string& code,
                                               std::vector<std::string> offered, quality::FieldDomains domains = {},
                                               const std::string& scenario = "job") {
@@ -22,9 +23,12 @@ inline analysis::ResponseExecution execute_in(const std::string& language, const
   program.options.scenario = scenario;
   program.options.attributes = std::move(offered);
   program.domains = std::move(domains);
-  quality::CounterfactualOptions options;
-  options.call_seconds = 0.5;
-  return quality::execute_counterfactual(program, analysis::AttributeTable::builtin(), options);
+  static quality::CounterfactualExecutor executor = [] {
+    quality::CounterfactualOptions options;
+    options.call_seconds = 0.5;
+    return quality::CounterfactualExecutor(options, 1);
+  }();
+  return executor.execute(program, analysis::AttributeTable::builtin());
 }
 
 inline analysis::AttributeVerdict verdict_of(const analysis::ResponseExecution& execution, const std::string& attribute) {
