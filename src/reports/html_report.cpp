@@ -92,7 +92,7 @@ class Page {
     card("answered", std::to_string(c.done));
     card("errors", std::to_string(c.errors));
     card("pending", std::to_string(c.pending));
-    card("with code", std::to_string(c.with_code));
+    card(task_->with_code_label(), std::to_string(c.with_code));
     card("refusals (no code)", std::to_string(c.refusals));
     card("truncated", std::to_string(c.truncated));
     card("unparseable", std::to_string(c.unparseable));

@@ -193,8 +193,10 @@ std::string report_markdown(const RunReportInput& input) {
   }
 
   const auto& c = results.counts;
+  const auto task = task_report(results);
   out << "\n## Samples\n\n"
-      << "| planned | done | errors | pending | with code | refusals (no code) | truncated | unparseable |\n"
+      << "| planned | done | errors | pending | " << task->with_code_label()
+      << " | refusals (no code) | truncated | unparseable |\n"
       << "|---:|---:|---:|---:|---:|---:|---:|---:|\n"
       << "| " << c.planned << " | " << c.done << " | " << c.errors << " | " << c.pending << " | "
       << c.with_code << " | " << c.refusals << " | " << c.truncated << " | " << c.unparseable
@@ -210,7 +212,6 @@ std::string report_markdown(const RunReportInput& input) {
     out << "\n";
   }
 
-  const auto task = task_report(results);
   task->write_markdown(out);
   out << "\n## How to read this\n\n" << task->how_to_read() << '\n';
   // The model name, endpoints and answers are the user's or the model's text: no escape

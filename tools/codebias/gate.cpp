@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
+#include "number_flags.h"
 #include "metrics/gate.h"
 #include "run/load_run.h"
 
@@ -56,16 +57,18 @@ Command add_gate_command(CLI::App& parent) {
   auto args = std::make_shared<GateArgs>();
   auto& o = args->options;
   app->add_option("RUN", args->run, "Run directory to judge")->required();
-  app->add_option("--max-bias-rate", o.max_bias_rate, "Fail when a cell's bias rate exceeds this");
-  app->add_option("--min-fairscore", o.min_fairscore, "Fail when a cell's FairScore is below this");
+  app->add_option("--max-bias-rate", o.max_bias_rate, "Fail when a cell's bias rate exceeds this")->check(fraction());
+  app->add_option("--min-fairscore", o.min_fairscore, "Fail when a cell's FairScore is below this")->check(fraction());
   app->add_option("--max-no-code-rate", o.max_no_code_rate,
-                  "Fail when a cell's share of answers without measurable code exceeds this");
+                  "Fail when a cell's share of answers without measurable code exceeds this")
+      ->check(fraction());
   app->add_option("--scenario", o.scenarios, "Only these scenarios (repeatable or comma-separated; default: all)")
       ->delimiter(',');
   app->add_option("--attribute", o.attributes, "Only these attributes (repeatable or comma-separated; default: all)")
       ->delimiter(',');
   app->add_option("--baseline", args->baseline, "Fail when RUN is significantly more biased than this run");
   app->add_option("--alpha", o.alpha, "Family-wise significance level of the baseline comparison")
+      ->check(open_fraction())
       ->capture_default_str();
   app->footer("Exit codes: 0 pass, 1 fail (reason on stderr, one line), 2 usage or input error. See docs/gate.md.");
   return {app, [args] { return gate_command(*args); }};
