@@ -7,7 +7,7 @@
 #                                                        1000; 1000 ms per answer, 64 in flight)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-[ -x build/codebias ] || bash scripts/setup.sh
+[ -x build/codebias ] || bash scripts/setup.sh --with-execute
 responses=${1:-1000}
 latency_ms=${2:-1000}
 work=$(mktemp -d)

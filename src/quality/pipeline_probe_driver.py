@@ -382,9 +382,13 @@ def features_from_answer(probe, namespace, frame, result):
 
 
 def run_pipeline(spec, code, data, result, real_stdout):
-    import numpy as np
-    import pandas as pd
-    import joblib
+    try:
+        import numpy as np
+        import pandas as pd
+        import joblib
+    except ImportError as error:  # the runtime of --execute is not installed: say how to get it
+        raise ImportError(f"{error}: install it: sudo apt-get install python3-pandas python3-sklearn, "
+                          "or bash scripts/setup.sh --with-execute") from error
 
     frame = pd.DataFrame(data)
     frame.to_csv("data.csv", index=False)
