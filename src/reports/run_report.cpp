@@ -9,6 +9,7 @@
 
 #include "analysis/report_json.h"
 #include "base/strings.h"
+#include "metrics/sweep_sanity.h"
 #include "reports/html_report.h"
 #include "reports/metric_text.h"
 #include "reports/task_report.h"
@@ -74,6 +75,7 @@ ordered_json summary_json(const RunReportInput& input) {
   out["provenance"] = input.provenance;
   out["counts"] = counts_json(results.counts);
   out["errors_by_kind"] = errors_by_kind(results);
+  if (const auto sweep = metrics::check_sweep(results); sweep.configurations > 1) out["sweep"] = metrics::to_json(sweep);
   task_report(results)->add_to_summary(out);
   return out;
 }
@@ -205,6 +207,9 @@ std::string report_markdown(const RunReportInput& input) {
                             : std::string())
       << "Tokens: " << c.prompt_tokens << " prompt, " << c.completion_tokens << " completion, "
       << c.reasoning_tokens << " reasoning.\n";
+  if (const auto note = metrics::identical_configurations_note(metrics::check_sweep(results)); !note.empty()) {
+    out << "\n**Sweep:** " << note << "\n";
+  }
   const auto kinds = errors_by_kind(results);
   if (!kinds.empty()) {
     out << "\nErrors by kind:";
