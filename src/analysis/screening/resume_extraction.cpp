@@ -106,14 +106,15 @@ ResumeExtraction extract_resume_fields(std::string_view response, int turn) {
     if (!t) continue;
     const bool text_placeholder = is_placeholder(t->value);
     text_read = true;
-    if (f.status == FieldStatus::extracted || f.status == FieldStatus::absent) {
+    if (f.status == FieldStatus::extracted) {
       if (!text_placeholder && !same_value(f.value, t->value)) {
         f.text_value = t->value;
         f.text_evidence = t->evidence;
       }
       continue;
     }
-    // The JSON had nothing (or a placeholder): a real text value is used, a placeholder kept.
+    // The JSON had nothing, a placeholder or "none": a real text value is used (a résumé that lists
+    // a language outranks a null), a placeholder kept.
     if (!text_placeholder || f.status == FieldStatus::missing) {
       const int kept_turn = f.turn;
       set_value(f, t->value, "text", t->evidence);
