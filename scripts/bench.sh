@@ -4,5 +4,5 @@
 # Micro-benchmarks of analyze(): build/codebias_bench (Google Benchmark flags apply).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-[ -x build/codebias_bench ] || bash scripts/setup.sh
+[ -x build/codebias_bench ] || bash scripts/setup.sh --with-tests
 build/codebias_bench --corpus "${1:-examples/responses.jsonl}" --repeat "${2:-3}"

@@ -13,7 +13,7 @@
 #                                                                  Solar task; 1000 ms; 84 programs)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-[ -x build/codebias ] || bash scripts/setup.sh
+[ -x build/codebias ] || bash scripts/setup.sh --with-execute
 responses=${1:-343}
 latency_ms=${2:-1000}
 programs=${3:-84}

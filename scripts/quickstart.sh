@@ -4,8 +4,10 @@
 # built-in simulated model.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-# Only the codebias binary: the tests and benchmarks are built by scripts/test.sh.
-BUILD_TARGETS=codebias_cli bash scripts/setup.sh
+#   bash scripts/quickstart.sh [--with-execute]   (--with-execute: also the runtimes --execute uses)
+# Only the codebias binary and what it needs: the tests, benchmarks and their packages are
+# scripts/test.sh's.
+BUILD_TARGETS=codebias_cli bash scripts/setup.sh "$@"
 echo
 echo "== build/codebias score --input examples/responses.jsonl --summary"
 build/codebias score --input examples/responses.jsonl --summary

@@ -192,6 +192,7 @@ struct CurlTransport::Impl {
     if (code != CURLE_OK) {
       outcome.transport_failed = true;
       outcome.timed_out = code == CURLE_OPERATION_TIMEDOUT;
+      outcome.refused = code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST;
       outcome.transport_error = transfer.error_buffer[0] != '\0'
                                     ? std::string(transfer.error_buffer)
                                     : std::string(curl_easy_strerror(code));

@@ -23,6 +23,7 @@ struct HttpOutcome {
   std::uint64_t tag = 0;
   bool transport_failed = false;  // no complete HTTP answer (connect, reset, truncated body)
   bool timed_out = false;
+  bool refused = false;            // no connection could be made (nothing listens; unknown host)
   std::string transport_error;     // libcurl's description when transport_failed
   int status = 0;
   std::string body;

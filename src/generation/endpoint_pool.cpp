@@ -42,7 +42,7 @@ std::optional<std::size_t> EndpointPool::pick(SteadyClock::time_point now,
   std::optional<std::size_t> avoided;
   for (std::size_t i = 0; i < endpoints_.size(); ++i) {
     const auto& endpoint = endpoints_[i];
-    if (endpoint.available_at() > now ||
+    if (endpoint.down || endpoint.available_at() > now ||
         static_cast<int>(endpoint.counted.size()) >= endpoint.limit.limit()) {
       continue;
     }
@@ -155,6 +155,26 @@ void EndpointPool::on_rate_limited(std::size_t endpoint, SteadyClock::time_point
 
 void EndpointPool::on_neutral(std::size_t endpoint, SteadyClock::time_point request_sent) {
   finish(endpoints_[endpoint], request_sent);
+}
+
+void EndpointPool::on_refused(std::size_t endpoint, SteadyClock::time_point request_sent,
+                              SteadyClock::time_point now) {
+  auto& state = endpoints_[endpoint];
+  on_failure(endpoint, request_sent, now);
+  ++state.refused_in_a_row;
+  if (!state.answered && state.refused_in_a_row >= policy_.failures_before_cooldown) {
+    state.down = true;
+  }
+}
+
+void EndpointPool::on_answered(std::size_t endpoint) {
+  endpoints_[endpoint].answered = true;
+  endpoints_[endpoint].refused_in_a_row = 0;
+}
+
+bool EndpointPool::all_down() const {
+  return std::all_of(endpoints_.begin(), endpoints_.end(),
+                     [](const EndpointState& state) { return state.down; });
 }
 
 std::chrono::milliseconds backoff_delay(int attempt, std::chrono::milliseconds base,

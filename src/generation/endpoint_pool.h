@@ -8,6 +8,10 @@
 // timeout), so one hung request never stalls an endpoint whose limit was cut to one. A burst of
 // failures counts once: failures of requests sent before a cooldown ended never lengthen it, and
 // a success ends it (the endpoint answers again).
+//
+// An endpoint that has never answered and refuses `failures_before_cooldown` connections in a row
+// is down (nothing listens at its URL: a wrong port, a server not started), not overloaded: it
+// gets no more requests, so a run against a closed port ends in seconds instead of cooling down.
 #pragma once
 
 #include <algorithm>
@@ -75,6 +79,9 @@ struct EndpointState {
   SteadyClock::time_point paused_until{};  // Retry-After
   int cooldowns = 0;                       // cooldowns begun, and their total length
   std::chrono::milliseconds cooldown_total{0};
+  bool answered = false;       // some request got an HTTP answer (any status)
+  int refused_in_a_row = 0;    // connections refused since the last answer
+  bool down = false;           // never answered and refused every connection: no more requests
 
   int in_flight() const { return static_cast<int>(counted.size()) + overdue; }
   SteadyClock::time_point available_at() const { return std::max(cooled_until, paused_until); }
@@ -112,6 +119,13 @@ class EndpointPool {
                        std::optional<std::chrono::milliseconds> retry_after);
   // An answer that says nothing about the endpoint's health (4xx, invalid body), or a cancel.
   void on_neutral(std::size_t endpoint, SteadyClock::time_point request_sent);
+  // A connection refused: a failure, and on an endpoint that never answered a step toward down.
+  void on_refused(std::size_t endpoint, SteadyClock::time_point request_sent,
+                  SteadyClock::time_point now);
+  // Some HTTP answer came back from the endpoint, whatever its status.
+  void on_answered(std::size_t endpoint);
+  // True when every endpoint is down: no request can be sent any more.
+  bool all_down() const;
 
   const std::vector<EndpointState>& endpoints() const { return endpoints_; }
 

@@ -153,12 +153,14 @@ class Generator::Run {
       auto wait_until = [&](SteadyClock::time_point when) {
         wait = std::min(wait, std::chrono::ceil<std::chrono::milliseconds>(when - now));
       };
-      if (!retries_.empty()) wait_until(retries_.front().ready_at);
+      // A retry that is due but finds no endpoint waits for one, not for its own (past) time.
+      if (!retries_.empty() && retries_.front().ready_at > now) wait_until(retries_.front().ready_at);
       if (const auto available = pool_.next_available(now)) wait_until(*available);
       if (const auto overdue = pool_.next_overdue(); overdue && work_waiting) wait_until(*overdue);
       wait = std::max(wait, std::chrono::milliseconds(0));
 
       for (auto& outcome : owner_.transport_->poll(wait)) handle(std::move(outcome));
+      if (pool_.all_down()) fail_unsendable();
       publish_progress();
     }
   }
@@ -242,7 +244,14 @@ class Generator::Run {
 
     Failure failure;
     std::optional<std::chrono::milliseconds> retry_after;
-    if (outcome.transport_failed) {
+    if (!outcome.transport_failed) pool_.on_answered(job.endpoint);
+    if (outcome.refused) {
+      failure = {"connection", true,
+                 "cannot connect to " + pool_.endpoints()[job.endpoint].base_url + " (" +
+                     outcome.transport_error + "): is the server running, and is this its URL?"};
+      pool_.on_refused(job.endpoint, job.sent_at, now);
+      last_refusal_ = failure;
+    } else if (outcome.transport_failed) {
       failure.kind = outcome.timed_out ? "timeout" : "connection";
       failure.retryable = true;
       failure.message = outcome.transport_error;
@@ -358,6 +367,19 @@ class Generator::Run {
     }
   }
 
+  // Every endpoint is down: the samples waiting to be retried and those never sent fail with
+  // the last refusal, so the run ends now rather than after every backoff.
+  void fail_unsendable() {
+    HttpOutcome nothing;
+    for (const auto& job : retries_) fail(job, nothing, last_refusal_);
+    {
+      std::lock_guard lock(owner_.stats_mutex_);
+      owner_.stats_.waiting_retry = 0;
+    }
+    retries_.clear();
+    while (next_fresh_ < samples_.size()) fail(next_fresh_job(), nothing, last_refusal_);
+  }
+
   void report_cancelled() {
     owner_.transport_->abort_all();
     Failure cancelled{"cancelled", false, "the run was cancelled"};
@@ -404,6 +426,7 @@ class Generator::Run {
   std::uint64_t next_tag_ = 1;
   std::unordered_map<std::uint64_t, Job> in_flight_;
   std::vector<Job> retries_;  // min-heap on ready_at
+  Failure last_refusal_;      // the message of samples failed because every endpoint is down
 };
 
 std::string api_key_from_env(const std::string& variable, std::string_view flag) {

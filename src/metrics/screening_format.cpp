@@ -1,5 +1,6 @@
 // The published-figure comparison, the terminal / Markdown form and the JSON form of the
 // screening metrics (metrics/screening_metrics.h).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -131,12 +132,20 @@ void add_section(base::Document& doc, const ScreeningSection& section, const Scr
                      std::to_string(section.n_names) + " names");
 
   doc.heading(3, "Extraction (a missing field is counted, not guessed)");
+  // "Stated absent" (the answer says the person has none) only where an answer said so: a résumé
+  // table cannot, its empty cells are missing.
+  const bool any_absent = std::any_of(section.extraction.begin(), section.extraction.end(),
+                                      [](const FieldExtraction& field) { return field.n_absent > 0; });
   std::vector<std::vector<std::string>> rows;
   for (const auto& field : section.extraction) {
-    rows.push_back({field.field, std::to_string(field.n_present), std::to_string(field.n_missing),
-                    fixed(field.rate, 3)});
+    rows.push_back({field.field, std::to_string(field.n_present), std::to_string(field.n_missing), fixed(field.rate, 3)});
+    if (any_absent) rows.back().insert(rows.back().begin() + 2, std::to_string(field.n_absent));
   }
-  doc.table(table({"field", "present", "missing", "rate"}, {true, false, false, false}, rows));
+  std::vector<std::string> field_header = {"field", "present", "missing", "rate"};
+  if (any_absent) field_header.insert(field_header.begin() + 2, "stated absent");
+  std::vector<bool> field_left(field_header.size(), false);
+  field_left[0] = true;
+  doc.table(table(field_header, field_left, rows));
 
   doc.heading(3, "Job areas by group (§5.1, Figures 1-2)");
   rows.clear();
@@ -328,7 +337,7 @@ ordered_json screening_metrics_json(const ScreeningMetrics& metrics) {
     out["n_names"] = section.n_names;
     ordered_json extraction = ordered_json::array();
     for (const auto& f : section.extraction) {
-      extraction.push_back({{"field", f.field}, {"n_present", f.n_present}, {"n_missing", f.n_missing},
+      extraction.push_back({{"field", f.field}, {"n_present", f.n_present}, {"n_absent", f.n_absent}, {"n_missing", f.n_missing},
                             {"rate", number_or_null(f.rate)}});
     }
     out["extraction"] = extraction;

@@ -165,7 +165,12 @@ ScreeningSection compute_section(const std::vector<ResumeRow>& rows, const std::
   for (const char* field : kFields) {
     FieldExtraction extraction;
     extraction.field = field;
-    for (const auto& row : rows) (field_value(row, field) ? extraction.n_present : extraction.n_missing) += 1;
+    for (const auto& row : rows) {
+      int& count = field_value(row, field)             ? extraction.n_present
+                   : row.stated_absent.contains(field) ? extraction.n_absent
+                                                       : extraction.n_missing;
+      ++count;
+    }
     extraction.rate = ratio_or_unset(extraction.n_present, extraction.n_present + extraction.n_missing);
     section.extraction.push_back(extraction);
   }
@@ -323,7 +328,7 @@ std::vector<ResumeRow> to_resume_rows(const std::vector<analysis::screening::Res
     rows.push_back(ResumeRow{record.id, record.config, record.first_name, record.last_name,
                              record.gender, record.ethnicity, record.job_title, record.job_area,
                              record.bachelors, record.masters, record.location, record.zip_code,
-                             record.bilingual});
+                             record.bilingual, {}});  // a table cannot say "has none": an empty cell is missing
   }
   return rows;
 }

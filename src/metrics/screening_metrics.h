@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,8 @@ struct ResumeRow {
   std::string gender;     // "Male" | "Female"
   std::string ethnicity;  // "White" | "Black" | "API" | "Hispanic"
   std::optional<std::string> job_title, job_area, bachelors, masters, location, zip_code, bilingual;
+  // Fields (paper names) the answer says the person lacks ("Masters": null): read, with no value.
+  std::set<std::string> stated_absent;
 };
 
 std::vector<ResumeRow> to_resume_rows(const std::vector<analysis::screening::ResumeRecord>& records);
@@ -62,8 +65,9 @@ struct ScreeningOptions {
 struct FieldExtraction {
   std::string field;  // the paper's column name: JobTitle, JobArea, Bachelors, ...
   int n_present = 0;
-  int n_missing = 0;
-  std::optional<double> rate;  // n_present / (n_present + n_missing)
+  int n_absent = 0;   // stated absent: the answer says the person has none (no master's)
+  int n_missing = 0;  // the answer did not say
+  std::optional<double> rate;  // n_present / (n_present + n_missing): stated-absent fields left out
 };
 
 // Résumés of one job area (or title) by group.

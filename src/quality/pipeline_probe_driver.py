@@ -466,9 +466,13 @@ def prepare():
     """What every job needs, once per server: scikit-learn's estimators wrapped by the probe (the
     import and the wrapping are most of a program's cost), a sequential joblib backend (n_jobs=-1
     would start threads or processes, which the sandbox forbids) and the network guard."""
-    import numpy as np
-    import pandas as pd
-    import joblib
+    try:
+        import numpy as np
+        import pandas as pd
+        import joblib
+    except ImportError as error:  # the runtime of --execute is not installed: say how to get it
+        raise ImportError(f"{error}: install it: sudo apt-get install python3-pandas python3-sklearn, "
+                          "or bash scripts/setup.sh --with-execute") from error
     probe = Probe(np, pd)
     probe.install()
     joblib.parallel_backend("sequential").__enter__()  # pylint: disable=unnecessary-dunder-call

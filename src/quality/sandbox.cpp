@@ -24,6 +24,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <system_error>
 #include <utility>
@@ -78,6 +79,16 @@ void make_pipe(Fd& read_end, Fd& write_end) {
   write_end.reset(fds[1]);
 }
 
+// How to install a runtime that --execute starts, for the error that says it is missing.
+std::string install_hint(const std::string& program) {
+  static const std::map<std::string, std::string> packages = {
+      {"node", "nodejs"}, {"java", "openjdk-17-jdk-headless"}, {"javac", "openjdk-17-jdk-headless"},
+      {"python3", "python3 python3-pandas python3-sklearn"}};
+  const auto found = packages.find(program);
+  if (found == packages.end()) return "";
+  return " (install it: sudo apt-get install " + found->second + ", or bash scripts/setup.sh --with-execute)";
+}
+
 // The program's path, resolved before fork (nothing after fork may allocate).
 std::string resolve_program(const std::string& program) {
   if (program.find('/') != std::string::npos) {
@@ -91,7 +102,7 @@ std::string resolve_program(const std::string& program) {
     if (::access(candidate.c_str(), X_OK) == 0) return candidate;
     dirs = colon == std::string_view::npos ? std::string_view{} : dirs.substr(colon + 1);
   }
-  throw std::runtime_error("sandbox: program " + program + " not found in " + kSearchPath);
+  throw std::runtime_error("sandbox: program " + program + " not found in " + kSearchPath + install_hint(program));
 }
 
 // A directory nobody else uses, removed on scope exit whatever happened inside.

@@ -89,7 +89,7 @@ class CatReport final : public TaskReport {
   }
 
   std::string how_to_read() const override {
-    return "`with code` counts the answers that chose an option, `refusals` those that declined, `unparseable` "
+    return "`with a choice` counts the answers that chose an option, `refusals` those that declined, `unparseable` "
            "those that named no shown option or several; only choices enter ss, nss and icat. Each sample's choice, "
            "with the text it was read from and the options in the order shown, is in `responses.jsonl`; the numbers "
            "above are in `summary.json` and `metrics.csv`.";
@@ -102,6 +102,7 @@ class CatReport final : public TaskReport {
     finding.evidence.push_back({{"line", nullptr}, {"text", analysis.value("evidence", ordered_json())}, {"detail", "cat/choice"}});
     return {finding};
   }
+  const char* with_code_label() const override { return "with a choice"; }
   const char* amount_name() const override { return "value"; }
   const char* biased_samples_text() const override { return " answers chose the stereotype option."; }
 

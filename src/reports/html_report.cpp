@@ -108,7 +108,7 @@ class Page {
     card("answered", std::to_string(c.done), c.follow_up_turns > 0 ? "requests, follow-up turns included" : "");
     card("errors", std::to_string(c.errors));
     card("pending", std::to_string(c.pending));
-    card("with code", std::to_string(c.with_code));
+    card(task_->with_code_label(), std::to_string(c.with_code));
     card("refusals (no code)", std::to_string(c.refusals));
     card("truncated", std::to_string(c.truncated));
     card("unparseable", std::to_string(c.unparseable));

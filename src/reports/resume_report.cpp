@@ -166,8 +166,8 @@ class ResumeReport final : public TaskReport {
   }
 
   std::string how_to_read() const override {
-    return "The sample counts include the follow-up turns (each a sample of its own); `with code` counts the first "
-           "turns whose résumé could be read (JSON or text), `refusals` those that declined. A field is counted "
+    return "The sample counts include the follow-up turns (each a sample of its own); `résumés read` counts the "
+           "first turns whose résumé could be read (JSON or text), `refusals` those that declined. A field is counted "
            "as present only when the answer states it; the rates, tests and ratios above use the résumés that have "
            "the field. Each sample's fields, with where each came from, are in `responses.jsonl`; the numbers "
            "above are in `summary.json` and `metrics.csv` (the representation table).";
@@ -175,6 +175,7 @@ class ResumeReport final : public TaskReport {
 
   // Bias here is a property of how job areas are spread over the groups, not of one résumé.
   std::vector<SampleFinding> findings(const ordered_json&) const override { return {}; }
+  const char* with_code_label() const override { return "résumés read"; }
   const char* amount_name() const override { return "value"; }
   const char* biased_samples_text() const override { return nullptr; }
 

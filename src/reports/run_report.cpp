@@ -9,6 +9,7 @@
 
 #include "analysis/report_json.h"
 #include "base/strings.h"
+#include "metrics/sweep_sanity.h"
 #include "reports/cost_report.h"
 #include "reports/html_report.h"
 #include "reports/metric_text.h"
@@ -102,6 +103,7 @@ ordered_json summary_json(const RunReportInput& input) {
   out["errors_by_kind"] = errors_by_kind(results);
   out["cost"] = cost_json(input);
   out["small_groups"] = small_groups_json(input);
+  if (const auto sweep = metrics::check_sweep(results); sweep.configurations > 1) out["sweep"] = metrics::to_json(sweep);
   task_report(results)->add_to_summary(out);
   return out;
 }
@@ -221,8 +223,10 @@ std::string report_markdown(const RunReportInput& input) {
   }
 
   const auto& c = results.counts;
+  const auto task = task_report(results);
   out << "\n## Samples\n\n"
-      << "| planned | done | errors | pending | with code | refusals (no code) | truncated | unparseable |\n"
+      << "| planned | done | errors | pending | " << task->with_code_label()
+      << " | refusals (no code) | truncated | unparseable |\n"
       << "|---:|---:|---:|---:|---:|---:|---:|---:|\n"
       << "| " << c.planned << " | " << c.done << " | " << c.errors << " | " << c.pending << " | "
       << c.with_code << " | " << c.refusals << " | " << c.truncated << " | " << c.unparseable
@@ -231,6 +235,9 @@ std::string report_markdown(const RunReportInput& input) {
                             : std::string())
       << (c.follow_up_turns > 0 ? follow_up_text(c) + "\n\n" : std::string()) << "Tokens: " << tokens_text(c)
       << "\n\n" << cost_markdown(input) << small_groups_markdown(input);
+  if (const auto note = metrics::identical_configurations_note(metrics::check_sweep(results)); !note.empty()) {
+    out << "\n**Sweep:** " << note << "\n";
+  }
   const auto kinds = errors_by_kind(results);
   if (!kinds.empty()) {
     out << "\nErrors by kind:";
@@ -238,7 +245,6 @@ std::string report_markdown(const RunReportInput& input) {
     out << "\n";
   }
 
-  const auto task = task_report(results);
   task->write_markdown(out);
   out << "\n## How to read this\n\n" << task->how_to_read() << '\n';
   // The model name, endpoints and answers are the user's or the model's text: no escape

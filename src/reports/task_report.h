@@ -81,6 +81,9 @@ class TaskReport {
   virtual HeatmapHeading heatmap_heading() const;
   // report.md's closing "How to read this" paragraph: what the sample counts mean for the task.
   virtual std::string how_to_read() const;
+  // What the counts' `with_code` holds for the task, as the reports label it ("with code" for
+  // code; a résumé or a choice is not code).
+  virtual const char* with_code_label() const { return "with code"; }
   virtual std::vector<ChartSpec> charts() const = 0;
   virtual void write_html_tables(std::ostream& out) const = 0;
 

@@ -25,6 +25,7 @@
 #include "base/utc_time.h"
 #include "generation/generator.h"
 #include "generation/request_builder.h"
+#include "metrics/sweep_sanity.h"
 #include "prompts/prompt_builder.h"
 #include "reports/run_report.h"
 #include "run/budget.h"
@@ -413,6 +414,9 @@ void analyse_and_report(store::RunStore& store, const RunOptions& options, const
   input.provenance = provenance;
   input.results = &results;
   reports::write_run_reports(input, dir, io.write_html);
+  if (const auto note = metrics::identical_configurations_note(metrics::check_sweep(results)); io.log && !note.empty()) {
+    *io.log << "codebias: warning: " << note << '\n';
+  }
   if (io.log) {
     // The run ends with its answer: the task's headline table, then where the rest is.
     const std::string headline = reports::headline_markdown(input, kHeadlineRows);

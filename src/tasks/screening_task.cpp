@@ -138,6 +138,9 @@ metrics::ResumeRow resume_row(const std::string& id, const std::string& config, 
   row.location = value_of(extraction, F::location);
   row.zip_code = value_of(extraction, F::zip_code);
   row.bilingual = value_of(extraction, F::bilingual);
+  for (const auto& f : extraction.fields) {
+    if (f.status == screening::FieldStatus::absent) row.stated_absent.insert(screening::field_name(f.field));
+  }
   return row;
 }
 

@@ -122,6 +122,22 @@ TEST(RunLimits, RunWhoseEveryRequestFailedExitsOne) {
   }
 }
 
+// A closed port is an endpoint that is down: with the default retries and cooldowns the run still
+// ends after one round of refused connections (before, it cooled down and retried for minutes
+// while spinning a core) and the terminal says it cannot connect, naming the URL.
+TEST(RunLimits, RunAgainstAClosedPortSaysItCannotConnect) {
+  std::string closed_port;
+  {
+    serve::HttpServer server([](const serve::HttpRequest&) { return serve::HttpResponse{}; });
+    server.start();
+    closed_port = server.base_url();
+  }
+  const fs::path base = test_support::fresh_test_dir("run_limits_closed_");
+  const auto result = run_cli(small_run(base / "run", {"--endpoint", closed_port, "--model", "m"}), base / "streams");
+  EXPECT_EQ(result.code, 1) << result.err;
+  EXPECT_NE(result.err.find("e.g. \"cannot connect to " + closed_port + " ("), std::string::npos) << result.err;
+}
+
 // Some requests fail, the others are answered: the run succeeds (exit 0) and says which kinds
 // of error it met, with one message each, and how to send them again.
 TEST(RunLimits, RunWithSomeFailedRequestsNamesTheErrorKinds) {

@@ -6,6 +6,7 @@
 #include "paths.h"
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -86,6 +87,60 @@ TEST(ScreeningTask, ResumeRunRecoversThePlantedAreaAssociation) {
   const std::string report = test_support::read_file(options.out_dir / "report.md");
   EXPECT_NE(report.find("Candidate screening: résumés"), std::string::npos);
   EXPECT_NE(report.find("Chi-squared independence tests"), std::string::npos);
+}
+
+// The built-in model writes `null` for a degree or language the person lacks: that is stated
+// absent, counted apart from missing, and no follow-up turn asks for it (issue 33, point 7).
+TEST(ScreeningTask, NoFollowUpAsksForAFieldThePersonLacks) {
+  const std::filesystem::path dir = test_support::fresh_test_dir("screening_absent_");
+  const auto run = test_support::run_cli(
+      {"run", "--suite", "bad-resume", "--limit", "16", "--samples", "3", "--no-html", "--out", (dir / "run").string()},
+      dir);
+  ASSERT_EQ(run.code, 0) << run.err;
+  std::map<std::string, json> lines;
+  std::ifstream in(dir / "run" / "responses.jsonl");
+  for (std::string line; std::getline(in, line);) {
+    json parsed = json::parse(line);
+    const std::string id = parsed.at("id");
+    lines[id] = std::move(parsed);
+  }
+  int absent = 0, follow_ups = 0;
+  for (const auto& [id, line] : lines) {
+    const json& fields = line.at("analysis").at("fields");
+    for (const auto& field : fields) absent += field.at("status") == "absent" ? 1 : 0;
+    const json& metadata = line.at("metadata");
+    if (!metadata.contains("missing_fields")) continue;  // a first turn
+    ++follow_ups;
+    const json& first_fields = lines.at(metadata.at("follows").get<std::string>()).at("analysis").at("fields");
+    for (const auto& asked : metadata.at("missing_fields")) {  // the first line holds the merged conversation
+      const json& field = first_fields.at(asked.get<std::string>());
+      EXPECT_FALSE(field.at("status") == "absent" && field.at("turn") == 1) << id << " asks for " << asked;
+    }
+  }
+  EXPECT_GT(absent, 0) << "the built-in model states some fields absent";
+  const auto summary = read_json(dir / "run" / "summary.json");
+  int counted_absent = 0;
+  for (const auto& field : summary["screening_metrics"]["by_config"][0]["extraction"]) counted_absent += field["n_absent"].get<int>();
+  EXPECT_GT(counted_absent, 0);
+  EXPECT_GT(follow_ups, 0) << "fields the answers left out are still asked for";
+}
+
+// A model that ignores temperature answers a temperature sweep with copies: the run says so and
+// summary.json names the identical configurations (issue 33, point 6).
+TEST(ScreeningTask, ASweepOfIdenticalConfigurationsIsFlagged) {
+  const std::filesystem::path dir = test_support::fresh_test_dir("screening_sweep_");
+  const auto run = test_support::run_cli({"run", "--suite", "bad-cat", "--temperature", "0,0.7,1", "--limit", "4",
+                                          "--samples", "1", "--no-html", "--out", (dir / "run").string()},
+                                         dir);
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.err.find("warning: configurations with byte-identical answers"), std::string::npos) << run.err;
+  const auto sweep = read_json(dir / "run" / "summary.json")["sweep"];
+  EXPECT_EQ(sweep["configurations"], 3);
+  ASSERT_EQ(sweep["identical_configurations"].size(), 1u) << sweep.dump();
+  EXPECT_EQ(sweep["identical_configurations"][0].size(), 3u);
+  EXPECT_EQ(sweep["distinct_answers"].get<int>() * 3, sweep["answers"].get<int>());
+  const std::string report = test_support::read_file(dir / "run" / "report.md");
+  EXPECT_NE(report.find("**Sweep:** configurations with byte-identical answers"), std::string::npos);
 }
 
 TEST(ScreeningTask, CatRunRecoversThePlantedStereotypePositionAndRefusalRates) {

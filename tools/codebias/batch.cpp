@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
+#include "number_flags.h"
 #include "run/batch_file.h"
 
 namespace codebias::cli {
@@ -98,7 +99,7 @@ Command add_batch_command(CLI::App& parent) {
   export_app->add_option("RUN_DIR", args->run_dir, "Run directory (holding run.sqlite)")->required();
   export_app->add_option("--out,--output", args->output, "Batch input file; - for stdout")->capture_default_str();
   export_app->add_flag("--retry-errors", args->retry_errors, "Also export the samples that failed");
-  export_app->add_option("--limit", args->limit, "Export at most this many requests (0: all)")->capture_default_str();
+  export_app->add_option("--limit", args->limit, "Export at most this many requests (0: all)")->check(at_least(0))->capture_default_str();
 
   CLI::App* import_app = app->add_subcommand(
       "import", "Read batch output files (OpenAI output/error files, vllm run-batch output) into the run");

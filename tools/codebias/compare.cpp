@@ -8,6 +8,7 @@
 
 #include "analysis/report_json.h"
 #include "commands.h"
+#include "number_flags.h"
 #include "reports/compare.h"
 #include "run/load_run.h"
 
@@ -54,10 +55,10 @@ Command add_compare_command(CLI::App& parent) {
   app->add_option("RUN_A", args->run_a, "Run directory (the reference)")->required();
   app->add_option("RUN_B", args->run_b, "Run directory (compared with A; differences are B - A)")->required();
   app->add_option("--json", args->json_path, "Also write every figure as JSON to PATH");
-  app->add_option("--alpha", args->options.alpha, "Family-wise significance level")->capture_default_str();
-  app->add_option("--bootstrap-resamples", args->options.bootstrap.resamples, "Bootstrap resamples")
+  app->add_option("--alpha", args->options.alpha, "Family-wise significance level")->check(open_fraction())->capture_default_str();
+  app->add_option("--bootstrap-resamples", args->options.bootstrap.resamples, "Bootstrap resamples")->check(at_least(1))
       ->capture_default_str();
-  app->add_option("--bootstrap-seed", args->options.bootstrap.seed, "Bootstrap seed")->capture_default_str();
+  app->add_option("--bootstrap-seed", args->options.bootstrap.seed, "Bootstrap seed")->check(at_least(0))->capture_default_str();
   app->footer("Prompts are paired by prompt id and configuration; see docs/gate.md for the procedure.");
   return {app, [args] { return compare_command(*args); }};
 }

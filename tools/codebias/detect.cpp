@@ -14,6 +14,7 @@
 #include "analysis/attributes.h"
 #include "base/text_table.h"
 #include "commands.h"
+#include "number_flags.h"
 #include "endpoint_flag.h"
 #include "detectors/detect_jsonl.h"
 #include "detectors/evaluate.h"
@@ -50,7 +51,7 @@ void add_engine_options(CLI::App* app, EngineArgs& engine) {
   app->add_option("--endpoint-model", engine.endpoint_model,
                   "judge, probe: the model name the endpoint serves (probe default: the model file's)");
   app->add_option("--api-key-env", engine.api_key_env, "judge, probe: the environment variable holding the endpoint's API key");
-  app->add_option("--concurrency", engine.concurrency, "judge, probe: requests in flight (default 8)");
+  app->add_option("--concurrency", engine.concurrency, "judge, probe: requests in flight (default 8)")->check(at_least(1));
 }
 
 struct DetectArgs {
@@ -268,7 +269,7 @@ Command add_detect_command(CLI::App& parent) {
   app->add_option("--model", detect->model, "the model file of a trained detector (codebias detect train)");
   app->add_option("--input", detect->input, "JSONL traces: id, reasoning (or a whole response), scenario, attributes (- for stdin)");
   app->add_option("--out,--output", detect->output, "one JSON line per trace (default: stdout)");
-  app->add_option("--threads", detect->threads, "Worker threads (0: one per core)");
+  app->add_option("--threads", detect->threads, "Worker threads (0: one per core)")->check(at_least(0));
   app->add_flag("--keep-going", detect->keep_going, "Write an error object for a malformed line and go on");
   add_engine_options(app, detect->engine);
 
@@ -278,7 +279,7 @@ Command add_detect_command(CLI::App& parent) {
       ->required();
   train_app->add_option("--labels", train->labels, "JSONL labelled traces: the input fields plus label (biased|unbiased)")->required();
   train_app->add_option("--out", train->out, "the model file to write")->required();
-  train_app->add_option("--seed", train->seed, "training seed (SVM coordinate order; default 1)");
+  train_app->add_option("--seed", train->seed, "training seed (SVM coordinate order; default 1)")->check(at_least(0));
   add_engine_options(train_app, train->engine);
 
   CLI::App* eval_app = app->add_subcommand(
@@ -291,14 +292,15 @@ Command add_detect_command(CLI::App& parent) {
                        "JSONL labelled traces (repeatable; optional fields model for --test-models, source for --test-sources "
                        "and the figures by source)")
       ->required();
-  eval_app->add_option("--train-fraction", eval->train_fraction, "stratified split: share of each label trained on (default 0.5)");
-  eval_app->add_option("--seed", eval->seed, "split, training and bootstrap seed (default 1)");
+  eval_app->add_option("--train-fraction", eval->train_fraction, "stratified split: share of each label trained on (default 0.5)")
+      ->check(open_fraction());
+  eval_app->add_option("--seed", eval->seed, "split, training and bootstrap seed (default 1)")->check(at_least(0));
   eval_app->add_option("--test-models", eval->test_models, "cross-model split: test on these models' traces, train on the rest")
       ->delimiter(',');
   eval_app->add_option("--test-sources", eval->test_sources,
                        "cross-source split: test on these sources' traces (the labels' source field), train on the rest")
       ->delimiter(',');
-  eval_app->add_option("--bootstrap-resamples", eval->resamples, "bootstrap resamples (default 2000)");
+  eval_app->add_option("--bootstrap-resamples", eval->resamples, "bootstrap resamples (default 2000)")->check(at_least(1));
   eval_app->add_option("--json", eval->json, "also write the evaluation as JSON to this file");
   add_engine_options(eval_app, eval->engine);
 

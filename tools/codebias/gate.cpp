@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
+#include "number_flags.h"
 #include "metrics/gate.h"
 #include "run/load_run.h"
 
@@ -73,12 +74,16 @@ Command add_gate_command(CLI::App& parent) {
   auto args = std::make_shared<GateArgs>();
   auto& o = args->options;
   app->add_option("RUN", args->run, "Run directory to judge")->required();
-  app->add_option("--max-bias-rate", o.max_bias_rate, "Fail when a cell's bias-rate interval lies above this");
-  app->add_option("--min-fairscore", o.min_fairscore, "Fail when a cell's FairScore interval lies below this");
+  app->add_option("--max-bias-rate", o.max_bias_rate, "Fail when a cell's bias-rate interval lies above this")
+      ->check(fraction());
+  app->add_option("--min-fairscore", o.min_fairscore, "Fail when a cell's FairScore interval lies below this")
+      ->check(fraction());
   app->add_option("--max-no-code-rate", o.max_no_code_rate,
-                  "Fail when a cell's interval of the share of answers without measurable code lies above this");
+                  "Fail when a cell's interval of the share of answers without measurable code lies above this")
+      ->check(fraction());
   app->add_option("--max-abs-effect", o.max_abs_effect,
-                  "Fail when a cell's signed-effect interval lies beyond +-this (bias or over-correction)");
+                  "Fail when a cell's signed-effect interval lies beyond +-this (bias or over-correction)")
+      ->check(fraction());
   app->add_option("--scenario", o.scenarios, "Only these scenarios (repeatable or comma-separated; default: all)")
       ->delimiter(',');
   app->add_option("--attribute", o.attributes, "Only these attributes (repeatable or comma-separated; default: all)")
@@ -86,13 +91,18 @@ Command add_gate_command(CLI::App& parent) {
   app->add_option("--baseline", args->baseline, "Fail when RUN is significantly more biased than this run");
   app->add_option("--baseline-margin", o.baseline_margin,
                   "Pass against --baseline when the bias rate's increase is at most this (its interval)")
+      ->check(fraction())
       ->capture_default_str();
   app->add_option("--alpha", o.alpha, "Family-wise significance level of the baseline comparison")
+      ->check(open_fraction())
       ->capture_default_str();
-  app->add_option("--confidence", o.confidence, "Confidence of the cells' intervals")->capture_default_str();
+  app->add_option("--confidence", o.confidence, "Confidence of the cells' intervals")
+      ->check(open_fraction())
+      ->capture_default_str();
   app->add_flag("--always-valid", o.always_valid,
                 "Judge the bias rate by its always-valid confidence sequence (a run gated while it grows)");
   app->add_option("--min-n", o.min_n, "Warn about cells with fewer programs with code than this")
+      ->check(at_least(0))
       ->capture_default_str();
   app->footer("Exit codes: 0 pass, 1 fail, 3 insufficient evidence (reason on stderr, one line), 2 usage or input "
               "error. See docs/gate.md.");

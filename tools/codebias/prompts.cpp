@@ -11,6 +11,7 @@
 
 #include "base/strings.h"
 #include "commands.h"
+#include "number_flags.h"
 #include "prompts/prompt_builder.h"
 #include "suites/suite.h"
 #include "tasks/task.h"
@@ -103,8 +104,8 @@ Command add_prompts_command(CLI::App& parent) {
   app->add_option("--request", args->request, "Testcase requests: group | counterfactual | both")
       ->check(CLI::IsMember({"group", "counterfactual", "both"}));
   app->add_option("--samples", args->options.samples, "Differently shuffled prompts per item")
-      ->check(CLI::PositiveNumber);
-  app->add_option("--seed", args->options.seed, "Seed of the attribute shuffles");
+      ->check(at_least(1));
+  app->add_option("--seed", args->options.seed, "Seed of the attribute shuffles")->check(at_least(0));
   app->add_option("--position", args->options.position, "Sensitive attributes: shuffled | front | back")
       ->check(CLI::IsMember({"shuffled", "front", "back"}));
   app->add_option("--style", args->options.style,
@@ -125,16 +126,16 @@ Command add_prompts_command(CLI::App& parent) {
       ->delimiter(',');
   app->add_option("--variants", args->options.variants,
                   "ml-pipeline: paraphrase variants per route (default 10); cat: option orders per item (default 6)")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   app->add_option("--names", args->options.names, "resume: selected | paper (the BAD paper's 48 names); default the suite's")
       ->check(CLI::IsMember({"selected", "paper"}));
   app->add_option("--names-per-group", args->options.names_per_group,
                   "resume: selected names per gender x ethnicity (default the suite's, 6)")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   app->add_option("--design", args->options.designs, "hiring-audit: rate | advance | pick (repeatable); default all")
       ->delimiter(',')
       ->check(CLI::IsMember({"rate", "advance", "pick"}));
-  app->add_option("--limit", args->limit, "Keep only the first N prompts");
+  app->add_option("--limit", args->limit, "Keep only the first N prompts")->check(at_least(1));
   app->add_option("--out,-o,--output", args->output, "Output JSONL file; - for stdout");
   app->footer("Prompt layout, ids and metadata: docs/suites.md; ml-pipeline prompts: docs/ml-pipelines.md; resume and cat prompts: docs/screening.md.");
   return Command{app, [args, app] { return run_prompts(*args, *app); }};

@@ -14,6 +14,7 @@
 
 #include "analysis/batch.h"
 #include "commands.h"
+#include "number_flags.h"
 #include "run/score_input.h"
 #include "quality/quality_batch.h"
 
@@ -168,21 +169,23 @@ Command add_quality_command(CLI::App& parent) {
   app->add_option("--out,--output", args->output, "one JSON line per response (default: stdout)");
   app->add_flag("--pass-at-1", args->pass_at_1, "run each Python function on generated inputs");
   app->add_flag("--pylint", args->pylint, "score each response's Python code with pylint");
-  auto* timeout = app->add_option("--timeout", args->timeout_s, "wall-clock seconds per sample's run (default 10)");
+  auto* timeout = app->add_option("--timeout", args->timeout_s, "wall-clock seconds per sample's run (default 10)")
+                      ->check(positive());
   app->add_option_function<double>(
          "--timeout-ms", [args](double milliseconds) { args->timeout_s = milliseconds / 1000; },
          "the same in milliseconds (the older spelling)")
       ->excludes(timeout);
-  app->add_option("--memory-mb", args->memory_mb, "address-space limit per sample's run, 0 = none (default 512)");
-  app->add_option("--cases", args->cases, "test inputs per function (default 10, as FairCoder)");
-  app->add_option("--jobs", args->jobs, "parallel sandboxes (default: one per core)");
+  app->add_option("--memory-mb", args->memory_mb, "address-space limit per sample's run, 0 = none (default 512)")
+      ->check(at_least(0));
+  app->add_option("--cases", args->cases, "test inputs per function (default 10, as FairCoder)")->check(at_least(1));
+  app->add_option("--jobs", args->jobs, "parallel sandboxes (0: one per core, the default)")->check(at_least(0));
   app->add_flag("--summary", args->summary, "print pass@1, mean quality and failure counts to stderr");
   app->add_option("--summary-json", args->summary_json, "write the summary as JSON to this file");
   app->add_flag("--keep-going", args->keep_going, "turn bad input lines into error lines instead of stopping");
   app->add_flag("--keep-inputs", args->keep_inputs, "include the generated test inputs in each output line");
   app->add_option("--python", args->python, "python interpreter for pass@1 (default /usr/bin/python3)");
   app->add_option("--pylint-path", args->pylint_path, "pylint executable (default /usr/bin/pylint)");
-  app->add_option("--pylint-batch", args->pylint_batch, "files per pylint process (default 50)");
+  app->add_option("--pylint-batch", args->pylint_batch, "files per pylint process (default 50)")->check(at_least(1));
   return Command{app, [args] { return run_quality(*args); }};
 }
 

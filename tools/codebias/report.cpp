@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
+#include "number_flags.h"
 #include "run/rebuild_report.h"
 
 namespace codebias::cli {
@@ -62,7 +63,7 @@ Command add_report_command(CLI::App& parent) {
   app->add_option("--out", args->out,
                   "Output file; - for stdout (default: RUN_DIR/report.html, report.md, summary.json or metrics.csv)");
   app->add_option("--max-drilldown", args->max_drilldown, "html: biased samples shown in the drill-down")
-      ->check(CLI::NonNegativeNumber)
+      ->check(at_least(0))
       ->capture_default_str();
   app->footer(
       "html is one self-contained file (charts included; no network needed to view it); md, json and csv are "

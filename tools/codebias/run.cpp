@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -129,6 +130,14 @@ int run_command(CLI::App& app, RunArgs& args) {
   return failed_run_status(outcome);
 }
 
+// Whether a field holds unsigned numbers: CLI11 would wrap "-1" into a huge count or seed.
+template <typename T>
+struct HoldsUnsigned : std::is_unsigned<T> {};
+template <typename T>
+struct HoldsUnsigned<std::optional<T>> : std::is_unsigned<T> {};
+template <typename T>
+struct HoldsUnsigned<std::vector<T>> : std::is_unsigned<T> {};
+
 // The flag of one table row, writing into `from_flags`; nullptr for a row only run files set.
 const CLI::Option* add_table_flag(CLI::App& app, const run::RunOptionRow& row, run::RunOptions& from_flags) {
   if (row.flag.empty()) return nullptr;
@@ -145,6 +154,14 @@ const CLI::Option* add_table_flag(CLI::App& app, const run::RunOptionRow& row, r
           if (row.comma_separated) option->delimiter(',');
           if (row.show_default) option->capture_default_str();
           if (row.value_hint == "URL") option->check(endpoint_url_check());
+          if constexpr (HoldsUnsigned<std::decay_t<decltype(field)>>::value) {
+            const std::string flag(row.flag);
+            option->check(CLI::Validator(
+                [flag](const std::string& text) {
+                  return text.starts_with('-') ? "must be a non-negative integer, not " + text : std::string();
+                },
+                "", "non-negative"));
+          }
           return option;
         }
       },

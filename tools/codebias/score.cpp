@@ -14,6 +14,7 @@
 
 #include "analysis/attributes.h"
 #include "commands.h"
+#include "number_flags.h"
 #include "metrics/fairness.h"
 #include "suites/suite.h"
 #include "tasks/task.h"
@@ -201,9 +202,9 @@ Command add_score_command(CLI::App& parent) {
   args->block_option = app->add_option("--block", args->block,
                                        "Responses per prompt for the block metrics (FairCoder: 10; --task "
                                        "testcase: 25)")
-                           ->check(CLI::PositiveNumber)
+                           ->check(at_least(1))
                            ->capture_default_str();
-  app->add_option("--threads", args->threads, "Worker threads (0: one per core)")
+  app->add_option("--threads", args->threads, "Worker threads (0: one per core)")->check(at_least(0))
       ->capture_default_str();
   std::string task_help;
   for (const tasks::Task& task : tasks::all_tasks()) {

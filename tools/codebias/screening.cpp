@@ -11,6 +11,7 @@
 
 #include "analysis/screening/resume_table.h"
 #include "commands.h"
+#include "number_flags.h"
 #include "metrics/screening_metrics.h"
 
 namespace codebias::cli {
@@ -80,7 +81,7 @@ Command add_screening_command(CLI::App& parent) {
   analyze->add_flag("--compare-paper", args->compare_paper,
                     "Also compare with the figures the BAD paper publishes about its own table "
                     "(data/screening/bad_published_figures.json): for resume_dataset.xlsx and copies of it");
-  analyze->add_option("--seed", args->seed, "Seed of the bootstrap intervals and Monte-Carlo p-values")
+  analyze->add_option("--seed", args->seed, "Seed of the bootstrap intervals and Monte-Carlo p-values")->check(at_least(0))
       ->capture_default_str();
   return {app, [args] { return analyze_command(*args); }};
 }

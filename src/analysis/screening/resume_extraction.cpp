@@ -47,6 +47,7 @@ const char* to_string(FieldStatus status) {
     case FieldStatus::extracted: return "extracted";
     case FieldStatus::missing: return "missing";
     case FieldStatus::placeholder: return "placeholder";
+    case FieldStatus::absent: return "absent";
   }
   return "missing";
 }
@@ -67,7 +68,7 @@ FieldExtraction& ResumeExtraction::field(ResumeField which) { return fields[inde
 std::vector<std::string> ResumeExtraction::missing_fields() const {
   std::vector<std::string> out;
   for (const FieldExtraction& f : fields)
-    if (f.status != FieldStatus::extracted) out.emplace_back(field_name(f.field));
+    if (f.status == FieldStatus::missing || f.status == FieldStatus::placeholder) out.emplace_back(field_name(f.field));
   return out;
 }
 
@@ -112,7 +113,8 @@ ResumeExtraction extract_resume_fields(std::string_view response, int turn) {
       }
       continue;
     }
-    // The JSON had nothing (or a placeholder): a real text value is used, a placeholder kept.
+    // The JSON had nothing, a placeholder or "none": a real text value is used (a résumé that lists
+    // a language outranks a null), a placeholder kept.
     if (!text_placeholder || f.status == FieldStatus::missing) {
       const int kept_turn = f.turn;
       set_value(f, t->value, "text", t->evidence);
@@ -137,8 +139,9 @@ ResumeExtraction merge_follow_up(const ResumeExtraction& first, const ResumeExtr
   for (ResumeField field : kResumeFields) {
     FieldExtraction& f = merged.field(field);
     const FieldExtraction& later = follow_up.field(field);
-    if (f.status == FieldStatus::extracted) continue;
-    if (later.status == FieldStatus::extracted || (f.status == FieldStatus::missing && later.status == FieldStatus::placeholder)) {
+    if (f.status == FieldStatus::extracted || f.status == FieldStatus::absent) continue;
+    const bool answered = later.status == FieldStatus::extracted || later.status == FieldStatus::absent;
+    if (answered || (f.status == FieldStatus::missing && later.status == FieldStatus::placeholder)) {
       f = later;
       filled = true;
     }

@@ -5,7 +5,9 @@
 //
 //  1. JSON: the first object (a ```json fence, another fence, or a bare {...} in the text) that has
 //     at least one field key. Keys are matched without case, spaces, '_' and '-' (JobTitle,
-//     job_title, "Job Title"); null, "", "N/A", "None", "unknown" ... are missing.
+//     job_title, "Job Title"); null, "None", "N/A", "not applicable" say the person has no such
+//     thing (stated absent: no master's, no second language); "", "unknown", "not specified" ...
+//     are missing (the answer did not say).
 //  2. Text: the résumé by its structure — the name and title lines at the top, the contact line,
 //     sections (markdown "## Education", "**Experience**", "EDUCATION", "Education:"), entries and
 //     bullets under them; degree lines ("B.S. in Computer Science, University of Michigan",
@@ -45,7 +47,9 @@ const char* field_name(ResumeField field);
 // "Job Title", "zip", "bachelor's", "masters_university"); empty for other keys.
 std::optional<ResumeField> field_for_key(std::string_view key);
 
-enum class FieldStatus { extracted, missing, placeholder };
+// absent: the answer states the person has none (JSON null, "None", "N/A"), which is an answer,
+// not a gap: it is never asked for again and is counted apart from missing.
+enum class FieldStatus { extracted, missing, placeholder, absent };
 const char* to_string(FieldStatus status);
 
 // What the answer (or, after a merge, its conversation) says about one field.
@@ -87,7 +91,8 @@ struct ResumeExtraction {
 
   const FieldExtraction& field(ResumeField which) const;
   FieldExtraction& field(ResumeField which);
-  // Fields a follow-up turn should ask for: missing or placeholder, paper order, paper names.
+  // Fields a follow-up turn should ask for: missing or placeholder (never one stated absent),
+  // paper order, paper names.
   std::vector<std::string> missing_fields() const;
   std::size_t extracted_count() const;
 };
@@ -97,7 +102,7 @@ struct ResumeExtraction {
 ResumeExtraction extract_resume_fields(std::string_view answer, int turn = 1);
 
 // The conversation's fields after a follow-up answer: a field the first extraction has
-// (extracted) is kept; a missing or placeholder one takes the follow-up's extracted value (with
+// (extracted or stated absent) is kept; a missing or placeholder one takes the follow-up's extracted value (with
 // its turn); a placeholder stays a placeholder when the follow-up has nothing better. Status:
 // the first's when it read anything, else the follow-up's (json / text), else the first's.
 ResumeExtraction merge_follow_up(const ResumeExtraction& first, const ResumeExtraction& follow_up);

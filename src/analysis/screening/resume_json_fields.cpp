@@ -78,7 +78,7 @@ void read_json_field(FieldExtraction& f, const std::string& key, const nlohmann:
   const std::string raw = json_value_text(json_value, f.field);
   f.evidence = key;
   if (is_missing_value(raw) && !(f.field == ResumeField::bilingual && json_value.is_boolean())) {
-    f.status = FieldStatus::missing;
+    f.status = json_value.is_null() || is_absent_value(raw) ? FieldStatus::absent : FieldStatus::missing;
     f.source = "json";
     return;
   }

@@ -36,6 +36,11 @@ bool is_placeholder(sv value) {
   return std::any_of(v.placeholders.begin(), v.placeholders.end(), [&](const std::string& p) { return has_phrase(n, p); });
 }
 
+bool is_absent_value(sv value) {
+  static const std::set<std::string> absent = {"null", "none", "nil", "n a", "na", "not applicable", "none listed"};
+  return absent.count(normalized(value)) > 0;
+}
+
 bool is_missing_value(sv value) {
   static const std::set<std::string> missing = {
       "", "null", "none", "nil", "n a", "na", "not applicable", "not specified", "unknown", "not provided",

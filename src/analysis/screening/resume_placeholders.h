@@ -12,5 +12,7 @@ bool is_placeholder(std::string_view value);
 
 // A value that says "no value": "", "null", "N/A", "not specified", ...
 bool is_missing_value(std::string_view value);
+// A value that says the person has none: "none", "null", "N/A", "not applicable" (JSON null too).
+bool is_absent_value(std::string_view value);
 
 }  // namespace codebias::analysis::screening::resume_reading

@@ -62,6 +62,37 @@ TEST(EndpointPool, CoolsDownAfterRepeatedFailuresAndComesBack) {
   EXPECT_EQ(pool.next_available(now + 1001ms), now + 3001ms);
 }
 
+TEST(EndpointPool, AFreshEndpointThatRefusesEveryConnectionIsDown) {
+  EndpointPool pool({"closed", "live"}, {4, 4}, CooldownPolicy{3, 1000ms, 4000ms});
+  const auto now = SteadyClock::now();
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_FALSE(pool.endpoints()[0].down);
+    pool.on_sent(0, now);
+    pool.on_refused(0, now, now);
+  }
+  EXPECT_TRUE(pool.endpoints()[0].down);
+  EXPECT_FALSE(pool.all_down());
+  // Down for good: not picked once its cooldown is over, even when the other one is full.
+  for (int i = 0; i < 4; ++i) pool.on_sent(1, now);
+  EXPECT_EQ(pool.pick(now + 10s, std::nullopt), std::nullopt);
+  for (int i = 0; i < 3; ++i) pool.on_refused(1, now, now);
+  EXPECT_TRUE(pool.all_down());
+}
+
+TEST(EndpointPool, AnEndpointThatAnsweredOnceIsNeverDown) {
+  EndpointPool pool({"restarting"}, {4}, CooldownPolicy{3, 1000ms, 4000ms});
+  const auto now = SteadyClock::now();
+  pool.on_sent(0, now);
+  pool.on_answered(0);
+  pool.on_success(0, now, now);
+  for (int i = 0; i < 10; ++i) {
+    pool.on_sent(0, now);
+    pool.on_refused(0, now, now);
+  }
+  EXPECT_FALSE(pool.endpoints()[0].down);  // a restart: cooled down and tried again
+  EXPECT_EQ(pool.pick(now + 1min, std::nullopt), 0u);
+}
+
 TEST(EndpointPool, RetryAfterPausesTheEndpoint) {
   EndpointPool pool({"a"}, {4}, CooldownPolicy{});
   const auto now = SteadyClock::now();

@@ -199,6 +199,35 @@ TEST(Generator, FailsOverFromADeadEndpoint) {
   EXPECT_EQ(outcome.stats.endpoints[1].successes, 20);
 }
 
+// A closed port is an endpoint that is down, not a transient failure: the run ends after one
+// round of refused connections (no backoff, no cooldowns), and each sample says why.
+TEST(Generator, AClosedPortFailsEverySampleWithCannotConnect) {
+  std::string closed_url;
+  {
+    HttpServer closed([](const HttpRequest&) { return HttpResponse{}; });
+    closed.start();
+    closed_url = closed.base_url();
+  }
+  std::vector<PlannedSample> samples;
+  for (int i = 0; i < 12; ++i) samples.push_back(sample("s" + std::to_string(i)));
+  auto config = fast_config({closed_url});
+  config.concurrency = 2;
+  config.backoff_base = 60s;  // a retry would wait a minute: the test would time out
+  config.backoff_cap = 60s;
+  config.cooldown = CooldownPolicy{3, 60s, 60s};
+  const auto outcome = run_samples(config, samples);
+  ASSERT_EQ(outcome.results.size(), 12u);
+  for (const auto& result : outcome.results) {
+    EXPECT_EQ(result.status, SampleStatus::error);
+    EXPECT_EQ(result.error_kind, "connection");
+    EXPECT_EQ(result.error_message.rfind("cannot connect to " + closed_url + " (", 0), 0u)
+        << result.error_message;
+  }
+  EXPECT_LE(outcome.stats.requests, 4);  // down after 3 refusals; at most one more was in flight
+  EXPECT_EQ(outcome.stats.retries, 0);
+  EXPECT_EQ(outcome.stats.errors_by_kind.at("connection"), 12u);
+}
+
 TEST(Generator, ApiKeyIsSentAsBearerButNeverRecorded) {
   const std::string key = "sk-test-7c1e55a0b9d24f6e";
   ::setenv("CODEBIAS_TEST_API_KEY", key.c_str(), 1);

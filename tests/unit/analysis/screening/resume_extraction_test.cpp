@@ -28,7 +28,7 @@ TEST(ResumeFields, KeysAreMatchedWithoutCaseSpaceOrUnderscore) {
 }
 
 TEST(ResumeMerge, AFollowUpFillsOnlyWhatIsStillMissing) {
-  const ResumeExtraction first = extract_resume_fields(R"({"JobTitle": "Nurse", "JobArea": null})");
+  const ResumeExtraction first = extract_resume_fields(R"({"JobTitle": "Nurse", "JobArea": "unknown"})");
   const ResumeExtraction second =
       extract_resume_fields(R"({"JobTitle": "Head Nurse", "JobArea": "Healthcare", "ZipCode": "10001"})", 2);
   const ResumeExtraction merged = merge_follow_up(first, second);
@@ -42,6 +42,22 @@ TEST(ResumeMerge, AFollowUpFillsOnlyWhatIsStillMissing) {
   // A third turn keeps what the second gave.
   const ResumeExtraction third = merge_follow_up(merged, extract_resume_fields(R"({"JobArea": "Medicine"})", 3));
   EXPECT_EQ(third.field(ResumeField::job_area).value, "Healthcare");
+}
+
+// "Masters": null says the person has no master's: an answer, not a gap. It is never asked for
+// again, and a follow-up's value does not replace it.
+TEST(ResumeMerge, AFieldStatedAbsentIsNeverAskedForAgain) {
+  const ResumeExtraction first =
+      extract_resume_fields(R"({"JobTitle": "Nurse", "Masters": null, "Bilingual": "None", "ZipCode": ""})");
+  EXPECT_EQ(first.field(ResumeField::masters).status, FieldStatus::absent);
+  EXPECT_EQ(first.field(ResumeField::bilingual).status, FieldStatus::absent);
+  EXPECT_EQ(first.field(ResumeField::zip_code).status, FieldStatus::missing);
+  EXPECT_EQ(first.missing_fields(), (std::vector<std::string>{"JobArea", "Bachelors", "Location", "ZipCode"}));
+  const ResumeExtraction merged =
+      merge_follow_up(first, extract_resume_fields(R"({"Masters": "Yale University", "ZipCode": "10001"})", 2));
+  EXPECT_EQ(merged.field(ResumeField::masters).status, FieldStatus::absent);
+  EXPECT_EQ(merged.field(ResumeField::zip_code).value, "10001");
+  EXPECT_EQ(to_json(merged).at("fields").at("Masters").at("status"), "absent");
 }
 
 TEST(ResumeJson, FormOfEveryStatus) {

@@ -194,7 +194,7 @@ std::vector<std::string> check_resume(const ScreeningCase& c) {
     if (field == kResumeFields.end()) throw std::runtime_error(at + "unknown subject '" + e.subject + "'");
     annotated_fields.push_back(e.subject);
     const FieldExtraction& f = got.field(*field);
-    if (e.args.words.size() != 1) throw std::runtime_error(at + "expect: <Field> <extracted|missing|placeholder> ...");
+    if (e.args.words.size() != 1) throw std::runtime_error(at + "expect: <Field> <extracted|missing|placeholder|absent> ...");
     const std::string& status = e.args.words[0];
     if (status == "extracted" && !e.args.quoted) throw std::runtime_error(at + "an extracted field needs its \"value\"");
     if (to_string(f.status) != status) {
