@@ -5,7 +5,7 @@
 #    read with --dump-dom) must show no console or script error, every canvas painted, the first
 #    drill-down expanding and no injected code run.
 # 2. Readable at any size: each suite's full default slice (faircoder and its test-case task,
-#    ml-pipelines, bad-resume, bad-cat, solar, huang; built-in model, no --execute), its report
+#    ml-pipelines, bad-resume, bad-cat, solar, huang, hiring-audit; built-in model, no --execute), its report
 #    rendered at 800 and 1280 px wide: every chart's x-axis labels clear of each other by the page's
 #    layout rule, every plot at least 170 px high (check_report.py), and a screenshot of the first
 #    screen (1280x900) per suite in WORK_DIR/screenshots/.
@@ -112,4 +112,5 @@ check_suite bad-resume --suite bad-resume
 check_suite bad-cat --suite bad-cat
 check_suite solar --suite solar
 check_suite huang --suite huang
+check_suite hiring-audit --suite hiring-audit
 echo "browser test passed (screenshots in $work/screenshots)"
