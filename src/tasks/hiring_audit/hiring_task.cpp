@@ -145,7 +145,7 @@ metrics::RunResults analyse_hiring_samples(const std::vector<metrics::SampleReco
   double last_answer = 0;
   std::string model;
   for (const auto& record : records) {
-    count_result(results.counts, record.result);
+    count_result(results.counts, record);
     metrics::AnalysedSample sample{&record, nullptr};
     if (record.result.status == generation::SampleStatus::done) {
       hiring::ReadAnswer row =
