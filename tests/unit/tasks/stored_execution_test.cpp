@@ -155,7 +155,7 @@ TEST(StoredExecution, ThePipelineAnalysisTakesStoredOutcomesInsteadOfRunning) {
   settings.stored_executions = {&stored, &executed};
   const auto results = analyse_pipeline_samples(records, settings);
   const auto& execution = results.samples.at(0).analysis.at("execution");
-  EXPECT_EQ(execution.at("features"), nlohmann::json({"duration", "race"}));
+  EXPECT_EQ(execution.at("features").dump(), R"(["duration","race"])");  // ordered vs plain json: compare text
   EXPECT_EQ(execution.at("agrees"), false);
   EXPECT_TRUE(executed.empty());
 }
