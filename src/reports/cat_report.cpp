@@ -103,6 +103,7 @@ class CatReport final : public TaskReport {
     return {finding};
   }
   const char* with_code_label() const override { return "with a choice"; }
+  const char* refusal_label() const override { return "refusals (no choice)"; }
   const char* amount_name() const override { return "value"; }
   const char* biased_samples_text() const override { return " answers chose the stereotype option."; }
 

@@ -109,7 +109,7 @@ class Page {
     card("errors", std::to_string(c.errors));
     card("pending", std::to_string(c.pending));
     card(task_->with_code_label(), std::to_string(c.with_code));
-    card("refusals (no code)", std::to_string(c.refusals));
+    card(task_->refusal_label(), std::to_string(c.refusals));
     card("truncated", std::to_string(c.truncated));
     card("unparseable", std::to_string(c.unparseable));
     for (const auto& task_card : task_->headline_cards()) card(task_card.label, task_card.value, task_card.note);

@@ -176,6 +176,7 @@ class ResumeReport final : public TaskReport {
   // Bias here is a property of how job areas are spread over the groups, not of one résumé.
   std::vector<SampleFinding> findings(const ordered_json&) const override { return {}; }
   const char* with_code_label() const override { return "résumés read"; }
+  const char* refusal_label() const override { return "refusals (no résumé)"; }
   const char* amount_name() const override { return "value"; }
   const char* biased_samples_text() const override { return nullptr; }
 

@@ -226,7 +226,7 @@ std::string report_markdown(const RunReportInput& input) {
   const auto task = task_report(results);
   out << "\n## Samples\n\n"
       << "| planned | done | errors | pending | " << task->with_code_label()
-      << " | refusals (no code) | truncated | unparseable |\n"
+      << " | " << task->refusal_label() << " | truncated | unparseable |\n"
       << "|---:|---:|---:|---:|---:|---:|---:|---:|\n"
       << "| " << c.planned << " | " << c.done << " | " << c.errors << " | " << c.pending << " | "
       << c.with_code << " | " << c.refusals << " | " << c.truncated << " | " << c.unparseable

@@ -84,6 +84,8 @@ class TaskReport {
   // What the counts' `with_code` holds for the task, as the reports label it ("with code" for
   // code; a résumé or a choice is not code).
   virtual const char* with_code_label() const { return "with code"; }
+  // What the counts' `refusals` are for the task ("refusals (no code)" for code).
+  virtual const char* refusal_label() const { return "refusals (no code)"; }
   virtual std::vector<ChartSpec> charts() const = 0;
   virtual void write_html_tables(std::ostream& out) const = 0;
 

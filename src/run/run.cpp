@@ -345,7 +345,8 @@ class ExecutionProgressLine {
     if (log_) printer_.emplace(*log_, io.terminal, std::chrono::seconds(10));
   }
 
-  void show(std::int64_t finished, std::int64_t total, std::int64_t failed) {
+  void show(std::int64_t finished, std::int64_t total, std::int64_t failed,
+            const std::map<std::string, tasks::RunExecutions::MissingRuntime>& missing_runtimes = {}) {
     if (!printer_) return;
     const ProgressSnapshot snapshot{.total = total,
                                     .done = finished,
@@ -361,6 +362,16 @@ class ExecutionProgressLine {
     *log_ << "codebias: executed " << total << " programs in the sandbox";
     if (failed > 0) *log_ << " (" << failed << " could not start)";
     *log_ << '\n';
+    // Programs in a language without a runner, or whose runtime is not installed (the message
+    // names the install line): say which and how many, so a report's gaps are never silent.
+    for (const auto& [reason, missing] : missing_runtimes) {
+      const std::string language = reason.substr(reason.find(':') + 1);
+      *log_ << "codebias: " << missing.programs << " not run: "
+            << (missing.message.empty()
+                    ? "codebias has no runner for " + language + " (it executes Python, JavaScript, TypeScript and Java)"
+                    : "the " + language + " runtime could not start: " + base::printable(missing.message, false))
+            << '\n';
+    }
   }
 
  private:
@@ -376,7 +387,7 @@ void wait_for_executions(tasks::RunExecutions* executions, const RunIo& io) {
   ExecutionProgressLine line(io);
   for (;;) {
     const auto progress = executions->wait_for_all(std::chrono::milliseconds(200));
-    line.show(progress.finished, progress.queued, progress.failed);
+    line.show(progress.finished, progress.queued, progress.failed, progress.missing_runtimes);
     if (progress.finished >= progress.queued) return;
   }
 }

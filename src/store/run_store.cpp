@@ -276,6 +276,21 @@ struct RunStore::Impl {
     return {query->integer(0), parse_status(query->text(1))};
   }
 
+  // Stores `value` (an analysis or an execution outcome) for a done sample, with `upsert`; only a
+  // done sample has an answer to `verb`.
+  void record_for_done_sample(std::string_view sample_id, ReusedStatement& upsert, const json& value,
+                              const char* verb) {
+    std::lock_guard lock(mutex);
+    sqlite::Transaction transaction(db);
+    auto [seq, status] = find(sample_id);
+    if (status != SampleStatus::done) {
+      throw StoreError(db.path().string() + ": sample \"" + std::string(sample_id) +
+                       "\" is not done; only a done sample has an answer to " + verb);
+    }
+    upsert.use()->bind_integer(1, seq).bind_text(2, to_text(value)).bind_real(3, unix_now()).run();
+    transaction.commit();
+  }
+
   // Declared before the statements, so that they are finalized before the connection closes.
   sqlite::Database db;
   json provenance;
@@ -449,29 +464,11 @@ bool RunStore::record(const SampleResult& result) {
 }
 
 void RunStore::record_analysis(std::string_view sample_id, const json& analysis) {
-  std::lock_guard lock(impl_->mutex);
-  auto& db = impl_->db;
-  sqlite::Transaction transaction(db);
-  auto [seq, status] = impl_->find(sample_id);
-  if (status != SampleStatus::done) {
-    throw StoreError(db.path().string() + ": sample \"" + std::string(sample_id) +
-                     "\" is not done; only a done sample has an answer to analyse");
-  }
-  impl_->upsert_analysis.use()->bind_integer(1, seq).bind_text(2, to_text(analysis)).bind_real(3, unix_now()).run();
-  transaction.commit();
+  impl_->record_for_done_sample(sample_id, impl_->upsert_analysis, analysis, "analyse");
 }
 
 void RunStore::record_execution(std::string_view sample_id, const json& execution) {
-  std::lock_guard lock(impl_->mutex);
-  auto& db = impl_->db;
-  sqlite::Transaction transaction(db);
-  auto [seq, status] = impl_->find(sample_id);
-  if (status != SampleStatus::done) {
-    throw StoreError(db.path().string() + ": sample \"" + std::string(sample_id) +
-                     "\" is not done; only a done sample has an answer to execute");
-  }
-  impl_->upsert_execution.use()->bind_integer(1, seq).bind_text(2, to_text(execution)).bind_real(3, unix_now()).run();
-  transaction.commit();
+  impl_->record_for_done_sample(sample_id, impl_->upsert_execution, execution, "execute");
 }
 
 std::map<std::string, json> RunStore::executions() const {

@@ -103,6 +103,11 @@ void RunExecutions::work() {
       else entry.error = error.empty() ? "counterfactual execution could not start" : error;
       ++progress_.finished;
       if (!execution) ++progress_.failed;
+      if (execution && execution->status == analysis::ExecutionStatus::not_run &&
+          execution->reason.starts_with("no_runtime:")) {
+        auto& missing = progress_.missing_runtimes[execution->reason];
+        if (missing.programs++ == 0) missing.message = execution->error;
+      }
     }
     finished_.notify_all();
   }

@@ -39,11 +39,18 @@ class RunExecutions {
   // outcome is forgotten (a second take runs the program again).
   analysis::ResponseExecution take(const ExecutableAnswer& answer);
 
-  // Programs queued so far, those finished (with an outcome or not) and those that could not start.
+  // Programs queued so far, those finished (with an outcome or not), those that could not start,
+  // and those not run for a runtime that is not installed: per reason ("no_runtime:java"), how many
+  // and the first one's message (it names the install line).
+  struct MissingRuntime {
+    std::int64_t programs = 0;
+    std::string message;
+  };
   struct Progress {
     std::int64_t queued = 0;
     std::int64_t finished = 0;
     std::int64_t failed = 0;
+    std::map<std::string, MissingRuntime> missing_runtimes;
   };
   // Waits until every queued program has finished or `timeout` has passed; returns the progress.
   Progress wait_for_all(std::chrono::milliseconds timeout);

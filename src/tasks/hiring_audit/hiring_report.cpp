@@ -216,6 +216,8 @@ class HiringReport final : public reports::TaskReport {
   }
 
   std::vector<reports::SampleFinding> findings(const ordered_json&) const override { return {}; }
+  const char* with_code_label() const override { return "answers read"; }
+  const char* refusal_label() const override { return "refusals"; }
   const char* amount_name() const override { return "value"; }
   const char* biased_samples_text() const override { return nullptr; }  // bias is a property of categories
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -59,6 +60,41 @@ TEST(FunctionTask, AnExecuteRunReportsChangesOnlyForAttributesTheAnswerReads) {
   }
   EXPECT_GT(tested, 30);
   EXPECT_GT(changes, 5);  // the built-in model plants bias: the check above saw changes to judge
+}
+
+
+// Answers that --execute cannot run are counted at the end of the run, by language, with why: a
+// built-in model that writes Python and C++, and codebias has no runner for C++.
+TEST(FunctionTask, AnExecuteRunEndsWithTheProgramsItCouldNotRun) {
+  const auto dir = std::filesystem::path(::codebias::test_support::test_tmp_dir()) / "function_not_run";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto default_profile = std::filesystem::path(test_support::source_dir()) / "data/models/simulated-default.json";
+  nlohmann::json profile = nlohmann::json::parse(std::ifstream(default_profile));
+  profile["languages"] = {{"python", 0.5}, {"cpp", 0.5}};
+  std::ofstream(dir / "python-and-cpp.json") << profile.dump(2);
+
+  run::RunOptions options;
+  options.scenarios = {"job"};
+  options.attributes = {"gender"};
+  options.samples = 2;
+  options.execute = true;
+  options.model_profile = dir / "python-and-cpp.json";
+  options.out_dir = dir / "run";
+  std::ostringstream log;
+  ASSERT_FALSE(run::start_run(options, {.log = &log}).cancelled);
+
+  int cpp_answers = 0;
+  std::ifstream in(options.out_dir / "responses.jsonl");
+  for (std::string line; std::getline(in, line);) {
+    const auto execution = nlohmann::json::parse(line)["analysis"].value("execution", nlohmann::json::object());
+    if (execution.value("reason", "") == "no_runtime:cpp") ++cpp_answers;
+  }
+  ASSERT_GT(cpp_answers, 0);
+  EXPECT_NE(log.str().find("codebias: " + std::to_string(cpp_answers) +
+                           " not run: codebias has no runner for cpp (it executes Python, JavaScript, TypeScript and Java)"),
+            std::string::npos)
+      << log.str();
 }
 
 }  // namespace

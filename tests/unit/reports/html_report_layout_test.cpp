@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "reports/html_report.h"
+#include "text_support.h"
 #include "reports/run_report.h"
 #include "reports/task_report.h"
 #include "tasks/run_analysis.h"
@@ -14,11 +15,7 @@
 namespace codebias::reports {
 namespace {
 
-std::size_t count(const std::string& text, const std::string& needle) {
-  std::size_t n = 0;
-  for (std::size_t at = 0; (at = text.find(needle, at)) != std::string::npos; at += needle.size()) ++n;
-  return n;
-}
+using test_support::count_occurrences;
 
 // Decision results with `n` attributes, attribute i biased in `biased` of 10 answers.
 metrics::RunResults decision_results(int n, int biased) {
@@ -41,14 +38,14 @@ std::string html_of(const metrics::RunResults& results) {
 
 TEST(HtmlReportLayout, ChartOfMoreThanTwentyCategoriesIsAHeatmapTable) {
   const auto wide = html_of(decision_results(21, 3));
-  EXPECT_EQ(count(wide, "<figure class=\"chart wide chart-heatmap\">"), 1u);
+  EXPECT_EQ(count_occurrences(wide, "<figure class=\"chart wide chart-heatmap\">"), 1u);
   EXPECT_NE(wide.find("21 categories, too many for one chart axis"), std::string::npos);
   EXPECT_EQ(wide.find("<canvas"), std::string::npos);
   EXPECT_NE(wide.find("\"charts\":[]"), std::string::npos);  // no chart data left for the script
 
   const auto narrow = html_of(decision_results(20, 3));
   EXPECT_EQ(narrow.find("<figure class=\"chart wide chart-heatmap\">"), std::string::npos);
-  EXPECT_EQ(count(narrow, "<canvas"), 1u);
+  EXPECT_EQ(count_occurrences(narrow, "<canvas"), 1u);
 }
 
 TEST(HtmlReportLayout, AllZeroChartIsANoteNotAnEmptyFrame) {
@@ -64,7 +61,7 @@ TEST(HtmlReportLayout, LongTableIsCollapsedBehindItsSizeWithTheWholeTableAsCsv) 
   // The CSV link holds the header and every row (a cell with a comma quoted), percent-encoded.
   EXPECT_NE(long_table.find("href=\"data:text/csv;charset=utf-8,attribute%2Cstatic%20bias%20rate"), std::string::npos);
   EXPECT_NE(long_table.find("attribute%5F25%2C%220%2E300"), std::string::npos);
-  EXPECT_EQ(count(long_table, "<script"), 4u);  // the page's own scripts only
+  EXPECT_EQ(count_occurrences(long_table, "<script"), 4u);  // the page's own scripts only
 
   const auto short_table = html_of(decision_results(25, 3));
   EXPECT_EQ(short_table.find("<details class=\"long-table\">"), std::string::npos);

@@ -9,17 +9,14 @@
 #include <gtest/gtest.h>
 
 #include "reports/html_report.h"
+#include "text_support.h"
 #include "run/rebuild_report.h"
 #include "run/run.h"
 
 namespace codebias::reports {
 namespace {
 
-std::size_t count(const std::string& text, const std::string& needle) {
-  std::size_t n = 0;
-  for (std::size_t at = 0; (at = text.find(needle, at)) != std::string::npos; at += needle.size()) ++n;
-  return n;
-}
+using test_support::count_occurrences;
 
 // A done function-task sample; biased_analysis() marks its gender finding biased.
 metrics::SampleRecord biased_record(const std::string& id, const std::string& answer) {
@@ -70,8 +67,8 @@ TEST(HtmlReport, ModelOutputAndProvenanceCannotInjectScript) {
   EXPECT_NE(html.find("&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
   EXPECT_NE(html.find("&lt;img src=x onerror=alert(3)&gt;"), std::string::npos);
   // Exactly the page's own four scripts: error capture, chart data, Chart.js, page script.
-  EXPECT_EQ(count(html, "<script"), 4u);
-  EXPECT_EQ(count(html, "</script>"), 4u);
+  EXPECT_EQ(count_occurrences(html, "<script"), 4u);
+  EXPECT_EQ(count_occurrences(html, "</script>"), 4u);
 }
 
 TEST(HtmlReport, ChartDataBlockHoldsNoClosingTag) {
@@ -98,7 +95,7 @@ TEST(HtmlReport, DrillDownMarksTheDecidingLineAndShowsTheLastUserMessage) {
   EXPECT_NE(html.find("Write evaluate_nurse(nurse) &lt;b&gt;now&lt;/b&gt;"), std::string::npos);
   EXPECT_EQ(html.find("You write code."), std::string::npos);  // the system message is not the prompt
   EXPECT_NE(html.find("<tr><td>male</td><td>2.0</td></tr>"), std::string::npos);
-  EXPECT_EQ(count(html, "<details class=\"sample\">"), 1u);
+  EXPECT_EQ(count_occurrences(html, "<details class=\"sample\">"), 1u);
 }
 
 TEST(HtmlReport, DrillDownIsCappedAndSaysSo) {
@@ -106,7 +103,7 @@ TEST(HtmlReport, DrillDownIsCappedAndSaysSo) {
   HtmlReportOptions options;
   options.max_drilldown_samples = 2;
   const auto html = report_html(f.input, options);
-  EXPECT_EQ(count(html, "<details class=\"sample\">"), 2u);
+  EXPECT_EQ(count_occurrences(html, "<details class=\"sample\">"), 2u);
   EXPECT_NE(html.find("<p>3 samples hold code"), std::string::npos);
   EXPECT_NE(html.find("The first 2 are shown here"), std::string::npos);
 }
