@@ -159,6 +159,10 @@ TEST(HiringAuditRun, OneDesignFromTheCommandLineWritesItsTablesAsCsv) {
   const std::string report = test_support::read_file(dir / "run/report.md");
   EXPECT_NE(report.find("bias-audit summary (NYC Local Law 144)"), std::string::npos);
   EXPECT_NE(report.find("EEOC four-fifths"), std::string::npos);
+  // The sample counts name what a hiring answer is: a rating, a decision or a pick, not code.
+  EXPECT_NE(report.find("| planned | done | errors | pending | answers read | refusals | truncated |"), std::string::npos);
+  EXPECT_EQ(report.find("with code"), std::string::npos);
+  EXPECT_EQ(test_support::read_file(dir / "run/report.html").find("refusals (no code)"), std::string::npos);
 }
 
 TEST(HiringAuditRun, AnUnknownDesignIsAUsageError) {
