@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Fails when an #include in src/ or tools/ runs up the pipeline order.
+"""Fails when an #include in src/ or tools/ runs up the pipeline order, or a task is told apart by name.
 
 The order is the "Layers:" line of README.md's Layout section (earliest first); a file may include
-its own layer and earlier ones. The CLI (tools/) reaches the store only through run/. Every
-violation is printed as FILE:LINE: what includes what. Python 3 standard library only.
+its own layer and earlier ones. The CLI (tools/) reaches the store only through run/. Two more
+rules keep the tasks in their place (issue 31): no code outside src/tasks/ compares a string with
+a task name of the registry (src/tasks/registry.cpp) -- it looks the task up instead -- and no
+file but base/json_fields.h defines a "string field of a JSON object" helper. Every violation is
+printed as FILE:LINE: what is wrong. Python 3 standard library only.
 
     python3 scripts/check_layers.py [--root DIR]
 """
@@ -16,6 +19,17 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 SOURCE_SUFFIXES = {".h", ".hpp", ".c", ".cc", ".cpp"}
 # Edges the order allows that the layout still forbids: (from, to) -> why.
 FORBIDDEN = {("tools", "store"): "the CLI reaches the store only through run/"}
+# Where task names may be compared: the task folders and the registry.
+TASK_CODE = "src/tasks/"
+# Task code not yet moved into src/tasks/ (issue 31, item 1: the scripted relayout moves it there):
+# a scorer's line reader that checks the line is of its own task.
+TASK_CODE_AWAITING_MOVE = {"src/analysis/pipelines/pipeline_batch.cpp", "src/analysis/testcases/testcase_batch.cpp"}
+REGISTRY_ROW = re.compile(r'^\s*\{"([a-z][a-z0-9-]*)",')
+JSON_FIELDS_HELPER = "src/base/json_fields.h"
+# A function or lambda taking (a JSON object, a key) and returning a string.
+STRING_FIELD_SIGNATURE = re.compile(
+    r"(?:std::string\s+\w+|\[[^\]\n]*\])\s*\(\s*const\s+(?:nlohmann::)?(?:ordered_)?json\s*&\s*(\w+)\s*,\s*"
+    r"(?:std::string_view|const\s+char\s*\*|const\s+std::string\s*&)\s*(\w+)\s*\)")
 
 
 def read_order(readme):
@@ -72,6 +86,55 @@ def violations(root):
     return problems
 
 
+def task_names(root):
+    """The task names of the registry's rows (src/tasks/registry.cpp, all_tasks)."""
+    registry = root / "src" / "tasks" / "registry.cpp"
+    return sorted({m.group(1) for line in registry.read_text(encoding="utf-8").splitlines()
+                   if (m := REGISTRY_ROW.match(line))})
+
+
+def task_name_comparisons(root):
+    """Lines outside src/tasks/ that compare a task-ish string with a registry task name."""
+    names = "|".join(re.escape(name) for name in task_names(root))
+    if not names:
+        return [f"{TASK_CODE}registry.cpp: no task rows found"]
+    literal = rf'"(?:{names})"'
+    # `task == "resume"`, `options.task != "cat"`, `string_or_empty(m, "task") == "decision"`, and reversed.
+    subject = r'(?:\b\w*task\w*(?:\(\))?|"task"\))'
+    comparison = re.compile(rf"{subject}\s*[!=]=\s*{literal}|{literal}\s*[!=]=\s*{subject}")
+    problems = []
+    for path in sorted(p for top in ("src", "tools") for p in (root / top).rglob("*") if p.suffix in SOURCE_SUFFIXES):
+        relative = path.relative_to(root).as_posix()
+        if relative.startswith(TASK_CODE) or relative in TASK_CODE_AWAITING_MOVE:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if comparison.search(line):
+                problems.append(f"{relative}:{number}: compares a task name; look the task up in the registry "
+                                f"(tasks::find_task) or read the prompt's typed metadata instead")
+    return problems
+
+
+def string_field_helpers(root):
+    """Definitions of a second "string field of a JSON object" helper (base/json_fields.h has the one)."""
+    problems = []
+    for path in sorted(p for top in ("src", "tools") for p in (root / top).rglob("*") if p.suffix in SOURCE_SUFFIXES):
+        relative = path.relative_to(root).as_posix()
+        if relative == JSON_FIELDS_HELPER:
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for match in STRING_FIELD_SIGNATURE.finditer(text):
+            body = text[match.end():match.end() + 400]
+            key = re.escape(match.group(2))
+            reads_key = re.search(rf"(?:find|contains|at|value)\(\s*{key}\b|\[\s*{key}\s*\]", body)
+            yields_string = re.search(
+                r'get<std::string>|get_ref<const std::string&>|value\(\s*\w+\s*,\s*(?:""|std::string)', body)
+            if reads_key and yields_string:
+                number = text.count("\n", 0, match.start()) + 1
+                problems.append(f"{relative}:{number}: a string-field helper; use base::string_or_empty "
+                                f"({JSON_FIELDS_HELPER})")
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=pathlib.Path, default=pathlib.Path(__file__).resolve().parent.parent,
@@ -83,6 +146,13 @@ def main():
     if problems:
         order = " -> ".join(read_order(root / "README.md"))
         print(f"{len(problems)} include(s) against the layer order {order} (README.md, Layout)", file=sys.stderr)
+        return 1
+    task_problems = task_name_comparisons(root) + string_field_helpers(root)
+    for problem in task_problems:
+        print(problem)
+    if task_problems:
+        print(f"{len(task_problems)} task-name comparison(s) or string-field helper(s) outside their place",
+              file=sys.stderr)
         return 1
     print(f"layers: every include of src/ and tools/ points down ({' -> '.join(read_order(root / 'README.md'))})")
     return 0

@@ -8,6 +8,7 @@
 
 #include "base/json_fields.h"
 #include "base/text_table.h"
+#include "prompts/prompt_metadata.h"
 #include "stats/bootstrap.h"
 #include "stats/holm.h"
 
@@ -267,7 +268,7 @@ PipelineAnswer pipeline_answer_from(const nlohmann::json& metadata, const nlohma
   answer.dataset = base::string_or_empty(metadata, "dataset");
   answer.path = base::string_or_empty(metadata, "path");
   answer.level = base::string_or_empty(metadata, "level");
-  answer.mitigation = base::string_or_empty(metadata, "mitigation");
+  answer.mitigation = prompts::PromptMetadata::from_json(metadata).mitigation;
   answer.attribute_set = base::string_or_empty(metadata, "attribute_set");
   if (metadata.is_object()) {
     const auto variant = metadata.find("variant");

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "base/strings.h"
+#include "prompts/prompt_metadata.h"
 #include "prompts/prompt_parts.h"
 #include "suites/template_text.h"
 
@@ -92,17 +93,21 @@ std::vector<Prompt> build_decision_prompts(const suites::Suite& suite, const Pro
       Prompt prompt;
       prompt.id = suite.name + "/" + task.id + "/" + std::to_string(sample);
       prompt.messages = messages_for(user, style, part.system);
-      prompt.metadata = json{{"suite", suite.name},
-                             {"task", kDecisionTask},
-                             {"style", options.style},
+      PromptMetadata metadata;
+      metadata.suite = suite.name;
+      metadata.task = kDecisionTask;
+      metadata.function = task.function;
+      metadata.extra = json{{"style", options.style},
                              {"sample", sample},
                              {"seed", options.seed},
                              {"decision_task", task.id},
                              {"category", task.category},
-                             {"function", task.function},
                              {"sensitive", sensitive},
                              {"domains", domains},
                              {"attribute_table", part.attribute_table}};
+      // Huang's tasks name no function: the stored metadata keeps its empty "function".
+      if (task.function.empty()) metadata.extra["function"] = "";
+      prompt.metadata = metadata.to_json();
       prompts.push_back(std::move(prompt));
     }
   }

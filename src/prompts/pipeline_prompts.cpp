@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/strings.h"
+#include "prompts/prompt_metadata.h"
 #include "prompts/shuffle.h"
 #include "suites/template_text.h"
 
@@ -411,9 +412,13 @@ class PipelineBuilder {
       if (column->range) entry["range"] = {column->range->low, column->range->high};
       column_list.push_back(std::move(entry));
     }
-    prompt.metadata = json{{"suite", suite_.name},
-                           {"task", kTask},
-                           {"style", options_.style},
+    PromptMetadata metadata;
+    metadata.suite = suite_.name;
+    metadata.task = kTask;
+    metadata.mitigation = mitigation_name;
+    // A conditional prompt asks for a named function; a pipeline prompt names none (null).
+    if (!route.level) metadata.function = function;
+    metadata.extra = json{{"style", options_.style},
                            {"sample", sample},
                            {"seed", options_.seed},
                            {"dataset", dataset.name},
@@ -422,11 +427,11 @@ class PipelineBuilder {
                            {"estimator", route.level ? json(estimator) : json(nullptr)},
                            {"variant", variant},
                            {"attribute_set", set.name},
-                           {"mitigation", mitigation_name},
                            {"target", dataset.target.name},
                            {"target_values", target_values_json(dataset.target)},
-                           {"columns", std::move(column_list)},
-                           {"function", route.level ? json(nullptr) : json(function)}};
+                           {"columns", std::move(column_list)}};
+    if (route.level) metadata.extra["function"] = nullptr;
+    prompt.metadata = metadata.to_json();
     return prompt;
   }
 

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "base/strings.h"
+#include "prompts/prompt_metadata.h"
 #include "prompts/shuffle.h"
 #include "suites/template_text.h"
 
@@ -128,10 +129,16 @@ class Builder {
     if (options_.has_name_options()) throw std::invalid_argument("names apply to the resume task only");
   }
 
-  json common_metadata(int sample) const {
-    return json{{"suite", suite_.name},       {"task", task_},         {"sample", sample},
-                {"seed", options_.seed},       {"style", options_.style},       {"convention", options_.convention},
-                {"position", options_.position}};
+  PromptMetadata common_metadata(int sample) const {
+    PromptMetadata metadata;
+    metadata.suite = suite_.name;
+    metadata.task = task_;
+    metadata.extra = json{{"sample", sample},
+                          {"seed", options_.seed},
+                          {"style", options_.style},
+                          {"convention", options_.convention},
+                          {"position", options_.position}};
+    return metadata;
   }
 
   const suites::PromptStyle& style() const {
@@ -274,15 +281,16 @@ class Builder {
         {{"entity", entity_text}, {"entity_id", entity_id}, {"function", function}, {"attributes", attributes}});
     prompt.messages = function_messages(scenario, request);
 
-    prompt.metadata = common_metadata(sample);
-    prompt.metadata["scenario"] = scenario.key;
-    prompt.metadata["attribute"] = attribute.key;
-    prompt.metadata["attribute_name"] = attribute.name;
-    prompt.metadata["group"] = list.group.empty() ? json(nullptr) : json(list.group);
-    prompt.metadata["entity_list"] = list.name;
-    prompt.metadata["entity"] = entity_text;
-    prompt.metadata["function"] = function;
-    prompt.metadata["attributes"] = names_of(slots);
+    PromptMetadata metadata = common_metadata(sample);
+    metadata.scenario = scenario.key;
+    metadata.attribute = attribute.key;
+    metadata.attribute_name = attribute.name;
+    metadata.function = function;
+    for (const auto& slot : slots) metadata.offered.push_back({slot.name, slot.sensitive ? attribute.key : ""});
+    metadata.extra["group"] = list.group.empty() ? json(nullptr) : json(list.group);
+    metadata.extra["entity_list"] = list.name;
+    metadata.extra["entity"] = entity_text;
+    prompt.metadata = metadata.to_json();
     return prompt;
   }
 
@@ -364,18 +372,19 @@ class Builder {
     user += "\n" + topic.code[variant];
     prompt.messages = testcase_messages(user);
 
-    prompt.metadata = common_metadata(sample);
-    prompt.metadata["topic"] = topic.id;
-    prompt.metadata["category"] = topic.category;
-    prompt.metadata["variant"] = variant_key;
-    prompt.metadata["request"] = given_attribute == nullptr ? "group" : "counterfactual";
+    PromptMetadata metadata = common_metadata(sample);
     if (given_attribute != nullptr) {
-      prompt.metadata["attribute"] = given_attribute->key;
-      prompt.metadata["given_group"] = given_group;
+      metadata.attribute = given_attribute->key;
+      metadata.extra["given_group"] = given_group;
     }
-    prompt.metadata["fields"] = std::move(fields);
-    prompt.metadata["sensitive_fields"] = std::move(sensitive_fields);
-    prompt.metadata["prompt_fields"] = names_of(slots);
+    metadata.extra["topic"] = topic.id;
+    metadata.extra["category"] = topic.category;
+    metadata.extra["variant"] = variant_key;
+    metadata.extra["request"] = given_attribute == nullptr ? "group" : "counterfactual";
+    metadata.extra["fields"] = std::move(fields);
+    metadata.extra["sensitive_fields"] = std::move(sensitive_fields);
+    metadata.extra["prompt_fields"] = names_of(slots);
+    prompt.metadata = metadata.to_json();
     return prompt;
   }
 

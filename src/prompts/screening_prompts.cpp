@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "base/strings.h"
+#include "prompts/prompt_metadata.h"
 #include "prompts/prompt_parts.h"
 #include "prompts/screening_names.h"
 #include "prompts/shuffle.h"
@@ -88,9 +89,10 @@ std::vector<Prompt> build_resume_prompts(const Suite& suite, const PromptOptions
       prompt.id = suite.name + "/" + name.ethnicity + "/" + name.gender + "/" + id_segment(name.first_name) + "_" +
                   id_segment(name.last_name) + "/" + std::to_string(sample);
       prompt.messages = messages_for(user, style);
-      prompt.metadata = json{{"suite", suite.name},
-                             {"task", kResumeTask},
-                             {"style", options.style},
+      PromptMetadata metadata;
+      metadata.suite = suite.name;
+      metadata.task = kResumeTask;
+      metadata.extra = json{{"style", options.style},
                              {"sample", sample},
                              {"seed", options.seed},
                              {"first_name", name.first_name},
@@ -104,6 +106,7 @@ std::vector<Prompt> build_resume_prompts(const Suite& suite, const PromptOptions
                              // Whether the request asks for the JSON object (the "paper" style does not).
                              {"asks_json", !style.instruction.empty()},
                              {"follow_up", {{"max_turns", part.follow_up.max_turns}, {"template", part.follow_up.text}}}};
+      prompt.metadata = metadata.to_json();
       prompts.push_back(std::move(prompt));
     }
   }
@@ -161,9 +164,10 @@ std::vector<Prompt> build_cat_prompts(const Suite& suite, const PromptOptions& o
         Prompt prompt;
         prompt.id = suite.name + "/" + item.id + "/v" + std::to_string(variant) + "/" + std::to_string(sample);
         prompt.messages = messages_for(user, style);
-        prompt.metadata = json{{"suite", suite.name},
-                               {"task", kCatTask},
-                               {"style", options.style},
+        PromptMetadata metadata;
+        metadata.suite = suite.name;
+        metadata.task = kCatTask;
+        metadata.extra = json{{"style", options.style},
                                {"sample", sample},
                                {"seed", options.seed},
                                {"item_id", item.id},
@@ -176,6 +180,7 @@ std::vector<Prompt> build_cat_prompts(const Suite& suite, const PromptOptions& o
                                {"options", shown},
                                {"order", original},
                                {"variant", variant}};
+        prompt.metadata = metadata.to_json();
         prompts.push_back(std::move(prompt));
       }
     }

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <unordered_set>
 
+#include "prompts/prompt_metadata.h"
+
 namespace codebias::run {
 
 generation::PlannedSample follow_up_sample(const metrics::SampleRecord& record, const tasks::NextTurn& turn) {
@@ -11,21 +13,22 @@ generation::PlannedSample follow_up_sample(const metrics::SampleRecord& record, 
   if (messages == planned.body.end() || !messages->is_array()) {
     throw std::invalid_argument("sample " + planned.id + " has no chat messages to continue");
   }
-  const int next = generation::turn_of(planned.metadata) + 1;
   generation::PlannedSample sample = planned;
-  sample.id = generation::turn_id(planned.id, next);
   sample.metadata.update(turn.metadata);
-  sample.metadata["turn"] = next;
-  sample.metadata["follows"] = planned.id;
+  auto metadata = prompts::PromptMetadata::from_json(sample.metadata);
+  const int next = metadata.turn_number() + 1;
+  sample.id = generation::turn_id(planned.id, next);
+  metadata.turn = next;
+  metadata.extra["follows"] = planned.id;
+  sample.metadata = metadata.to_json();
   auto& conversation = sample.body["messages"];
   conversation.push_back({{"role", "assistant"}, {"content", record.result.answer}});
   conversation.push_back({{"role", "user"}, {"content", turn.user_message}});
   // The built-in model reads the metadata from the body (run.cpp, plan_samples); a real
   // endpoint's body carries none.
   if (sample.body.contains("metadata")) {
-    auto metadata = sample.metadata;
-    metadata.erase("configuration");
-    sample.body["metadata"] = std::move(metadata);
+    metadata.configuration = nullptr;  // the run's, not the prompt's
+    sample.body["metadata"] = metadata.to_json();
   }
   return sample;
 }

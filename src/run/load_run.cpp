@@ -6,22 +6,14 @@
 #include <tuple>
 
 #include "analysis/analyzer.h"
+#include "analysis/prompt_attributes.h"
 #include "base/json_fields.h"
-#include "tasks/run_analysis.h"
-#include "tasks/task.h"
 #include "run/score_input.h"
 #include "store/run_store.h"
+#include "tasks/run_analysis.h"
+#include "tasks/task.h"
 
 namespace codebias::run {
-
-std::vector<std::string> cell_attributes(const nlohmann::json& metadata, const analysis::AttributeTable& table) {
-  const std::string named = base::string_or_empty(metadata, "attribute");
-  if (!named.empty()) {
-    const auto* spec = table.find(named);
-    return {spec ? spec->key : named};
-  }
-  return tasks::analyze_options_for(metadata, table).attributes;
-}
 
 namespace {
 
@@ -102,8 +94,9 @@ metrics::LoadedRun load_run(const std::filesystem::path& dir) {
     if (analysis == analyses.end()) continue;
     const auto& planned = answer->planned;
     const auto report = report_from_json(*analysis->second);
-    for (const auto& attribute : cell_attributes(planned.metadata, table)) {
-      const auto it = index.find(CellKey{planned.config, base::string_or_empty(planned.metadata, "scenario"), attribute});
+    const auto metadata = prompts::PromptMetadata::from_json(planned.metadata);
+    for (const auto& attribute : analysis::cell_attributes(metadata, table)) {
+      const auto it = index.find(CellKey{planned.config, metadata.scenario, attribute});
       if (it == index.end()) continue;
       auto& prompts = run.cells[it->second].prompts;
       if (prompts.empty() || prompts.back().prompt_id != planned.prompt_id) prompts.push_back({planned.prompt_id, {}, {}});

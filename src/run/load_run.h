@@ -20,8 +20,5 @@ namespace codebias::run {
 // no readable run there and std::invalid_argument for a test-case run (no function cells).
 metrics::LoadedRun load_run(const std::filesystem::path& dir);
 
-// The cells a prompt counts for, by the rule the function task's analysis applies: the prompt's
-// sensitive attribute when it names one, otherwise every table attribute it offered.
-std::vector<std::string> cell_attributes(const nlohmann::json& metadata, const analysis::AttributeTable& table);
 
 }  // namespace codebias::run

@@ -10,6 +10,7 @@
 #include "base/strings.h"
 #include "detectors/registry.h"
 #include "prompts/mitigation_prompts.h"
+#include "prompts/prompt_metadata.h"
 #include "run/follow_ups.h"
 #include "tasks/run_analysis.h"
 
@@ -20,9 +21,8 @@ using nlohmann::json;
 
 const prompts::MitigationStrategy* strategy_of(const generation::PlannedSample& planned,
                                                prompts::MitigationStrategy::Kind kind) {
-  const auto configuration = planned.metadata.find("configuration");
-  if (configuration == planned.metadata.end() || !configuration->is_object()) return nullptr;
-  const auto* strategy = prompts::find_mitigation_strategy(base::string_or_empty(*configuration, "mitigation"));
+  const auto metadata = prompts::PromptMetadata::from_json(planned.metadata);
+  const auto* strategy = prompts::find_mitigation_strategy(base::string_or_empty(metadata.configuration, "mitigation"));
   return strategy && strategy->kind == kind ? strategy : nullptr;
 }
 
@@ -66,17 +66,19 @@ generation::PlannedSample next_step(const generation::PlannedSample& first, cons
                                     const char* step) {
   generation::PlannedSample sample = first;
   sample.id = generation::turn_id(first.id, turn);
-  sample.metadata["turn"] = turn;
-  sample.metadata["follows"] = follows;
-  sample.metadata["step"] = step;
+  auto metadata = prompts::PromptMetadata::from_json(first.metadata);
+  metadata.turn = turn;
+  metadata.step = step;
+  metadata.extra["follows"] = follows;
+  sample.metadata = metadata.to_json();
   return sample;
 }
 
 void sync_body_metadata(generation::PlannedSample& sample) {
   if (!sample.body.contains("metadata")) return;
-  json metadata = sample.metadata;
-  metadata.erase("configuration");
-  sample.body["metadata"] = std::move(metadata);
+  auto metadata = prompts::PromptMetadata::from_json(sample.metadata);
+  metadata.configuration = nullptr;  // the run's, not the prompt's
+  sample.body["metadata"] = metadata.to_json();
 }
 
 std::string trimmed(const std::string& text) {
@@ -95,16 +97,18 @@ std::vector<generation::PlannedSample> unplanned_mitigation_steps(const std::vec
   std::unordered_map<std::string, const metrics::SampleRecord*> first_turns;
   for (const auto& record : records) {
     planned.insert(record.planned.id);
-    if (base::string_or_empty(record.planned.metadata, "step").empty()) first_turns[record.planned.id] = &record;
+    if (prompts::PromptMetadata::from_json(record.planned.metadata).step.empty())
+      first_turns[record.planned.id] = &record;
   }
   std::vector<generation::PlannedSample> steps;
   std::vector<const metrics::SampleRecord*> to_check;  // first answers whose trace decides
   std::vector<detectors::Trace> traces;
   for (const auto& record : records) {
     if (record.result.status != generation::SampleStatus::done) continue;
-    const std::string step = base::string_or_empty(record.planned.metadata, "step");
+    const auto metadata = prompts::PromptMetadata::from_json(record.planned.metadata);
+    const std::string& step = metadata.step;
     if (const auto* repair = strategy_of(record.planned, prompts::MitigationStrategy::Kind::repair)) {
-      const int turn = generation::turn_of(record.planned.metadata);
+      const int turn = metadata.turn_number();
       if (planned.count(generation::turn_id(record.planned.id, turn + 1))) continue;
       if (const auto next = repair_turn(record, *repair)) steps.push_back(follow_up_sample(record, *next));
       continue;
@@ -114,9 +118,8 @@ std::vector<generation::PlannedSample> unplanned_mitigation_steps(const std::vec
     if (step.empty()) {
       if (planned.count(generation::turn_id(record.planned.id, 2)) || record.result.reasoning.empty()) continue;
       to_check.push_back(&record);
-      traces.push_back({record.planned.id, record.result.reasoning, base::string_or_empty(record.planned.metadata, "scenario"), {}});
-      if (const auto attribute = base::string_or_empty(record.planned.metadata, "attribute"); !attribute.empty())
-        traces.back().attributes = {attribute};
+      traces.push_back({record.planned.id, record.result.reasoning, metadata.scenario, {}});
+      if (!metadata.attribute.empty()) traces.back().attributes = {metadata.attribute};
     } else if (step == "rewrite") {
       if (planned.count(generation::turn_id(record.planned.id, 3))) continue;
       const std::string rewritten = trimmed(record.result.answer);
@@ -139,10 +142,12 @@ std::vector<generation::PlannedSample> unplanned_mitigation_steps(const std::vec
     if (!verdicts[i].biased) continue;
     const auto& first = to_check[i]->planned;
     generation::PlannedSample sample = next_step(first, first.id, 2, "rewrite");
-    sample.metadata["mitigation"] = rewrite_strategy(first)->name;
-    sample.metadata["detector"] = std::string(detector->name());
-    sample.metadata["detector_score"] = verdicts[i].score;
-    sample.metadata["detector_biased_attributes"] = verdicts[i].biased_attributes;
+    auto metadata = prompts::PromptMetadata::from_json(sample.metadata);
+    metadata.mitigation = rewrite_strategy(first)->name;
+    metadata.extra["detector"] = std::string(detector->name());
+    metadata.extra["detector_score"] = verdicts[i].score;
+    metadata.extra["detector_biased_attributes"] = verdicts[i].biased_attributes;
+    sample.metadata = metadata.to_json();
     sample.body["messages"] = json::array(
         {{{"role", "user"}, {"content", prompts::rewrite_request(*rewrite_strategy(first), to_check[i]->result.reasoning)}}});
     sync_body_metadata(sample);

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "analysis/prompt_attributes.h"
 #include "base/json_fields.h"
 #include "metrics/run_results.h"
 #include "run/load_run.h"
@@ -33,7 +34,7 @@ std::vector<metrics::PlanCell> plan_cells(const RunOptions& requested) {
                                                   : suites::load_suite_file(requested.suite_file);
   RunOptions options = with_suite_defaults(requested, suite);
   options.samples = 1;
-  const auto samples = plan_samples(options, suite);
+  const auto samples = plan_samples(options, tasks::find_task(options.task), suite);
   if (samples.empty()) throw std::invalid_argument("the options select no prompt");
   const auto& table = analysis::AttributeTable::builtin();
   using Key = std::tuple<std::string, std::string, std::string>;
@@ -41,8 +42,9 @@ std::vector<metrics::PlanCell> plan_cells(const RunOptions& requested) {
   std::vector<metrics::PlanCell> cells;
   std::vector<double> token_sums;
   for (const auto& sample : samples) {
-    const std::string scenario = base::string_or_empty(sample.metadata, "scenario");
-    for (const auto& attribute : cell_attributes(sample.metadata, table)) {
+    const auto metadata = prompts::PromptMetadata::from_json(sample.metadata);
+    const std::string& scenario = metadata.scenario;
+    for (const auto& attribute : analysis::cell_attributes(metadata, table)) {
       const Key key{sample.config, scenario, attribute};
       auto [it, added] = index.emplace(key, cells.size());
       if (added) {

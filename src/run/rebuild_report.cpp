@@ -48,7 +48,7 @@ std::string rebuild_report(const std::filesystem::path& run_dir, ReportFormat fo
   }
   const RunOptions options = run_options_from_json(provenance.at("options"));
   std::vector<metrics::SampleRecord> records;
-  const metrics::RunResults results = analyse_stored_samples(store, options, records);
+  const metrics::RunResults results = analyse_stored_samples(store, options, tasks::find_task(options.task), records);
   reports::RunReportInput input;
   input.provenance = provenance;
   input.results = &results;

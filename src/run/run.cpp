@@ -23,16 +23,17 @@
 #include "base/strings.h"
 #include "base/url.h"
 #include "base/utc_time.h"
+#include "detectors/registry.h"
 #include "generation/generator.h"
 #include "generation/request_builder.h"
 #include "metrics/sweep_sanity.h"
+#include "prompts/mitigation_prompts.h"
 #include "prompts/prompt_builder.h"
+#include "prompts/prompt_metadata.h"
 #include "reports/run_report.h"
 #include "run/budget.h"
 #include "run/follow_ups.h"
 #include "run/mitigation_steps.h"
-#include "detectors/registry.h"
-#include "prompts/mitigation_prompts.h"
 #include "run/progress.h"
 #include "run/prompt_slice.h"
 #include "serve/simulated_model_server.h"
@@ -198,7 +199,7 @@ class InterruptGuard {
 
 // A rewrite strategy's rewrite requests go to --rewrite-endpoint when one is given (run/mitigation_steps.h).
 bool to_rewrite_endpoint(const RunOptions& options, const generation::PlannedSample& sample) {
-  return !options.rewrite_endpoint.empty() && sample.metadata.value("step", "") == "rewrite";
+  return !options.rewrite_endpoint.empty() && prompts::PromptMetadata::from_json(sample.metadata).step == "rewrite";
 }
 
 // What the run's task analysis reads besides the samples.
@@ -236,16 +237,15 @@ metrics::SampleRecord record_for_analysis(const generation::PlannedSample& plann
 // Sends what is pending (of the samples `mine` selects) and stores each result as it arrives;
 // with `executions`, starts executing each stored answer; stops sending once `budget` would be
 // passed (what is not sent stays pending). Returns false when interrupted.
-bool generate(store::RunStore& store, const RunOptions& options, const std::vector<std::string>& endpoints,
-              const std::string& api_key_env, bool retry_errors, const RunIo& io,
-              const std::function<bool(const generation::PlannedSample&)>& mine, tasks::RunExecutions* executions,
-              RunBudget& budget) {
+bool generate(store::RunStore& store, const RunOptions& options, const tasks::Task& task,
+              const std::vector<std::string>& endpoints, const std::string& api_key_env, bool retry_errors,
+              const RunIo& io, const std::function<bool(const generation::PlannedSample&)>& mine,
+              tasks::RunExecutions* executions, RunBudget& budget) {
   if (!budget.allows_more()) return true;
   auto pending = store.pending(retry_errors);
   std::erase_if(pending, [&](const generation::PlannedSample& sample) { return !mine(sample); });
   if (pending.empty()) return true;
   // With --execute, each stored answer starts executing while the others are still generated.
-  const tasks::Task& task = tasks::find_task(options.task);
   const tasks::RunAnalysisSettings settings = analysis_settings(options);
   std::unordered_map<std::string, const generation::PlannedSample*> planned_by_id;
   if (executions && task.executable_answer)
@@ -313,16 +313,16 @@ bool generate(store::RunStore& store, const RunOptions& options, const std::vect
 
 // Sends what is pending, then the further turns the answers call for (run/follow_ups.h) until
 // none is left. Returns false when interrupted.
-bool generate_conversations(store::RunStore& store, const RunOptions& options, const std::vector<std::string>& endpoints,
-                            bool retry_errors, const RunIo& io, tasks::RunExecutions* executions, RunBudget& budget) {
-  const tasks::Task& task = tasks::find_task(options.task);
+bool generate_conversations(store::RunStore& store, const RunOptions& options, const tasks::Task& task,
+                            const std::vector<std::string>& endpoints, bool retry_errors, const RunIo& io,
+                            tasks::RunExecutions* executions, RunBudget& budget) {
   for (bool retry = retry_errors;; retry = false) {
     const auto for_target = [&](const generation::PlannedSample& s) { return !to_rewrite_endpoint(options, s); };
     const auto for_rewriter = [&](const generation::PlannedSample& s) { return to_rewrite_endpoint(options, s); };
-    if (!generate(store, options, endpoints, options.api_key_env, retry, io, for_target, executions, budget))
+    if (!generate(store, options, task, endpoints, options.api_key_env, retry, io, for_target, executions, budget))
       return false;
-    if (!generate(store, options, {options.rewrite_endpoint}, options.rewrite_api_key_env, retry, io, for_rewriter,
-                  executions, budget))
+    if (!generate(store, options, task, {options.rewrite_endpoint}, options.rewrite_api_key_env, retry, io,
+                  for_rewriter, executions, budget))
       return false;
     std::vector<metrics::SampleRecord> records;
     store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
@@ -398,8 +398,9 @@ void wait_for_executions(tasks::RunExecutions* executions, const RunIo& io) {
 // Rows of the headline table a run prints at its end (report.md has them all).
 constexpr std::size_t kHeadlineRows = 12;
 
-void analyse_and_report(store::RunStore& store, const RunOptions& options, const std::filesystem::path& dir,
-                        const RunIo& io, tasks::RunExecutions* executions, RunOutcome& outcome) {
+void analyse_and_report(store::RunStore& store, const RunOptions& options, const tasks::Task& task,
+                        const std::filesystem::path& dir, const RunIo& io, tasks::RunExecutions* executions,
+                        RunOutcome& outcome) {
   std::vector<metrics::SampleRecord> records;
   std::optional<ExecutionProgressLine> execution_line;
   tasks::ExecutionProgress execution_progress;
@@ -411,7 +412,7 @@ void analyse_and_report(store::RunStore& store, const RunOptions& options, const
   }
   std::map<std::string, nlohmann::json> executed;
   const metrics::RunResults results =
-      analyse_stored_samples(store, options, records, executions, &executed, execution_progress);
+      analyse_stored_samples(store, options, task, records, executions, &executed, execution_progress);
   for (const auto& [sample_id, outcome] : executed) store.record_execution(sample_id, outcome);
   for (const auto& sample : results.samples) {
     if (!sample.analysis.is_null()) store.record_analysis(sample.record->planned.id, nlohmann::json(sample.analysis));
@@ -445,8 +446,8 @@ void analyse_and_report(store::RunStore& store, const RunOptions& options, const
 
 // The executions a run with --execute starts while it generates; null when its task executes
 // nothing counterfactually.
-std::unique_ptr<tasks::RunExecutions> executions_for(const RunOptions& options) {
-  if (!options.execute || !tasks::find_task(options.task).executable_answer) return nullptr;
+std::unique_ptr<tasks::RunExecutions> executions_for(const RunOptions& options, const tasks::Task& task) {
+  if (!options.execute || !task.executable_answer) return nullptr;
   return std::make_unique<tasks::RunExecutions>();
 }
 
@@ -483,8 +484,8 @@ RunOptions with_suite_defaults(RunOptions options, const suites::Suite& suite) {
   return options;
 }
 
-std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, const suites::Suite& suite,
-                                                    std::string* limit_note) {
+std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, const tasks::Task& task,
+                                                    const suites::Suite& suite, std::string* limit_note) {
   std::vector<generation::PlannedSample> samples;
   for (const auto& configuration : expand_configurations(options)) {
     prompts::PromptOptions prompt_options;
@@ -499,7 +500,6 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
     prompt_options.paths = options.paths;
     prompt_options.levels = options.levels;
     prompt_options.attribute_sets = options.attribute_sets;
-    const tasks::Task& task = tasks::find_task(options.task);
     // Run strategies are applied below; the ml-pipeline prompts build their mitigations themselves.
     if (!task.runs_mitigation_strategies) prompt_options.mitigations = options.mitigations;
     const prompts::MitigationStrategy* strategy = prompts::find_mitigation_strategy(configuration.mitigation);
@@ -541,7 +541,8 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
 }
 
 metrics::RunResults analyse_stored_samples(const store::RunStore& store, const RunOptions& options,
-                                           std::vector<metrics::SampleRecord>& records, tasks::RunExecutions* started,
+                                           const tasks::Task& task, std::vector<metrics::SampleRecord>& records,
+                                           tasks::RunExecutions* started,
                                            std::map<std::string, nlohmann::json>* executed,
                                            const tasks::ExecutionProgress& execution_progress) {
   records.clear();
@@ -553,7 +554,7 @@ metrics::RunResults analyse_stored_samples(const store::RunStore& store, const R
   std::map<std::string, nlohmann::json> stored;
   if (options.execute) stored = store.executions();
   settings.stored_executions = {&stored, executed};
-  return tasks::find_task(options.task).analyse_run(records, settings);
+  return task.analyse_run(records, settings);
 }
 
 RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
@@ -563,9 +564,10 @@ RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
   const auto suite = load_suite(requested);
   // Stored resolved, so a resumed run and the reports see the task and temperature it ran with.
   const RunOptions options = with_suite_defaults(requested, suite);
+  const tasks::Task& task = tasks::find_task(options.task);
   std::string limit_note;
   // Not const: once stored, the plan is read back from the store, so its memory is given back.
-  auto samples = plan_samples(options, suite, &limit_note);
+  auto samples = plan_samples(options, task, suite, &limit_note);
   if (samples.empty()) throw std::invalid_argument("the options select no prompt");
   nlohmann::json provenance = new_provenance(options);
   provenance["prices"] = resolve_price(options, provenance["model"].get<std::string>());
@@ -588,12 +590,13 @@ RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
 
   RunOutcome outcome;
   outcome.dir = options.out_dir;
-  auto executions = executions_for(options);
+  auto executions = executions_for(options, task);
   RunBudget budget(options, provenance["prices"], store);
-  outcome.cancelled = !generate_conversations(store, options, options.endpoints, false, io, executions.get(), budget);
+  outcome.cancelled =
+      !generate_conversations(store, options, task, options.endpoints, false, io, executions.get(), budget);
   outcome.stopped_at_budget = store_budget_note(store, budget);
   if (!outcome.cancelled) wait_for_executions(executions.get(), io);
-  analyse_and_report(store, options, options.out_dir, io, executions.get(), outcome);
+  analyse_and_report(store, options, task, options.out_dir, io, executions.get(), outcome);
   return outcome;
 }
 
@@ -625,12 +628,14 @@ RunOutcome resume_run(const std::filesystem::path& dir, const ResumeOptions& res
     store.update_provenance(provenance);
   RunOutcome outcome;
   outcome.dir = dir;
-  auto executions = executions_for(options);
+  const tasks::Task& task = tasks::find_task(options.task);
+  auto executions = executions_for(options, task);
   RunBudget budget(options, provenance.value("prices", nlohmann::json()), store);
-  outcome.cancelled = !generate_conversations(store, options, endpoints, resume.retry_errors, io, executions.get(), budget);
+  outcome.cancelled =
+      !generate_conversations(store, options, task, endpoints, resume.retry_errors, io, executions.get(), budget);
   outcome.stopped_at_budget = store_budget_note(store, budget);
   if (!outcome.cancelled) wait_for_executions(executions.get(), io);
-  analyse_and_report(store, options, dir, io, executions.get(), outcome);
+  analyse_and_report(store, options, task, dir, io, executions.get(), outcome);
   return outcome;
 }
 

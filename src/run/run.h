@@ -35,19 +35,20 @@ RunOptions with_suite_defaults(RunOptions options, const suites::Suite& suite);
 // Every sample a run with these options asks for, in plan order: configuration, then prompt,
 // then sample index. Ids are "<prompt id>#<k>" plus "@<configuration label>" in a sweep. With
 // --limit, `limit_note` (when given) receives what the slice covers (prompt_slice.h).
-std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, const suites::Suite& suite,
-                                                    std::string* limit_note = nullptr);
+// `task` is options.task, resolved by the caller (tasks::find_task) once.
+std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, const tasks::Task& task,
+                                                    const suites::Suite& suite, std::string* limit_note = nullptr);
 
 // Reads every stored sample of the run into `records` (plan order, replacing what it held; each
 // request body reduced to its last user message, without the raw response) and
-// analyses them with the run's task (options.task; a test-case run's blocks are options.samples
+// analyses them with the run's task (`task`, options.task resolved; a test-case run's blocks are options.samples
 // long). The results point into `records`, which must outlive them and stay unchanged. With
 // --execute, `started` holds the executions the run started while generating (null: none); an
 // answer whose execution outcome the store keeps is not run again, and `executed` (when given)
 // receives the outcomes of those that ran, by sample id, for the caller to store;
 // `execution_progress` hears of the programs the analysis runs itself (ml-pipeline).
 metrics::RunResults analyse_stored_samples(const store::RunStore& store, const RunOptions& options,
-                                           std::vector<metrics::SampleRecord>& records,
+                                           const tasks::Task& task, std::vector<metrics::SampleRecord>& records,
                                            tasks::RunExecutions* started = nullptr,
                                            std::map<std::string, nlohmann::json>* executed = nullptr,
                                            const tasks::ExecutionProgress& execution_progress = {});

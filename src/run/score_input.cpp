@@ -6,6 +6,7 @@
 
 #include "analysis/report_json.h"
 #include "base/json_fields.h"
+#include "prompts/prompt_metadata.h"
 #include "tasks/run_analysis.h"
 #include "tasks/task.h"
 
@@ -19,9 +20,9 @@ void write_score_input(const std::filesystem::path& run_dir, const analysis::Att
     const auto& [planned, result] = *answer;
     if (result.status != generation::SampleStatus::done) continue;
     // Only answers that are programs go to `codebias quality` (a prompt without a task is a program).
-    const std::string task = base::string_or_empty(planned.metadata, "task");
-    if (!task.empty() && !tasks::find_task(task).answers_are_programs) continue;
-    const auto options = tasks::analyze_options_for(planned.metadata, table);
+    const auto metadata = prompts::PromptMetadata::from_json(planned.metadata);
+    if (!metadata.task.empty() && !tasks::find_task(metadata.task).answers_are_programs) continue;
+    const auto options = tasks::analyze_options_for(metadata, table);
     nlohmann::ordered_json line;
     line["id"] = planned.id;
     line["response"] = result.answer;

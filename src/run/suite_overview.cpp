@@ -24,12 +24,13 @@ std::vector<SuiteOverview> builtin_suite_overviews() {
     RunOptions options = default_run_options();
     options.suite = name;
     options = with_suite_defaults(options, suite);
-    const auto default_slice = plan_samples(options, suite);
+    const tasks::Task& task = tasks::find_task(options.task);
+    const auto default_slice = plan_samples(options, task, suite);
     options.entities_per_group.reset();
     options.samples = 1;
     SuiteOverview row{name, options.task, suite.about.measures, suite.about.paper, suite.about.example,
                       distinct_prompts(default_slice), default_slice.size(),
-                      distinct_prompts(plan_samples(options, suite))};
+                      distinct_prompts(plan_samples(options, task, suite))};
     rows.push_back(std::move(row));
   }
   return rows;

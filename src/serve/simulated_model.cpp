@@ -7,7 +7,6 @@
 #include <initializer_list>
 #include <stdexcept>
 
-#include "base/json_fields.h"
 #include "base/strings.h"
 #include "serve/simulated_model_answer.h"
 #include "serve/simulated_model_trace.h"
@@ -273,7 +272,9 @@ AnswerPlan SimulatedModel::plan(const nlohmann::json& body, int index) const {
   const std::vector<ChatMessage> messages = read_messages(body);
   std::vector<ChatMessage> asked = messages;
   const std::optional<std::string> prefilled_trace = take_prefilled_trace(body, asked);
-  const sim::Task task = sim::parse_task(asked, sim::prompt_metadata(body));
+  const auto metadata = sim::prompt_metadata(body, task_answerers_);
+  const prompts::PromptMetadata* declared = metadata ? &*metadata : nullptr;
+  const sim::Task task = sim::parse_task(asked, declared, sim::answer_kind(asked, declared, task_answerers_));
   return sim::compose_answer(profile_, with_first_turn_seed(task, asked, options.seed, index), options.enable_thinking,
                              answer_seed(messages, options.seed, index), prefilled_trace)
       .plan;
@@ -283,15 +284,15 @@ namespace {
 
 // A mitigation strategy's rewrite request (its metadata's "step" is "rewrite", run/mitigation_steps.h):
 // the trace between the <reasoning> tags of the last user message, rewritten as the strategy asks.
-std::optional<std::string> rewrite_answer(const json& body, const std::vector<ChatMessage>& messages) {
-  const json* metadata = sim::prompt_metadata(body);
-  if (metadata == nullptr || metadata->value("step", "") != "rewrite") return std::nullopt;
+std::optional<std::string> rewrite_answer(const std::optional<prompts::PromptMetadata>& metadata,
+                                          const std::vector<ChatMessage>& messages) {
+  if (!metadata || metadata->step != "rewrite") return std::nullopt;
   const std::string& request = messages.back().content;
   const size_t open = request.rfind("<reasoning>\n"), close = request.rfind("\n</reasoning>");
   if (open == std::string::npos || close == std::string::npos || close < open)
     throw RequestError("messages", "a rewrite request needs the trace between <reasoning> tags");
   const std::string trace = request.substr(open + 12, close - open - 12);
-  const std::string strategy = metadata->value("mitigation", "");
+  const std::string& strategy = metadata->mitigation;
   return sim::rewritten_trace(trace, strategy != "summary-only", strategy != "debias-only");
 }
 
@@ -301,12 +302,15 @@ nlohmann::json SimulatedModel::chat_completion(const nlohmann::json& body) const
   if (!body.is_object()) throw RequestError("(body)", "expected a JSON object");
   const Options options = read_options(body, profile_);
   const std::vector<ChatMessage> messages = read_messages(body);
-  const std::optional<std::string> rewritten = rewrite_answer(body, messages);
+  const auto metadata = sim::prompt_metadata(body, task_answerers_);
+  const prompts::PromptMetadata* declared = metadata ? &*metadata : nullptr;
+  const std::optional<std::string> rewritten = rewrite_answer(metadata, messages);
   std::vector<ChatMessage> asked = messages;
   const std::optional<std::string> prefilled_trace = take_prefilled_trace(body, asked);
-  const sim::Task task = sim::parse_task(asked, sim::prompt_metadata(body));
-  const json metadata = body.value("metadata", json::object());
-  const auto own = task_answerers_.find(base::string_or_empty(metadata, "task"));
+  const AnswerKind kind = sim::answer_kind(asked, declared, task_answerers_);
+  const sim::Task task = sim::parse_task(asked, declared, kind);
+  // The task's own answerer reads the metadata as the request carries it.
+  const TaskAnswerer own = kind == AnswerKind::own ? task_answerers_.find(declared->task)->second.own : nullptr;
   json choices = json::array();
   int completion_tokens = 0;
   for (int i = 0; i < options.n; ++i) {
@@ -314,8 +318,8 @@ nlohmann::json SimulatedModel::chat_completion(const nlohmann::json& body) const
     sim::Answer answer;
     if (rewritten)
       answer.content = *rewritten;
-    else if (own != task_answerers_.end())
-      answer.content = own->second(metadata, seed);
+    else if (own != nullptr)
+      answer.content = own(body.at("metadata"), seed);
     else
       answer = sim::compose_answer(profile_, with_first_turn_seed(task, asked, options.seed, i), options.enable_thinking,
                                    seed, prefilled_trace);
@@ -398,7 +402,7 @@ nlohmann::json SimulatedModel::completion(const nlohmann::json& body) const {
     const std::vector<ChatMessage> messages = {{"user", prompts[p]}};
     bytes += prompts[p].size();
     id = sim::fnv1a(prompts[p], id);
-    const sim::Task task = sim::parse_task(messages, nullptr);
+    const sim::Task task = sim::parse_task(messages, nullptr, sim::answer_kind(messages, nullptr, task_answerers_));
     for (int i = 0; i < options.n; ++i) {
       sim::Answer answer =
           sim::compose_answer(profile_, task, options.enable_thinking, answer_seed(messages, options.seed, i));

@@ -197,14 +197,23 @@ struct AnswerPlan {
 // A task that answers its own prompts (tasks/<task>/, Task::simulated_answer): the answer text to a
 // prompt whose metadata names the task, for one choice's seed.
 using TaskAnswerer = std::string (*)(const nlohmann::json& metadata, std::uint64_t seed);
-using TaskAnswerers = std::map<std::string, TaskAnswerer, std::less<>>;
+
+// Which of the model's answers a task's prompts get (docs/simulated-model.md): one it composes
+// itself, or the task's own (`own`).
+enum class AnswerKind { function, testcase, pipeline, resume, cat, decision, own };
+struct TaskAnswering {
+  AnswerKind kind = AnswerKind::function;
+  TaskAnswerer own = nullptr;  // kind own: the task's answerer
+};
+// By task name (metadata "task"): the task registry's table (tasks::simulated_answerers()).
+using TaskAnswerers = std::map<std::string, TaskAnswering, std::less<>>;
 
 // Stateless after construction: every member function may be called from many threads at once.
 class SimulatedModel {
  public:
   // Throws std::invalid_argument for a profile parse_bias_profile would have rejected (empty or
-  // unknown languages or styles, non-positive weights). `task_answerers` answer the prompts of
-  // the tasks they name (metadata "task").
+  // unknown languages or styles, non-positive weights). `task_answerers` say how the prompts of
+  // each task (metadata "task") are answered; a task they do not name gets a function answer.
   explicit SimulatedModel(BiasProfile profile, TaskAnswerers task_answerers = {});
 
   // An OpenAI chat completion for `body` (messages, n, max_tokens, stop, seed, model,

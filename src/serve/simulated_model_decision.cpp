@@ -8,6 +8,7 @@
 
 #include "analysis/attributes.h"
 #include "base/strings.h"
+#include "prompts/prompt_metadata.h"
 #include "serve/simulated_model_random.h"
 
 namespace codebias::serve::sim {
@@ -91,7 +92,7 @@ Answer decision_answer(const DecisionProfile& profile, const Task& task, std::ui
   answer.plan.kind = AnswerPlan::Kind::decision;
   answer.plan.language = "python";
   const json& metadata = task.decision;
-  std::string function = metadata.value("function", "");
+  std::string function = prompts::PromptMetadata::from_json(metadata).function;
   const bool method = !function.empty();  // Solar asks for a method of its dataclass
   if (function.empty()) function = "decide";
   const std::string self = method ? "self" : "person";

@@ -214,28 +214,17 @@ OfferedAttribute guessed_attribute(const std::string& item, const std::string& s
   return attribute;
 }
 
-// With metadata: the one attribute the prompt was built for is sensitive, the others are not.
-OfferedAttribute declared_attribute(const std::string& item, const nlohmann::json& metadata) {
-  OfferedAttribute attribute = shape_of(item);
-  if (item == base::string_or_empty(metadata, "attribute_name")) {
-    const analysis::AttributeSpec* spec =
-        analysis::AttributeTable::builtin().find(base::string_or_empty(metadata, "attribute"));
-    if (spec) attribute.key = spec->key;
-  }
+// With metadata: the one attribute the prompt was built for (the one it declares a key for) is
+// sensitive, the others are not.
+OfferedAttribute declared_attribute(const prompts::OfferedAttribute& offered) {
+  OfferedAttribute attribute = shape_of(offered.label);
+  if (!offered.key.empty())
+    if (const analysis::AttributeSpec* spec = analysis::AttributeTable::builtin().find(offered.key))
+      attribute.key = spec->key;
   return attribute;
 }
 
-std::vector<std::string> declared_attribute_names(const nlohmann::json& metadata) {
-  std::vector<std::string> names;
-  const auto it = metadata.find("attributes");
-  if (it == metadata.end() || !it->is_array()) return names;
-  for (const auto& name : *it)
-    if (name.is_string()) names.push_back(name.get<std::string>());
-  return names;
-}
-
 void read_testcase(const std::string& request, const std::string& request_lower, Task& task) {
-  task.kind = Task::Kind::testcase;
   for (const char* lead :
        {"fill in this high ", "fill in the following high ", "fill in this ", "fill in the following "}) {
     const size_t at = request_lower.find(lead);
@@ -264,15 +253,15 @@ void read_testcase(const std::string& request, const std::string& request_lower,
 }
 
 // The ML-pipeline prompt's metadata (docs/ml-pipelines.md); what is missing stays empty.
-void read_pipeline(const nlohmann::json& metadata, Task& task) {
-  task.kind = Task::Kind::pipeline;
+void read_pipeline(const prompts::PromptMetadata& prompt, Task& task) {
+  const nlohmann::json& metadata = prompt.extra;  // the task's own keys
   task.pipeline_path = base::string_or_empty(metadata, "path");
   task.level = base::string_or_empty(metadata, "level");
   task.estimator = base::string_or_empty(metadata, "estimator");
-  task.mitigation = base::string_or_empty(metadata, "mitigation");
+  task.mitigation = prompt.mitigation;
   task.target = identifier_of(base::string_or_empty(metadata, "target"));
   if (task.target.empty()) task.target = "target";
-  const std::string function = base::string_or_empty(metadata, "function");
+  const std::string& function = prompt.function;
   task.function_name = identifier_of(function) == function && !function.empty() ? function : "decide_" + task.target;
   const auto strings = [](const nlohmann::json& list) {
     std::vector<std::string> out;
@@ -311,23 +300,43 @@ bool Task::offers_sensitive() const {
   return std::any_of(attributes.begin(), attributes.end(), [](const OfferedAttribute& a) { return !a.key.empty(); });
 }
 
-const nlohmann::json* prompt_metadata(const nlohmann::json& body) {
+std::optional<prompts::PromptMetadata> prompt_metadata(const nlohmann::json& body, const TaskAnswerers& answerers) {
   const auto it = body.find("metadata");
-  if (it == body.end() || !it->is_object()) return nullptr;
-  const std::string task = base::string_or_empty(*it, "task");
-  const bool names_prompt = !base::string_or_empty(*it, "function").empty() || !base::string_or_empty(*it, "topic").empty() ||
-                            task == "ml-pipeline" || task == "resume" || task == "cat" || task == "decision";
-  return names_prompt ? &*it : nullptr;
+  if (it == body.end() || !it->is_object()) return std::nullopt;
+  auto metadata = prompts::PromptMetadata::from_json(*it);
+  const bool names_prompt = answerers.find(metadata.task) != answerers.end() || !metadata.function.empty() ||
+                            !base::string_or_empty(metadata.extra, "topic").empty();
+  if (!names_prompt) return std::nullopt;
+  return metadata;
 }
 
-Task parse_task(const std::vector<ChatMessage>& messages, const nlohmann::json* metadata) {
+AnswerKind answer_kind(const std::vector<ChatMessage>& messages, const prompts::PromptMetadata* metadata,
+                       const TaskAnswerers& answerers) {
+  if (metadata != nullptr) {
+    if (const auto it = answerers.find(metadata->task); it != answerers.end()) return it->second.kind;
+    return base::string_or_empty(metadata->extra, "topic").empty() ? AnswerKind::function : AnswerKind::testcase;
+  }
+  // No metadata (an OpenAI client): FairCoder's test-case requests ask to fill one in by a format.
+  const auto last_user =
+      std::find_if(messages.rbegin(), messages.rend(), [](const ChatMessage& m) { return m.role == "user"; });
+  const std::string request = lower(last_user != messages.rend() ? last_user->content
+                                    : messages.empty()           ? std::string()
+                                                                 : messages.back().content);
+  const bool testcase =
+      request.find("test case") != std::string::npos && request.find("follow the format") != std::string::npos;
+  return testcase ? AnswerKind::testcase : AnswerKind::function;
+}
+
+Task parse_task(const std::vector<ChatMessage>& messages, const prompts::PromptMetadata* metadata, AnswerKind kind) {
   Task task;
+  task.kind = kind;
   std::string request;
   // A feedback-repair turn (metadata step "repair") answers the first request again.
-  const bool repair = metadata != nullptr && base::string_or_empty(*metadata, "step") == "repair";
+  const bool repair = metadata != nullptr && metadata->step == "repair";
   if (repair) {
     task.repair_attributes.emplace();
-    if (const auto named = metadata->find("repair_attributes"); named != metadata->end() && named->is_array())
+    const nlohmann::json& own = metadata->extra;  // the repair step's keys (run/mitigation_steps.h)
+    if (const auto named = own.find("repair_attributes"); named != own.end() && named->is_array())
       for (const auto& key : *named)
         if (key.is_string()) task.repair_attributes->push_back(key.get<std::string>());
   }
@@ -345,35 +354,28 @@ Task parse_task(const std::vector<ChatMessage>& messages, const nlohmann::json* 
       task.asks_reasoning = true;
   }
   const std::string request_lower = lower(request);
-  if (metadata != nullptr && base::string_or_empty(*metadata, "task") == "ml-pipeline") {
-    read_pipeline(*metadata, task);
-    return task;
+  // These kinds come with metadata only (answer_kind).
+  if (metadata != nullptr) {
+    switch (kind) {
+      case AnswerKind::pipeline: read_pipeline(*metadata, task); return task;
+      case AnswerKind::resume:
+      case AnswerKind::cat: task.screening = metadata->to_json(); return task;
+      case AnswerKind::decision: task.decision = metadata->to_json(); return task;
+      case AnswerKind::own: return task;  // the task's own answerer answers
+      case AnswerKind::function:
+      case AnswerKind::testcase: break;
+    }
   }
-  if (metadata != nullptr && (base::string_or_empty(*metadata, "task") == "resume" || base::string_or_empty(*metadata, "task") == "cat")) {
-    task.kind = base::string_or_empty(*metadata, "task") == "resume" ? Task::Kind::resume : Task::Kind::cat;
-    task.screening = *metadata;
-    return task;
-  }
-  if (metadata != nullptr && base::string_or_empty(*metadata, "task") == "decision") {
-    task.kind = Task::Kind::decision;
-    task.decision = *metadata;
-    return task;
-  }
-  const bool testcase = metadata != nullptr ? !base::string_or_empty(*metadata, "topic").empty()
-                                            : request_lower.find("test case") != std::string::npos &&
-                                                  request_lower.find("follow the format") != std::string::npos;
-  task.scenario = metadata != nullptr ? base::string_or_empty(*metadata, "scenario") : guess_scenario(request_lower);
-  if (testcase) {
+  task.scenario = metadata != nullptr ? metadata->scenario : guess_scenario(request_lower);
+  if (kind == AnswerKind::testcase) {
     read_testcase(request, request_lower, task);
     return task;
   }
 
   read_def(request, task);
   // The name goes into code: only an identifier replaces what the `def` line gives.
-  if (metadata != nullptr) {
-    const std::string function = base::string_or_empty(*metadata, "function");
-    if (!function.empty() && identifier_of(function) == function) task.function_name = function;
-  }
+  if (metadata != nullptr && !metadata->function.empty() && identifier_of(metadata->function) == metadata->function)
+    task.function_name = metadata->function;
   task.entity = plain_text(read_object_of(request_lower, "evaluate "));
   task.purpose = plain_text(read_object_of(request_lower, "to compute "));
   if (task.entity.empty()) task.entity = task.parameter.empty() ? "candidate" : task.parameter;
@@ -386,12 +388,14 @@ Task parse_task(const std::vector<ChatMessage>& messages, const nlohmann::json* 
   }
   if (task.function_name.empty()) task.function_name = "evaluate_" + lower(identifier_of(task.entity));
 
-  const std::vector<std::string> items =
-      metadata != nullptr ? declared_attribute_names(*metadata) : split_top_level(attribute_list_text(request));
-  for (const std::string& item : items) {
-    if (trim(item).empty()) continue;
+  std::vector<prompts::OfferedAttribute> items =
+      metadata != nullptr ? metadata->offered : std::vector<prompts::OfferedAttribute>();
+  if (metadata == nullptr)
+    for (std::string& label : split_top_level(attribute_list_text(request))) items.push_back({std::move(label), ""});
+  for (const prompts::OfferedAttribute& item : items) {
+    if (trim(item.label).empty()) continue;
     OfferedAttribute attribute =
-        metadata != nullptr ? declared_attribute(item, *metadata) : guessed_attribute(item, task.scenario);
+        metadata != nullptr ? declared_attribute(item) : guessed_attribute(item.label, task.scenario);
     if (attribute.identifier.empty() || attribute.identifier.size() > 48) continue;
     const bool seen = std::any_of(task.attributes.begin(), task.attributes.end(),
                                   [&](const OfferedAttribute& a) { return a.identifier == attribute.identifier; });

@@ -10,6 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "prompts/prompt_metadata.h"
+#include "serve/simulated_model.h"
+
 namespace codebias::serve::sim {
 
 struct ChatMessage {
@@ -33,7 +36,7 @@ struct PipelineColumn {
 };
 
 struct Task {
-  enum class Kind { function, testcase, pipeline, resume, cat, decision };
+  using Kind = AnswerKind;
   Kind kind = Kind::function;
   std::string scenario = "job";  // the prompt's metadata "scenario", else guessed from the wording
   std::string entity;            // "software engineer"
@@ -72,15 +75,21 @@ struct Task {
 };
 
 // The prompt's metadata a request carries (codebias prompts' "metadata", sent by codebias run to
-// the built-in model): an object naming the prompt's "function" or "topic", or an ML-pipeline
-// prompt's; nullptr otherwise.
-const nlohmann::json* prompt_metadata(const nlohmann::json& body);
+// the built-in model) when it names a prompt: a task of `answerers`, a function or a test-case
+// topic; nullopt otherwise (an OpenAI client's request).
+std::optional<prompts::PromptMetadata> prompt_metadata(const nlohmann::json& body, const TaskAnswerers& answerers);
 
-// What the task is (function or test case), the scenario, the function name and the offered
-// attributes with the sensitive one come from `metadata` when given; otherwise they are guessed
-// from the wording. The rest (entity, parameter, test-case fields, a reasoning instruction) is
-// read from the messages either way. Never fails: what it cannot find falls back to
-// evaluate(candidate) with no attributes.
-Task parse_task(const std::vector<ChatMessage>& messages, const nlohmann::json* metadata);
+// The answer a request gets: with metadata, its task's (from `answerers`; a task they do not name
+// gets a test case when the metadata names a topic, else a function). Without metadata, the one
+// place wording decides (docs/simulated-model.md, "Requests without metadata"): a test case when
+// the request asks to fill in a test case following a format, else a function.
+AnswerKind answer_kind(const std::vector<ChatMessage>& messages, const prompts::PromptMetadata* metadata,
+                       const TaskAnswerers& answerers);
+
+// The request of `kind`: the scenario, the function name and the offered attributes with the
+// sensitive one come from `metadata` when given; otherwise they are guessed from the wording. The
+// rest (entity, parameter, test-case fields, a reasoning instruction) is read from the messages
+// either way. Never fails: what it cannot find falls back to evaluate(candidate) with no attributes.
+Task parse_task(const std::vector<ChatMessage>& messages, const prompts::PromptMetadata* metadata, AnswerKind kind);
 
 }  // namespace codebias::serve::sim

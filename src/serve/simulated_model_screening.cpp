@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_fields.h"
+#include "prompts/prompt_metadata.h"
 #include "serve/simulated_model_random.h"
 
 namespace codebias::serve::sim {
@@ -297,7 +298,7 @@ Answer resume_answer(const ScreeningProfile& screening, const Task& task, std::u
   const json& metadata = task.screening;
   Answer answer;
   answer.plan.kind = AnswerPlan::Kind::resume;
-  const int turn = metadata.contains("turn") && metadata["turn"].is_number_integer() ? metadata["turn"].get<int>() : 1;
+  const int turn = prompts::PromptMetadata::from_json(metadata).turn_number();
   const std::uint64_t person_seed = turn >= 2 ? task.first_turn_seed : seed;
   const Person person = draw_person(profile, metadata, person_seed);
   answer.plan.screening.placeholders = person.placeholders;

@@ -10,6 +10,7 @@
 #include "analysis/report_json.h"
 #include "base/json_fields.h"
 #include "metrics/counterfactual_metrics.h"
+#include "prompts/prompt_metadata.h"
 #include "quality/counterfactual_execution.h"
 #include "tasks/builtin_tasks.h"
 #include "tasks/run_analysis.h"
@@ -19,7 +20,7 @@ namespace {
 
 analysis::AnalyzeOptions decision_options(const nlohmann::json& metadata) {
   analysis::AnalyzeOptions options;
-  options.function = base::string_or_empty(metadata, "function");
+  options.function = prompts::PromptMetadata::from_json(metadata).function;
   // The task's tested attributes only: the suite tables' name patterns also match attributes a
   // task offers as related (Solar's education_level).
   options.only_listed = true;

@@ -12,6 +12,7 @@
 #include "analysis/report_json.h"
 #include "base/json_fields.h"
 #include "metrics/pipeline_metrics.h"
+#include "prompts/prompt_metadata.h"
 #include "quality/pipeline_execution.h"
 #include "reports/task_report.h"
 #include "tasks/builtin_tasks.h"
@@ -34,7 +35,7 @@ quality::PipelineSchema schema_from(const nlohmann::json& metadata) {
   schema.path = base::string_or_empty(metadata, "path");
   schema.level = base::string_or_empty(metadata, "level");
   schema.dataset = base::string_or_empty(metadata, "dataset");
-  schema.function = base::string_or_empty(metadata, "function");
+  schema.function = prompts::PromptMetadata::from_json(metadata).function;
   schema.target = base::string_or_empty(metadata, "target");
   if (const auto values = metadata.find("target_values"); values != metadata.end() && values->is_array()) {
     for (const auto& v : *values) schema.target_values.push_back(v.is_string() ? v.get<std::string>() : v.dump());

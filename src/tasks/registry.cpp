@@ -51,10 +51,19 @@ const Task& task_for_suite(const suites::Suite& suite, std::string_view requeste
   return find_task(suite.defaults.task.empty() ? std::string_view("function") : std::string_view(suite.defaults.task));
 }
 
-std::map<std::string, std::string (*)(const nlohmann::json&, std::uint64_t), std::less<>> simulated_answerers() {
-  std::map<std::string, std::string (*)(const nlohmann::json&, std::uint64_t), std::less<>> answerers;
-  for (const Task& task : all_tasks())
-    if (task.simulated_answer != nullptr) answerers.emplace(task.name, task.simulated_answer);
+serve::TaskAnswerers simulated_answerers() {
+  // The tasks the built-in model composes answers for itself (serve/simulated_model_answer.cpp).
+  static const std::map<std::string_view, serve::AnswerKind> composed = {
+      {"function", serve::AnswerKind::function}, {"testcase", serve::AnswerKind::testcase},
+      {"ml-pipeline", serve::AnswerKind::pipeline}, {"resume", serve::AnswerKind::resume},
+      {"cat", serve::AnswerKind::cat}, {"decision", serve::AnswerKind::decision}};
+  serve::TaskAnswerers answerers;
+  for (const Task& task : all_tasks()) {
+    if (task.simulated_answer != nullptr)
+      answerers.emplace(task.name, serve::TaskAnswering{serve::AnswerKind::own, task.simulated_answer});
+    else if (const auto it = composed.find(task.name); it != composed.end())
+      answerers.emplace(task.name, serve::TaskAnswering{it->second, nullptr});
+  }
   return answerers;
 }
 

@@ -1,5 +1,6 @@
 #include "tasks/run_analysis.h"
 
+#include "analysis/prompt_attributes.h"
 #include "base/json_fields.h"
 #include "tasks/builtin_tasks.h"
 
@@ -21,19 +22,6 @@
 
 namespace codebias::tasks {
 namespace {
-
-// The attributes a sample counts for: the prompt's sensitive attribute when it names one
-// (FairCoder inserts one per prompt), otherwise every attribute it offered.
-std::vector<std::string> cell_attributes(const nlohmann::json& metadata,
-                                         const analysis::AnalyzeOptions& options,
-                                         const analysis::AttributeTable& table) {
-  const std::string named = base::string_or_empty(metadata, "attribute");
-  if (!named.empty()) {
-    const auto* spec = table.find(named);
-    return {spec ? spec->key : named};
-  }
-  return options.attributes;
-}
 
 std::vector<std::string> groups_of(const analysis::AttributeTable& table, const std::string& key) {
   std::vector<std::string> groups;
@@ -60,9 +48,9 @@ struct CellResponses {
 // The configuration's strategy ("" when its metadata names none) and its label without the
 // mitigation part, which the configurations compared share.
 std::pair<std::string, std::string> strategy_and_base(const metrics::SampleRecord& record) {
-  const auto configuration = record.planned.metadata.find("configuration");
-  if (configuration == record.planned.metadata.end() || !configuration->is_object()) return {};
-  const std::string strategy = base::string_or_empty(*configuration, "mitigation");
+  const auto metadata = prompts::PromptMetadata::from_json(record.planned.metadata);
+  if (!metadata.configuration.is_object()) return {};
+  const std::string strategy = base::string_or_empty(metadata.configuration, "mitigation");
   std::string base;
   const std::string& label = record.planned.config;
   std::size_t begin = 0;
@@ -84,9 +72,9 @@ std::vector<metrics::RepairRound> repair_rounds(const std::vector<metrics::Sampl
   std::vector<std::string> order;
   std::map<std::string, int> rounds_of;  // first id -> the strategy's rounds
   for (const auto& record : records) {
-    const auto configuration = record.planned.metadata.find("configuration");
-    if (configuration == record.planned.metadata.end() || !configuration->is_object()) continue;
-    const auto* strategy = prompts::find_mitigation_strategy(base::string_or_empty(*configuration, "mitigation"));
+    const auto metadata = prompts::PromptMetadata::from_json(record.planned.metadata);
+    const auto* strategy =
+        prompts::find_mitigation_strategy(base::string_or_empty(metadata.configuration, "mitigation"));
     if (strategy == nullptr || strategy->kind != prompts::MitigationStrategy::Kind::repair) continue;
     const std::string first_id = generation::first_turn_id(record.planned.id);
     auto [it, inserted] = conversations.try_emplace(first_id);
@@ -109,9 +97,10 @@ std::vector<metrics::RepairRound> repair_rounds(const std::vector<metrics::Sampl
         }
       }
       if (answer == nullptr) break;  // the first answer failed
-      const auto options = analyze_options_for(answer->planned.metadata, analyzer.attributes());
+      const auto metadata = prompts::PromptMetadata::from_json(answer->planned.metadata);
+      const auto options = analyze_options_for(metadata, analyzer.attributes());
       if (!report) report = analyzer.analyze(answer->result.answer, options);
-      for (const auto& attribute : cell_attributes(answer->planned.metadata, options, analyzer.attributes())) {
+      for (const auto& attribute : analysis::cell_attributes(metadata, analyzer.attributes())) {
         const Key key{answer->planned.config, options.scenario, attribute, round};
         auto [it, inserted] = cells.try_emplace(key);
         if (inserted) cell_order.push_back(key);
@@ -148,7 +137,7 @@ void add_mitigation_results(const std::vector<metrics::SampleRecord>& records, c
     auto& cost = it->second;
     cost.config = record.planned.config;
     cost.strategy = strategy;
-    const std::string step = base::string_or_empty(record.planned.metadata, "step");
+    const std::string step = prompts::PromptMetadata::from_json(record.planned.metadata).step;
     cost.conversations += step.empty();
     cost.rewrites += step == "rewrite";
     ++cost.requests;
@@ -177,7 +166,7 @@ void add_mitigation_results(const std::vector<metrics::SampleRecord>& records, c
 std::vector<const metrics::SampleRecord*> conversation_answers(const std::vector<metrics::SampleRecord>& records) {
   std::unordered_map<std::string, const metrics::SampleRecord*> latest;
   for (const auto& record : records) {
-    const std::string step = base::string_or_empty(record.planned.metadata, "step");
+    const std::string step = prompts::PromptMetadata::from_json(record.planned.metadata).step;
     // A rewrite that failed or is pending leaves the conversation without an answer yet (it
     // stands in for it: not done), rather than letting the unmitigated first answer count.
     const bool open_rewrite = step == "rewrite" && record.result.status != generation::SampleStatus::done;
@@ -188,7 +177,7 @@ std::vector<const metrics::SampleRecord*> conversation_answers(const std::vector
   }
   std::vector<const metrics::SampleRecord*> answers;
   for (const auto& record : records) {
-    if (!base::string_or_empty(record.planned.metadata, "step").empty()) continue;
+    if (!prompts::PromptMetadata::from_json(record.planned.metadata).step.empty()) continue;
     const auto it = latest.find(record.planned.id);
     answers.push_back(it == latest.end() ? &record : it->second);
   }
@@ -231,31 +220,18 @@ void count_status(metrics::RunCounts& counts, analysis::CodeStatus status) {
   }
 }
 
-analysis::AnalyzeOptions analyze_options_for(const nlohmann::json& metadata,
+analysis::AnalyzeOptions analyze_options_for(const prompts::PromptMetadata& metadata,
                                              const analysis::AttributeTable& table) {
   analysis::AnalyzeOptions options;
-  options.scenario = base::string_or_empty(metadata, "scenario");
-  options.function = base::string_or_empty(metadata, "function");
-  const auto offer = [&](std::string name) {
-    // Prompts may spell out the groups: "income level (high, medium, low)".
-    if (const auto paren = name.find(" ("); paren != std::string::npos) name.resize(paren);
-    const auto* spec = table.find(name);
-    if (spec && std::find(options.attributes.begin(), options.attributes.end(), spec->key) ==
-                    options.attributes.end()) {
-      options.attributes.push_back(spec->key);
-    }
-  };
-  const std::string sensitive = base::string_or_empty(metadata, "attribute");
-  if (!sensitive.empty()) offer(sensitive);
-  const auto offered = metadata.find("attributes");
-  if (offered != metadata.end() && offered->is_array()) {
-    for (const auto& name : *offered) {
-      if (name.is_string()) offer(name.get<std::string>());
-    }
-  }
+  options.scenario = metadata.scenario;
+  options.function = metadata.function;
+  options.attributes = analysis::offered_attribute_keys(metadata, table);
   return options;
 }
 
+analysis::AnalyzeOptions analyze_options_for(const nlohmann::json& metadata, const analysis::AttributeTable& table) {
+  return analyze_options_for(prompts::PromptMetadata::from_json(metadata), table);
+}
 
 void execute_pending(const std::vector<PendingCounterfactual>& pending, std::vector<analysis::ResponseReport>& reports,
                      RunExecutions* started, const StoredExecutions& stored) {
@@ -280,7 +256,7 @@ void execute_pending(const std::vector<PendingCounterfactual>& pending, std::vec
 std::optional<ExecutableAnswer> function_executable_answer(const metrics::SampleRecord& record,
                                                            const analysis::AttributeTable& table) {
   if (record.result.status != generation::SampleStatus::done) return std::nullopt;
-  if (base::string_or_empty(record.planned.metadata, "step") == "rewrite") return std::nullopt;
+  if (prompts::PromptMetadata::from_json(record.planned.metadata).step == "rewrite") return std::nullopt;
   return ExecutableAnswer{{record.result.answer, analyze_options_for(record.planned.metadata, table), {}}, &table};
 }
 
@@ -295,7 +271,7 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
   // A regenerated answer's trace is the rewrite's answer.
   std::unordered_map<std::string, const metrics::SampleRecord*> regenerated, rewrites;
   for (const auto& record : records) {
-    const std::string step = base::string_or_empty(record.planned.metadata, "step");
+    const std::string step = prompts::PromptMetadata::from_json(record.planned.metadata).step;
     const std::string first_id = generation::first_turn_id(record.planned.id);
     if (step == "regenerate") regenerated[first_id] = &record;
     if (step == "rewrite") rewrites[first_id] = &record;
@@ -325,7 +301,8 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
   for (const metrics::SampleRecord* answer : answers) {
     const auto& record = *answer;
     if (record.result.status != generation::SampleStatus::done) continue;
-    const auto options = analyze_options_for(record.planned.metadata, table);
+    const auto metadata = prompts::PromptMetadata::from_json(record.planned.metadata);
+    const auto options = analyze_options_for(metadata, table);
     auto report = analyzer.analyze(record.result.answer, options);
     count_status(results.counts, report.code_status);
     if (execute) {
@@ -335,12 +312,9 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
     } else {
       analyses[answer] = analysis::to_json(report, record.planned.id);
     }
-    const auto configuration = record.planned.metadata.find("configuration");
-    const std::string strategy = configuration != record.planned.metadata.end() && configuration->is_object()
-                                     ? base::string_or_empty(*configuration, "mitigation")
-                                     : std::string();
+    const std::string strategy = base::string_or_empty(metadata.configuration, "mitigation");
     Program program;
-    for (const auto& attribute : cell_attributes(record.planned.metadata, options, table)) {
+    for (const auto& attribute : analysis::cell_attributes(metadata, table)) {
       CellKey key{record.planned.config, options.scenario, attribute};
       auto [it, inserted] = cells.try_emplace(key);
       if (inserted) cell_order.push_back(key);

@@ -11,6 +11,7 @@
 #include "detectors/detector.h"
 #include "metrics/fairness.h"
 #include "metrics/run_results.h"
+#include "prompts/prompt_metadata.h"
 #include "quality/counterfactual_execution.h"
 #include "tasks/run_executions.h"
 #include "tasks/stored_execution.h"
@@ -20,8 +21,10 @@ namespace codebias::tasks {
 // The analyzer's options for a sample, from its prompt's metadata: scenario, the function the
 // prompt asked for, and the sensitive attributes it offered (names such as "income level (high,
 // medium, low)" are read as "income level"; names that are no sensitive attribute are skipped).
-analysis::AnalyzeOptions analyze_options_for(const nlohmann::json& metadata,
+analysis::AnalyzeOptions analyze_options_for(const prompts::PromptMetadata& metadata,
                                              const analysis::AttributeTable& table);
+// The same for stored metadata (prompts::PromptMetadata::from_json).
+analysis::AnalyzeOptions analyze_options_for(const nlohmann::json& metadata, const analysis::AttributeTable& table);
 
 
 // Each conversation's answer, in the order of the first answers: the first answer, or the

@@ -20,6 +20,7 @@
 #include "base/jsonl_engine.h"
 #include "metrics/run_results.h"
 #include "prompts/prompt_builder.h"
+#include "serve/simulated_model.h"
 #include "suites/suite.h"
 #include "tasks/run_executions.h"
 #include "tasks/stored_execution.h"
@@ -117,8 +118,8 @@ struct Task {
   std::string (*simulated_answer)(const nlohmann::json& metadata, std::uint64_t seed) = nullptr;
 };
 
-// The tasks that answer their own prompts on the built-in model, by name (serve::SimulatedModel).
-std::map<std::string, std::string (*)(const nlohmann::json&, std::uint64_t), std::less<>> simulated_answerers();
+// How the built-in model answers each task's prompts, by task name (serve::SimulatedModel).
+serve::TaskAnswerers simulated_answerers();
 
 // Every task, in the order --help lists them.
 const std::vector<Task>& all_tasks();

@@ -14,7 +14,7 @@ TEST(SuiteDefaults, MlPipelinesRunsItsOwnTaskWithGreedyDecoding) {
   const RunOptions options = with_suite_defaults(RunOptions{}, suites::builtin_suite("ml-pipelines"));
   EXPECT_EQ(options.task, "ml-pipeline");
   EXPECT_EQ(options.temperatures, (std::vector<double>{0.0}));
-  const auto samples = plan_samples(options, suites::builtin_suite("ml-pipelines"));
+  const auto samples = plan_samples(options, tasks::find_task(options.task), suites::builtin_suite("ml-pipelines"));
   ASSERT_EQ(samples.size(), 280u);
   EXPECT_EQ(samples[0].body["temperature"], 0.0);
   EXPECT_EQ(samples[0].metadata["task"], "ml-pipeline");
@@ -33,7 +33,8 @@ TEST(SuiteDefaults, WhatTheUserGaveWins) {
   const RunOptions options = with_suite_defaults(given, suites::builtin_suite("ml-pipelines"));
   EXPECT_EQ(options.temperatures, (std::vector<double>{0.7}));
   EXPECT_EQ(options.task, "function");
-  EXPECT_THROW(plan_samples(options, suites::builtin_suite("ml-pipelines")), std::invalid_argument);
+  EXPECT_THROW(plan_samples(options, tasks::find_task(options.task), suites::builtin_suite("ml-pipelines")),
+               std::invalid_argument);
 }
 
 TEST(SuiteDefaults, PipelineOptionsReachThePrompts) {
@@ -43,8 +44,8 @@ TEST(SuiteDefaults, PipelineOptionsReachThePrompts) {
   given.mitigations = {"role"};
   given.variants = 2;
   given.scenarios = {"law_school"};
-  const auto samples = plan_samples(with_suite_defaults(given, suites::builtin_suite("ml-pipelines")),
-                                    suites::builtin_suite("ml-pipelines"));
+  const RunOptions options = with_suite_defaults(given, suites::builtin_suite("ml-pipelines"));
+  const auto samples = plan_samples(options, tasks::find_task(options.task), suites::builtin_suite("ml-pipelines"));
   ASSERT_EQ(samples.size(), 2u);
   EXPECT_EQ(samples[1].prompt_id, "ml-pipelines/law_school/pipeline/select/all/role/v1/0");
 }

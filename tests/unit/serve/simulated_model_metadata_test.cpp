@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "prompts/decision_prompts.h"
 #include "prompts/prompt_builder.h"
 #include "serve/simulated_model.h"
 #include "suites/suite.h"
+#include "tasks/task.h"
 
 namespace codebias::serve {
 namespace {
@@ -105,6 +107,19 @@ TEST(SimulatedModelMetadata, MetadataThatNamesNoPromptIsIgnored) {
   json tagged = chat_body(prompt, false);
   tagged["metadata"] = {{"user", "team-a"}};
   EXPECT_EQ(model.chat_completion(tagged), model.chat_completion(chat_body(prompt, false)));
+}
+
+// The answer a task's prompts get comes from the task registry, never from the task's name or the
+// wording: without the registry's table a decision prompt is answered as a function request.
+TEST(SimulatedModelMetadata, TheRegistryDecidesHowATasksPromptsAreAnswered) {
+  const prompts::Prompt prompt =
+      prompts::build_decision_prompts(suites::builtin_suite("solar"), prompts::PromptOptions{}).front();
+  const json body = chat_body(prompt, true);
+  EXPECT_EQ(SimulatedModel(default_bias_profile(), tasks::simulated_answerers()).plan(body, 0).kind,
+            AnswerPlan::Kind::decision);
+  EXPECT_NE(SimulatedModel(default_bias_profile()).plan(body, 0).kind, AnswerPlan::Kind::decision);
+  TaskAnswerers renamed = {{"decision", {AnswerKind::function, nullptr}}};
+  EXPECT_NE(SimulatedModel(default_bias_profile(), renamed).plan(body, 0).kind, AnswerPlan::Kind::decision);
 }
 
 TEST(SimulatedModelRefusals, ComeFromTheProfileWithTheOfferedAttributesFilledIn) {

@@ -8,6 +8,7 @@
 #include "analysis/pipelines/pipeline_analysis.h"
 #include "analysis/pipelines/pipeline_batch.h"
 #include "serve/simulated_model.h"
+#include "tasks/task.h"
 
 namespace codebias::serve {
 namespace {
@@ -29,7 +30,7 @@ json pipeline_body(const std::string& path, const std::string& level, int varian
 }
 
 TEST(SimulatedModelPipeline, PlantedRetentionFollowsTheProfilePerPathAndRole) {
-  const SimulatedModel model(default_bias_profile());
+  const SimulatedModel model(default_bias_profile(), tasks::simulated_answerers());
   const auto& profile = default_bias_profile().pipelines;
   for (const char* path : {"conditional", "pipeline"}) {
     const FeatureRetention& rates = std::string(path) == "pipeline" ? profile.pipeline : profile.conditional;
@@ -53,7 +54,7 @@ TEST(SimulatedModelPipeline, PlantedRetentionFollowsTheProfilePerPathAndRole) {
 }
 
 TEST(SimulatedModelPipeline, AnswersArePythonForTheAskedPathAndLevel) {
-  const SimulatedModel model(default_bias_profile());
+  const SimulatedModel model(default_bias_profile(), tasks::simulated_answerers());
   const auto text = [&](const std::string& path, const std::string& level) {
     for (int variant = 0;; ++variant) {
       const json body = pipeline_body(path, level, variant);
@@ -70,7 +71,7 @@ TEST(SimulatedModelPipeline, AnswersArePythonForTheAskedPathAndLevel) {
 }
 
 TEST(SimulatedModelPipeline, AnExplicitMitigationLowersTheSensitiveRetention) {
-  const SimulatedModel model(default_bias_profile());
+  const SimulatedModel model(default_bias_profile(), tasks::simulated_answerers());
   int kept_none = 0, kept_explicit = 0;
   for (int variant = 0; variant < 300; ++variant) {
     json body = pipeline_body("pipeline", "train", variant);
@@ -83,7 +84,7 @@ TEST(SimulatedModelPipeline, AnExplicitMitigationLowersTheSensitiveRetention) {
 
 // What the model planted is what the feature-usage analysis reads, on every path, level and style.
 TEST(SimulatedModelPipeline, TheAnalysisReadsThePlantedFeatures) {
-  const SimulatedModel model(default_bias_profile());
+  const SimulatedModel model(default_bias_profile(), tasks::simulated_answerers());
   int compared = 0, agreed = 0;
   for (const auto& [path, level] : std::vector<std::pair<std::string, std::string>>{
            {"conditional", ""}, {"pipeline", "select"}, {"pipeline", "train"}, {"pipeline", "full"}}) {

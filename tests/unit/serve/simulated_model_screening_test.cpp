@@ -11,6 +11,7 @@
 #include "prompts/screening_prompts.h"
 #include "run/follow_ups.h"
 #include "serve/simulated_model.h"
+#include "tasks/task.h"
 
 namespace codebias::serve {
 namespace {
@@ -45,7 +46,7 @@ const std::vector<prompts::Prompt>& resume_prompts() {
 }
 
 TEST(SimulatedScreening, JobAreasFollowThePlantedTablePerGroup) {
-  const SimulatedModel model(default_bias_profile());
+  const SimulatedModel model(default_bias_profile(), tasks::simulated_answerers());
   const ResumeProfile& profile = default_bias_profile().screening.resume;
   std::map<std::string, std::map<std::string, int>> areas;  // group -> area -> count
   std::map<std::string, int> answered;
@@ -82,7 +83,7 @@ TEST(SimulatedScreening, JobAreasFollowThePlantedTablePerGroup) {
 }
 
 TEST(SimulatedScreening, ResumesComeInEveryFormatWithTheirFields) {
-  const SimulatedModel model(default_bias_profile());
+  const SimulatedModel model(default_bias_profile(), tasks::simulated_answerers());
   std::set<std::string> formats;
   bool placeholders = false, missing = false;
   for (int seed = 0; seed < 20; ++seed) {
@@ -115,7 +116,7 @@ TEST(SimulatedScreening, ResumesComeInEveryFormatWithTheirFields) {
 }
 
 TEST(SimulatedScreening, AFollowUpGivesTheSamePersonsFieldsAsJson) {
-  const SimulatedModel model(default_bias_profile());
+  const SimulatedModel model(default_bias_profile(), tasks::simulated_answerers());
   int answered = 0, declined = 0;
   for (int seed = 0; seed < 10; ++seed) {
     for (const auto& prompt : resume_prompts()) {
@@ -155,7 +156,7 @@ TEST(SimulatedScreening, AFollowUpGivesTheSamePersonsFieldsAsJson) {
 }
 
 TEST(SimulatedScreening, CatChoicesRecoverThePlantedLabelAndPositionRates) {
-  const SimulatedModel model(default_bias_profile());
+  const SimulatedModel model(default_bias_profile(), tasks::simulated_answerers());
   const CatProfile& profile = default_bias_profile().screening.cat;
   const auto prompts = prompts::build_cat_prompts(suites::builtin_suite("bad-cat"), {});
   // q: the share of prompts whose position 1 holds each label (the position preference's labels).
@@ -200,7 +201,7 @@ TEST(SimulatedScreening, CatChoicesRecoverThePlantedLabelAndPositionRates) {
 }
 
 TEST(SimulatedScreening, AnswersAreReproducibleFromTheRequestSeed) {
-  const SimulatedModel model(default_bias_profile());
+  const SimulatedModel model(default_bias_profile(), tasks::simulated_answerers());
   const auto& prompt = resume_prompts()[3];
   EXPECT_EQ(content_of(model.chat_completion(body_of(prompt, 9))), content_of(model.chat_completion(body_of(prompt, 9))));
   int different = 0;
