@@ -85,6 +85,8 @@ class TaskReport {
   // code; a résumé or a choice is not code).
   virtual const char* with_code_label() const { return "with code"; }
   virtual std::vector<ChartSpec> charts() const = 0;
+  // CSV files written next to metrics.csv: {file name, content}.
+  virtual std::vector<std::pair<std::string, std::string>> extra_csv_files() const { return {}; }
   virtual void write_html_tables(std::ostream& out) const = 0;
 
   // The drill-down: a sample's findings (none when it is not biased), what the amounts are

@@ -2,6 +2,7 @@
 
 #include "base/json_fields.h"
 #include "tasks/builtin_tasks.h"
+#include "tasks/hiring_audit/code_audit.h"
 
 #include <algorithm>
 #include <optional>
@@ -281,7 +282,10 @@ std::optional<ExecutableAnswer> function_executable_answer(const metrics::Sample
                                                            const analysis::AttributeTable& table) {
   if (record.result.status != generation::SampleStatus::done) return std::nullopt;
   if (base::string_or_empty(record.planned.metadata, "step") == "rewrite") return std::nullopt;
-  return ExecutableAnswer{{record.result.answer, analyze_options_for(record.planned.metadata, table), {}}, &table};
+  ExecutableAnswer answer{{record.result.answer, analyze_options_for(record.planned.metadata, table), {}, {}}, &table};
+  // A job-hiring function also runs on an applicant pool, for the code audit (hiring_audit/code_audit.h).
+  if (const auto pool = hiring::pool_for_prompt(record.planned.metadata)) answer.program.pool = quality::pool_members(*pool);
+  return answer;
 }
 
 metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord>& records,
@@ -376,8 +380,10 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
     }
   }
   std::optional<metrics::CounterfactualSummary> counterfactual;
+  std::optional<metrics::CodeAuditSection> code_audit;
   if (execute) {
     execute_pending(pending, executed_reports, started, stored);
+    code_audit = hiring::code_audit_of_run(executed_answers, executed_reports);
     std::vector<metrics::ExecutedResponse> executed;
     for (std::size_t i = 0; i < executed_reports.size(); ++i) {
       const std::string& id = executed_answers[i]->planned.id;
@@ -432,6 +438,7 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
   add_mitigation_results(records, cell_order, strategy_samples, function);
   function.repair_rounds = repair_rounds(records, analyzer);
   function.counterfactual = std::move(counterfactual);
+  function.code_audit = std::move(code_audit);
   results.task = std::move(function);
   return results;
 }
