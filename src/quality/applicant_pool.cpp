@@ -26,7 +26,8 @@ std::vector<int> largest_remainder(const std::vector<double>& shares, int size) 
   }
   std::vector<std::size_t> order(shares.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return remainders[a] > remainders[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return remainders[a] > remainders[b]; });
   for (std::size_t i = 0; given < size && i < order.size(); ++i, ++given) ++counts[order[i]];
   return counts;
 }
@@ -49,7 +50,8 @@ std::array<std::array<double, 4>, 2> pool_cell_shares(const metrics::OccupationR
                                        share_or_total(row.asian, total.asian)};
   const double race_sum = races[0] + races[1] + races[2];
   std::array<double, 4> race_shares{};
-  for (std::size_t i = 0; i < races.size(); ++i) race_shares[i] = race_sum > 0 ? (1 - hispanic) * races[i] / race_sum : 0;
+  for (std::size_t i = 0; i < races.size(); ++i)
+    race_shares[i] = race_sum > 0 ? (1 - hispanic) * races[i] / race_sum : 0;
   race_shares[3] = hispanic;
   std::array<std::array<double, 4>, 2> cells{};
   for (std::size_t race = 0; race < race_shares.size(); ++race) {
@@ -78,7 +80,8 @@ ApplicantPool applicant_pool(std::string_view job, int size, std::uint64_t seed)
 
 nlohmann::json pool_members(const ApplicantPool& pool) {
   nlohmann::json members = nlohmann::json::array();
-  for (const auto& applicant : pool.applicants) members.push_back({{"gender", applicant.sex}, {"race", applicant.race}});
+  for (const auto& applicant : pool.applicants)
+    members.push_back({{"gender", applicant.sex}, {"race", applicant.race}});
   return members;
 }
 

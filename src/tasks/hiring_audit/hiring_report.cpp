@@ -63,6 +63,14 @@ base::Table paired_table(const ordered_json& paired) {
   return table;
 }
 
+// What the rate counts; the code audit's scores are read against each function's own pool.
+std::string rate_note(const ordered_json& design) {
+  if (base::string_or_empty(design, "rate_kind") != "scoring") return " (share selected)";
+  if (!design.contains("median_score")) return " (share scoring above the median of its own function's pool)";
+  return " (share scoring above the sample's median score, " + reports::fixed(number_or_none(design["median_score"]), 1) +
+         ")";
+}
+
 void add_design(base::Document& doc, const ordered_json& design) {
   const std::string kind = base::string_or_empty(design, "rate_kind");
   doc.heading(2, "Design: " + design_title(design));
@@ -70,10 +78,7 @@ void add_design(base::Document& doc, const ordered_json& design) {
   for (const auto& [status, count] : design["answers"].items())
     answers += (answers.empty() ? "" : ", ") + std::to_string(count.get<int>()) + " " + status;
   doc.paragraph("Rate: " + kind +
-                (kind != "scoring"                 ? std::string(" (share selected)")
-                 : design.contains("median_score") ? " (share scoring above the sample's median score, " +
-                                                         reports::fixed(number_or_none(design["median_score"]), 1) + ")"
-                                                   : std::string(" (share scoring above the median of its own function's pool)")) +
+                rate_note(design) +
                 ". Individuals: " + std::to_string(design.value("individuals", 0)) +
                 "; of unknown category: " + std::to_string(design.value("unknown", 0)) + ". Answers: " + answers +
                 " (only answered ones enter the tables).");
