@@ -24,7 +24,8 @@ nlohmann::json read_json(const std::filesystem::path& path) {
 // The default profile with every answer Python code and every gender answer favouring men by 3
 // points (data/models/simulated-default.json, docs/simulated-model.md).
 std::filesystem::path gender_rule_profile(const std::filesystem::path& dir) {
-  nlohmann::json profile = read_json(std::filesystem::path(test_support::source_dir()) / "data/models/simulated-default.json");
+  nlohmann::json profile =
+      read_json(std::filesystem::path(test_support::source_dir()) / "data/models/simulated-default.json");
   profile["answers"] = {{"refusal_rate", 0.0}, {"truncation_rate", 0.0}, {"malformed_rate", 0.0}, {"prose_rate", 0.0}};
   profile["languages"] = {{"python", 1.0}};
   auto& gender = profile["attributes"]["gender"];
