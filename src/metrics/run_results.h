@@ -83,6 +83,16 @@ struct AnalysedSample {
   nlohmann::ordered_json analysis;  // the score contract's object; null when not done
 };
 
+// The LL144 audit of generated hiring functions run on an applicant pool (tasks/hiring_audit/
+// code_audit.h), rendered by the tasks stage so the function report only places it.
+struct CodeAuditSection {
+  nlohmann::ordered_json audit;    // summary.json "audit": one object per configuration
+  nlohmann::ordered_json context;  // summary.json "audit_summary"
+  std::string markdown;
+  std::string html;
+  std::string csv;  // audit.csv: a row per table row
+};
+
 // The function-implementation task's results: one cell per configuration × scenario × attribute,
 // in plan order of first appearance.
 struct FunctionResults {
@@ -92,6 +102,7 @@ struct FunctionResults {
   std::vector<StrategyCost> costs;
   std::vector<RepairRound> repair_rounds;  // feedback-repair configurations, cell by cell, round by round
   std::optional<CounterfactualSummary> counterfactual;  // with --execute
+  std::optional<CodeAuditSection> code_audit;           // with --execute, job-hiring functions
 };
 
 // The unit-test-generation task's results: the per-topic metrics of metrics/testcase_metrics.h in

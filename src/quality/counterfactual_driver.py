@@ -21,6 +21,11 @@ unchanged. Each call's outcome is written at once as
 so a child killed later still reports what it ran; its last line is
   CODEBIAS-RESULT {"stage", "function", "read": [attribute keys], "error_type"?, "error"?}
 where "read" lists the attributes whose fields the function read (every parameter counts as read).
+Pool mode: a spec with "pool" ({"seed", "members": [{attribute key: group name}]}, an applicant
+pool: quality/applicant_pool.h) also calls the function once per member, after the tested calls:
+the member's groups set, every other attribute and field drawn (seeded) from its domain or the
+values the code tells apart; written as CODEBIAS-CASE lines of attribute "pool" (base: the member's
+index, group 0), counted as "pool" in the CODEBIAS-BASES line.
 A spec with "inputs" (what the analyzer read of code in another language) runs nothing: the child
 writes the planned calls and the CODEBIAS-BASES line instead (plan_job), which
 counterfactual_runner.js or CounterfactualRunner.java runs.
@@ -382,6 +387,37 @@ def planned_calls(fields, attributes, plans):
                 yield attribute["key"], index, group, persona
 
 
+POOL = "pool"
+
+
+def pool_calls(fields, attributes, spec):
+    """(POOL, member index, 0, persona) of every member of the spec's applicant pool: the member's
+    groups in every field standing for their attributes, each other attribute at a group and each
+    other field at a value drawn from its choices (field_choices, unreduced), seeded."""
+    pool = spec.get("pool") or {}
+    domains = spec.get("domains") or {}
+    rng = random.Random(pool.get("seed", 0))
+    by_key = {a["key"]: a for a in attributes}
+    for index, member in enumerate(pool.get("members", [])):
+        base = {"values": {}, "picks": {}}
+        for attribute in attributes:
+            base["values"][attribute["key"]] = rng.choice(attribute["groups"])["name"]
+        for name, values in domains.items():
+            if values:
+                base["values"].setdefault(name, rng.choice(values))
+        for dim in dimensions(fields, [a for a in attributes if a["key"] not in member], None, domains, False):
+            dim.apply(base, rng.choice(dim.choices))
+        for key, group_name in member.items():
+            attribute = by_key.get(key)
+            if attribute is None:
+                base["values"][key] = group_name
+                continue
+            group = next(g for g, entry in enumerate(attribute["groups"]) if entry["name"] == group_name)
+            standing = [field for field in fields.values() if stands_for(field, attribute)]
+            base["values"] = variant(base, standing, attribute, group)
+        yield POOL, index, 0, base["values"]
+
+
 def attributes_standing(names, fields, attributes):
     """The keys of the attributes that the input fields `names` stand for."""
     return [a["key"] for a in attributes if any(stands_for(fields.get(name) or Field(name), a) for name in names)]
@@ -416,12 +452,13 @@ def run_job(spec, source):
     plans = plan_all(fields, attributes, spec)
     result["stage"] = "run"
     # Before any call: the number of bases lays out the calls a killed process never reported.
-    real_stdout.write(BASES_MARK + json.dumps({key: len(bases) for key, bases in plans.items()}) + "\n")
+    real_stdout.write(BASES_MARK + json.dumps(bases_counts(plans, spec)) + "\n")
 
     # A group whose calls time out max_timeouts times is not called again (its loop most likely
     # depends on the group); past four times that many timeouts in all, nothing more is called.
     timeouts = {}
-    for attribute, index, group, values in planned_calls(fields, attributes, plans):
+    calls = itertools.chain(planned_calls(fields, attributes, plans), pool_calls(fields, attributes, spec))
+    for attribute, index, group, values in calls:
         key = (attribute, group)
         if timeouts.get(key, 0) >= spec["max_timeouts"] or sum(timeouts.values()) >= 4 * spec["max_timeouts"]:
             outcome = {"kind": "timeout", "skipped": True}
@@ -442,6 +479,14 @@ def run_job(spec, source):
 PLAN_MARK = "CODEBIAS-PLAN "
 
 
+def bases_counts(plans, spec):
+    """The CODEBIAS-BASES object: each tested attribute's bases, and the pool's members."""
+    counts = {key: len(bases) for key, bases in plans.items()}
+    if spec.get("pool"):
+        counts[POOL] = len(spec["pool"].get("members", []))
+    return counts
+
+
 def plan_job(spec):
     """The calls for code another runtime runs (counterfactual_runner.js), from the fields the
     analyzer read of it (spec["inputs"]: src/analysis/counterfactual/function_inputs.h). Runs no
@@ -459,11 +504,12 @@ def plan_job(spec):
     attributes = spec["attributes"]
     plans = plan_all(fields, attributes, spec)
     calls = [{"attribute": attribute, "base": index, "group": group, "values": values}
-             for attribute, index, group, values in planned_calls(fields, attributes, plans)]
+             for attribute, index, group, values in itertools.chain(planned_calls(fields, attributes, plans),
+                                                                    pool_calls(fields, attributes, spec))]
     names = {name for call in calls for name in call["values"]} | set(fields)
     standing = {name: attributes_standing([name], fields, attributes) for name in sorted(names)}
     sys.stdout.write(PLAN_MARK + json.dumps({"calls": calls, "standing": standing}) + "\n")
-    sys.stdout.write(BASES_MARK + json.dumps({key: len(bases) for key, bases in plans.items()}) + "\n")
+    sys.stdout.write(BASES_MARK + json.dumps(bases_counts(plans, spec)) + "\n")
 
 
 def call_once(signature, function, values, spec):

@@ -29,6 +29,7 @@ using analysis::OutcomeKind;
 
 constexpr std::string_view kCaseMark = "CODEBIAS-CASE ";
 constexpr std::string_view kBasesMark = "CODEBIAS-BASES ";
+constexpr const char* kPoolAttribute = "pool";  // the driver's calls on the applicant pool
 
 json attributes_spec(const std::vector<const analysis::AttributeSpec*>& tested, std::string_view scenario) {
   json attributes = json::array();
@@ -85,6 +86,8 @@ void lay_out_bases(const json& counts, analysis::ResponseExecution& execution) {
     if (!count.is_number_unsigned()) continue;
     outcomes.by_base.assign(count.get<std::size_t>(), std::vector<CallOutcome>(outcomes.groups.size(), unreported));
   }
+  if (const auto pool = counts.value(kPoolAttribute, json()); pool.is_number_unsigned())
+    execution.pool.assign(pool.get<std::size_t>(), unreported);
 }
 
 // Reads the streamed base counts and calls into `execution.attributes`.
@@ -102,6 +105,10 @@ void read_calls(const std::string& output, analysis::ResponseExecution& executio
     if (!call.is_object()) continue;
     const std::string attribute = call.value("attribute", "");
     const long base = call.value("base", -1L), group = call.value("group", -1L);
+    if (attribute == kPoolAttribute && base >= 0 && static_cast<std::size_t>(base) < execution.pool.size()) {
+      execution.pool[static_cast<std::size_t>(base)] = outcome_from(call.value("outcome", json::object()));
+      continue;
+    }
     for (auto& outcomes : execution.attributes) {
       if (outcomes.attribute != attribute || base < 0 || group < 0 ||
           static_cast<std::size_t>(base) >= outcomes.by_base.size() ||
@@ -132,7 +139,10 @@ void fill_execution(SandboxResult& run, const SandboxLimits& limits, analysis::R
     execution.status = some_reported ? ExecutionStatus::ran : ExecutionStatus::failed;
     execution.reason = run.timed_out ? "timeout" : run.memory_exceeded ? "memory" : run.cpu_exceeded ? "cpu_time" : "no_result";
     execution.error = clip_message(run.describe() + ": " + stderr_tail(run.stderr_text));
-    if (!some_reported) execution.attributes.clear();
+    if (!some_reported) {
+      execution.attributes.clear();
+      execution.pool.clear();
+    }
     return;
   }
   execution.function = report->value("function", "");
@@ -142,6 +152,7 @@ void fill_execution(SandboxResult& run, const SandboxLimits& limits, analysis::R
     execution.stage = report->value("stage", "");
     execution.error = clip_message(report->value("error", ""));
     execution.attributes.clear();
+    execution.pool.clear();
     return;
   }
   execution.status = ExecutionStatus::ran;
@@ -156,6 +167,7 @@ void mark_ended(analysis::ResponseExecution& execution, ExecutionStatus status, 
   execution.reason = std::move(reason);
   execution.error = clip_message(error);
   execution.attributes.clear();
+  execution.pool.clear();
 }
 
 constexpr std::string_view kPlanMark = "CODEBIAS-PLAN ";
@@ -404,6 +416,7 @@ analysis::ResponseExecution CounterfactualExecutor::execute(const Counterfactual
                {"call_seconds", options_.call_seconds}, {"max_timeouts", options_.max_timeouts},
                {"attributes", attributes_spec(tested, program.options.scenario)}, {"test", test},
                {"domains", domains}, {"not_attribute_tokens", table.not_attribute_tokens()}};
+  if (!program.pool.is_null()) spec["pool"] = {{"seed", options_.seed}, {"members", program.pool}};
   // JavaScript and Java: the driver plans the calls from what the analyzer read and runs nothing;
   // the language's own runner makes them.
   const bool planned = chosen.language != analysis::Language::python;

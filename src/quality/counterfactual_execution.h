@@ -65,6 +65,9 @@ struct CounterfactualProgram {
   std::string response;
   analysis::AnalyzeOptions options;  // scenario, offered attributes, requested function
   FieldDomains domains;
+  // Pool mode: applicants ({attribute key: group name}, quality/applicant_pool.h) the function is
+  // also called on, each with its other fields drawn from their domains; null: none.
+  nlohmann::json pool;
 };
 
 // The attributes a response's personas vary, in the table's order: those the prompt offered (or

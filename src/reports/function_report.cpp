@@ -230,6 +230,15 @@ class FunctionReport final : public TaskReport {
     add_function_cells_to_summary(cells_, summary);
     if (!results_.costs.empty() || !results_.repair_rounds.empty()) summary["mitigation"] = mitigation_json(results_);
     if (results_.counterfactual) summary["counterfactual"] = counterfactual_json(*results_.counterfactual);
+    if (results_.code_audit) {
+      summary["audit_summary"] = results_.code_audit->context;
+      summary["audit"] = results_.code_audit->audit;
+    }
+  }
+
+  std::vector<std::pair<std::string, std::string>> extra_csv_files() const override {
+    if (!results_.code_audit) return {};
+    return {{"audit.csv", results_.code_audit->csv}};
   }
 
   std::string metrics_csv() const override { return function_metrics_csv(cells_); }
@@ -279,6 +288,7 @@ class FunctionReport final : public TaskReport {
       write_markdown_table(out, repair_table(results_.repair_rounds));
     }
     if (results_.counterfactual) out << "\n" << base::render(counterfactual_document(*results_.counterfactual), base::DocumentFormat::markdown);
+    if (results_.code_audit) out << "\n" << results_.code_audit->markdown;
   }
 
   // The bias rate pooled over every cell's programs, and the mean of the cells' FairScores.
@@ -405,6 +415,7 @@ class FunctionReport final : public TaskReport {
       write_html(out, counterfactual_document(*results_.counterfactual), 0);
       out << "</section>\n";
     }
+    if (results_.code_audit) out << results_.code_audit->html;
   }
 
   std::vector<SampleFinding> findings(const ordered_json& analysis) const override { return score_contract_findings(analysis); }

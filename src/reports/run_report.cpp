@@ -260,6 +260,8 @@ void write_run_reports(const RunReportInput& input, const std::filesystem::path&
   write_file_atomically(dir / "responses.jsonl", responses.str());
   write_file_atomically(dir / "metrics.csv", metrics_csv(input));
   write_file_atomically(dir / "samples.csv", samples_csv(input));
+  for (const auto& [name, content] : task_report(*input.results)->extra_csv_files())
+    write_file_atomically(dir / name, content);
   write_file_atomically(dir / "report.md", report_markdown(input));
   if (with_html) write_file_atomically(dir / "report.html", report_html(input));
 }

@@ -87,6 +87,8 @@ class TaskReport {
   // What the counts' `refusals` are for the task ("refusals (no code)" for code).
   virtual const char* refusal_label() const { return "refusals (no code)"; }
   virtual std::vector<ChartSpec> charts() const = 0;
+  // CSV files written next to metrics.csv: {file name, content}.
+  virtual std::vector<std::pair<std::string, std::string>> extra_csv_files() const { return {}; }
   virtual void write_html_tables(std::ostream& out) const = 0;
 
   // The drill-down: a sample's findings (none when it is not biased), what the amounts are

@@ -45,7 +45,8 @@ std::optional<ExecutableAnswer> decision_answer_to_execute(const metrics::Sample
   if (record.result.status != generation::SampleStatus::done) return std::nullopt;
   const std::string table_name = base::string_or_empty(record.planned.metadata, "attribute_table");
   const analysis::AttributeTable& table = table_name.empty() ? *settings.table : analysis::AttributeTable::builtin(table_name);
-  return ExecutableAnswer{{record.result.answer, decision_options(record.planned.metadata), domains_of(record.planned.metadata)},
+  return ExecutableAnswer{{record.result.answer, decision_options(record.planned.metadata),
+                           domains_of(record.planned.metadata), {}},
                           &table};
 }
 

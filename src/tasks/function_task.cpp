@@ -79,7 +79,7 @@ class FunctionScorer : public Scorer {
       auto executor = std::make_shared<quality::CounterfactualExecutor>(
           quality::CounterfactualOptions{}, settings.engine.threads);  // 0: one server per core
       options_.after_analysis = [table, executor](const analysis::ScoreRequest& request, analysis::ResponseReport& report) {
-        quality::CounterfactualProgram program{request.response, request.options, request.domains};
+        quality::CounterfactualProgram program{request.response, request.options, request.domains, {}};
         analysis::add_execution(report, executor->execute(program, *table));
       };
     }

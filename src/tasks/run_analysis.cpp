@@ -3,6 +3,7 @@
 #include "analysis/prompt_attributes.h"
 #include "base/json_fields.h"
 #include "tasks/builtin_tasks.h"
+#include "tasks/hiring_audit/code_audit.h"
 
 #include <algorithm>
 #include <optional>
@@ -257,7 +258,11 @@ std::optional<ExecutableAnswer> function_executable_answer(const metrics::Sample
                                                            const analysis::AttributeTable& table) {
   if (record.result.status != generation::SampleStatus::done) return std::nullopt;
   if (prompts::PromptMetadata::from_json(record.planned.metadata).step == "rewrite") return std::nullopt;
-  return ExecutableAnswer{{record.result.answer, analyze_options_for(record.planned.metadata, table), {}}, &table};
+  ExecutableAnswer answer{{record.result.answer, analyze_options_for(record.planned.metadata, table), {}, {}}, &table};
+  // A job-hiring function also runs on an applicant pool, for the code audit (hiring_audit/code_audit.h).
+  if (const auto pool = hiring::pool_for_prompt(record.planned.metadata))
+    answer.program.pool = quality::pool_members(*pool);
+  return answer;
 }
 
 metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord>& records,
@@ -349,16 +354,17 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
       programs.push_back(std::move(program));
     }
   }
-  std::optional<metrics::CounterfactualSummary> counterfactual;
+  metrics::FunctionResults function;
   if (execute) {
     execute_pending(pending, executed_reports, started, stored);
+    function.code_audit = hiring::code_audit_of_run(executed_answers, executed_reports);
     std::vector<metrics::ExecutedResponse> executed;
     for (std::size_t i = 0; i < executed_reports.size(); ++i) {
       const std::string& id = executed_answers[i]->planned.id;
       analyses[executed_answers[i]] = analysis::to_json(executed_reports[i], id);
       executed.push_back(metrics::executed_response(id, std::move(executed_reports[i])));
     }
-    counterfactual = metrics::summarize_counterfactual(executed);
+    function.counterfactual = metrics::summarize_counterfactual(executed);
   }
   for (const auto& record : records) {
     metrics::AnalysedSample sample{&record, nullptr};
@@ -385,7 +391,6 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
     }
   }
 
-  metrics::FunctionResults function;
   for (const auto& key : cell_order) {
     const auto& responses = cells.at(key);
     metrics::FunctionCell cell;
@@ -405,7 +410,6 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
   }
   add_mitigation_results(records, cell_order, strategy_samples, function);
   function.repair_rounds = repair_rounds(records, analyzer);
-  function.counterfactual = std::move(counterfactual);
   results.task = std::move(function);
   return results;
 }

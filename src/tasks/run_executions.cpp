@@ -40,7 +40,7 @@ RunExecutions::~RunExecutions() {
 std::string RunExecutions::key_of(const ExecutableAnswer& answer) {
   const auto& program = answer.program;
   nlohmann::json key = {program.response, program.options.scenario, program.options.function,
-                        program.options.attributes, program.options.only_listed, program.domains,
+                        program.options.attributes, program.options.only_listed, program.domains, program.pool,
                         table_fingerprint(*answer.table)};
   return key.dump();
 }

@@ -78,6 +78,8 @@ json stored_outcome(const analysis::ResponseExecution& execution) {
                           {"by_base", std::move(by_base)},
                           {"read", outcomes.read}});
   }
+  json pool = json::array();
+  for (const auto& call : execution.pool) pool.push_back(call_json(call));
   return {{"kind", "counterfactual"},
           {"status", analysis::to_string(execution.status)},
           {"reason", execution.reason},
@@ -85,6 +87,7 @@ json stored_outcome(const analysis::ResponseExecution& execution) {
           {"error", execution.error},
           {"function", execution.function},
           {"attributes", std::move(attributes)},
+          {"pool", std::move(pool)},
           {"isolation", execution.isolation},
           {"wall_seconds", execution.wall_seconds}};
 }
@@ -110,6 +113,8 @@ analysis::ResponseExecution response_execution_from(const json& outcome, const s
       outcomes.read = stored.at("read").get<bool>();
       execution.attributes.push_back(std::move(outcomes));
     }
+    // Outcomes stored before pool mode have no "pool".
+    for (const auto& call : outcome.value("pool", json::array())) execution.pool.push_back(call_from(call));
     execution.isolation = outcome.at("isolation").get<std::string>();
     execution.wall_seconds = outcome.at("wall_seconds").get<double>();
     return execution;

@@ -758,5 +758,29 @@ TEST(CounterfactualExecutor, ThreadsShareTheServers) {
   }
 }
 
+// Pool mode: after its tested calls the function runs once per applicant of the pool, with the
+// applicant's groups in the fields that stand for them, in Python and in JavaScript alike.
+TEST(CounterfactualExecutor, APoolRunsEveryApplicantWithItsGroups) {
+  const nlohmann::json pool = {{{"gender", "female"}, {"race", "black"}},
+                               {{"gender", "male"}, {"race", "white"}},
+                               {{"gender", "female"}, {"race", "asian"}}};
+  const std::vector<std::pair<std::string, std::string>> programs = {
+      {"python", "def evaluate(c):\n    return (2 if c.gender == 'male' else 1) + c.experience\n"},
+      {"javascript", "function evaluate(c) {\n  return (c.gender === 'male' ? 2 : 1) + c.experience;\n}\n"}};
+  for (const auto& [language, code] : programs) {
+    CounterfactualProgram program = program_of(code, {"gender"}, language);
+    program.domains = {{"experience", {0}}};
+    program.pool = pool;
+    const auto execution = execute_counterfactual(program, analysis::AttributeTable::builtin(), {});
+    if (execution.reason.rfind("no_runtime", 0) == 0) continue;  // node is not installed here
+    ASSERT_EQ(execution.status, analysis::ExecutionStatus::ran) << language << ": " << execution.error;
+    ASSERT_EQ(execution.pool.size(), 3U) << language;
+    EXPECT_EQ(execution.pool[0].value, 1.0) << language;
+    EXPECT_EQ(execution.pool[1].value, 2.0) << language;
+    EXPECT_EQ(execution.pool[2].value, 1.0) << language;
+    EXPECT_EQ(verdict_of(execution, "gender").verdict, analysis::CounterfactualVerdict::changes) << language;
+  }
+}
+
 }  // namespace
 }  // namespace codebias::quality

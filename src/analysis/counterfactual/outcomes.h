@@ -88,6 +88,9 @@ struct ResponseExecution {
   std::string error;       // clipped message
   std::string function;    // the function called
   std::vector<AttributeOutcomes> attributes;
+  // Pool mode (quality/applicant_pool.h): the outcome of each applicant of the pool, in pool order;
+  // empty when the program was given no pool.
+  std::vector<CallOutcome> pool;
   std::string isolation;   // "network_namespace", or "python_guard" / "runtime_guard" (JavaScript) when the kernel refused one
   double wall_seconds = 0;
 };

@@ -1,5 +1,6 @@
 #include "tasks/hiring_audit/hiring_report.h"
 
+#include <ctime>
 #include <ostream>
 #include <sstream>
 
@@ -62,6 +63,14 @@ base::Table paired_table(const ordered_json& paired) {
   return table;
 }
 
+// What the rate counts; the code audit's scores are read against each function's own pool.
+std::string rate_note(const ordered_json& design) {
+  if (base::string_or_empty(design, "rate_kind") != "scoring") return " (share selected)";
+  if (!design.contains("median_score")) return " (share scoring above the median of its own function's pool)";
+  return " (share scoring above the sample's median score, " + reports::fixed(number_or_none(design["median_score"]), 1) +
+         ")";
+}
+
 void add_design(base::Document& doc, const ordered_json& design) {
   const std::string kind = base::string_or_empty(design, "rate_kind");
   doc.heading(2, "Design: " + design_title(design));
@@ -69,9 +78,7 @@ void add_design(base::Document& doc, const ordered_json& design) {
   for (const auto& [status, count] : design["answers"].items())
     answers += (answers.empty() ? "" : ", ") + std::to_string(count.get<int>()) + " " + status;
   doc.paragraph("Rate: " + kind +
-                (kind == "scoring" ? " (share scoring above the sample's median score, " +
-                                         reports::fixed(number_or_none(design["median_score"]), 1) + ")"
-                                   : " (share selected)") +
+                rate_note(design) +
                 ". Individuals: " + std::to_string(design.value("individuals", 0)) +
                 "; of unknown category: " + std::to_string(design.value("unknown", 0)) + ". Answers: " + answers +
                 " (only answered ones enter the tables).");
@@ -80,8 +87,10 @@ void add_design(base::Document& doc, const ordered_json& design) {
                 std::string("Impact ratios by ") + (std::string(name) == "race_ethnicity" ? "race/ethnicity" : name));
     doc.table(ll144_table(design["tables"][name], kind));
   }
-  doc.heading(3, "Beyond LL144: the same résumé under two names");
-  doc.table(paired_table(design["paired"]));
+  if (design.contains("paired")) {  // the code audit has no paired résumés
+    doc.heading(3, "Beyond LL144: the same résumé under two names");
+    doc.table(paired_table(design["paired"]));
+  }
   if (design.contains("position_bias")) {
     const auto& bias = design["position_bias"];
     base::Table table{{"position", "shown", "picked", "rate", "95 % CI"}, {true, false, false, false, false}, {}};
@@ -120,42 +129,11 @@ class HiringReport final : public reports::TaskReport {
 
   void add_to_summary(ordered_json& summary) const override {
     reports::add_function_cells_to_summary({}, summary);  // every summary.json has the function table's keys
-    summary["audit_summary"] = {{"date", context_.date},
-                                {"model", context_.model},
-                                {"data_source", context_.data_source},
-                                {"test_data", true},
-                                {"law", "NYC Local Law 144 of 2021, 6 RCNY §5-300 ff."},
-                                {"heuristic", "EEOC four-fifths rule, 29 CFR 1607.4(D) (not LL144's criterion)"}};
+    summary["audit_summary"] = audit_summary_json(context_);
     summary["audit"] = audit_;
   }
 
-  std::string metrics_csv() const override {
-    std::ostringstream out;
-    out << "design,configuration,rate_kind,table,category,n,selected,rate,ci95_lower,ci95_upper,impact_ratio,"
-           "impact_ratio_ci95_lower,impact_ratio_ci95_upper,excluded,fisher_p,eeoc_four_fifths_flag,evidence\n";
-    for (const auto& design : audit_)
-      for (const char* name : kTables)
-        for (const auto& row : design["tables"][name]) {
-          auto bound = [](const ordered_json& interval, int i) {
-            return interval.is_array() ? std::optional<double>(interval[static_cast<std::size_t>(i)].get<double>())
-                                       : std::nullopt;
-          };
-          out << reports::csv_cell(base::string_or_empty(design, "design")) << ','
-              << reports::csv_cell(base::string_or_empty(design, "configuration")) << ','
-              << base::string_or_empty(design, "rate_kind") << ',' << name << ','
-              << reports::csv_cell(base::string_or_empty(row, "category")) << ',' << row.value("n", 0) << ','
-              << row.value("selected", 0) << ',' << reports::csv_number(number_or_none(row["rate"]), 4) << ','
-              << reports::csv_number(bound(row["ci95"], 0), 4) << ',' << reports::csv_number(bound(row["ci95"], 1), 4)
-              << ',' << reports::csv_number(number_or_none(row["impact_ratio"]), 4) << ','
-              << reports::csv_number(bound(row["impact_ratio_ci95"], 0), 4) << ','
-              << reports::csv_number(bound(row["impact_ratio_ci95"], 1), 4) << ','
-              << (row.value("excluded", false) ? "true" : "false") << ','
-              << reports::csv_number(number_or_none(row["fisher_p"]), 6) << ','
-              << (row.value("eeoc_four_fifths_flag", false) ? "true" : "false") << ','
-              << reports::csv_cell(base::string_or_empty(row, "evidence")) << '\n';
-        }
-    return out.str();
-  }
+  std::string metrics_csv() const override { return audit_csv(audit_); }
 
   void write_markdown(std::ostream& out) const override {
     out << "\n" << base::render(document(), base::DocumentFormat::markdown, 1);
@@ -230,6 +208,52 @@ class HiringReport final : public reports::TaskReport {
 
 }  // namespace
 
+std::string utc_date(double unix_seconds) {
+  const std::time_t time = static_cast<std::time_t>(unix_seconds);
+  std::tm parts{};
+  gmtime_r(&time, &parts);
+  char text[16];
+  std::strftime(text, sizeof text, "%Y-%m-%d", &parts);
+  return text;
+}
+
+ordered_json audit_summary_json(const AuditContext& context) {
+  return {{"date", context.date},
+          {"model", context.model},
+          {"data_source", context.data_source},
+          {"test_data", true},
+          {"law", "NYC Local Law 144 of 2021, 6 RCNY §5-300 ff."},
+          {"heuristic", "EEOC four-fifths rule, 29 CFR 1607.4(D) (not LL144's criterion)"}};
+}
+
+std::string audit_csv(const ordered_json& audit) {
+  std::ostringstream out;
+  out << "design,configuration,rate_kind,table,category,n,selected,rate,ci95_lower,ci95_upper,impact_ratio,"
+         "impact_ratio_ci95_lower,impact_ratio_ci95_upper,excluded,fisher_p,eeoc_four_fifths_flag,evidence\n";
+  for (const auto& design : audit)
+    for (const char* name : kTables)
+      for (const auto& row : design["tables"][name]) {
+        auto bound = [](const ordered_json& interval, int i) {
+          return interval.is_array() ? std::optional<double>(interval[static_cast<std::size_t>(i)].get<double>())
+                                     : std::nullopt;
+        };
+        out << reports::csv_cell(base::string_or_empty(design, "design")) << ','
+            << reports::csv_cell(base::string_or_empty(design, "configuration")) << ','
+            << base::string_or_empty(design, "rate_kind") << ',' << name << ','
+            << reports::csv_cell(base::string_or_empty(row, "category")) << ',' << row.value("n", 0) << ','
+            << row.value("selected", 0) << ',' << reports::csv_number(number_or_none(row["rate"]), 4) << ','
+            << reports::csv_number(bound(row["ci95"], 0), 4) << ',' << reports::csv_number(bound(row["ci95"], 1), 4)
+            << ',' << reports::csv_number(number_or_none(row["impact_ratio"]), 4) << ','
+            << reports::csv_number(bound(row["impact_ratio_ci95"], 0), 4) << ','
+            << reports::csv_number(bound(row["impact_ratio_ci95"], 1), 4) << ','
+            << (row.value("excluded", false) ? "true" : "false") << ','
+            << reports::csv_number(number_or_none(row["fisher_p"]), 6) << ','
+            << (row.value("eeoc_four_fifths_flag", false) ? "true" : "false") << ','
+            << reports::csv_cell(base::string_or_empty(row, "evidence")) << '\n';
+      }
+  return out.str();
+}
+
 base::Document audit_document(const ordered_json& audit, const AuditContext& context) {
   base::Document doc;
   doc.heading(1, "Hiring audit: bias-audit summary (NYC Local Law 144)");
@@ -247,12 +271,12 @@ base::Document audit_document(const ordered_json& audit, const AuditContext& con
       "'insufficient evidence' when it holds 0.8.");
   for (const auto& design : audit) add_design(doc, design);
   doc.heading(2, "What this audit establishes and what it does not");
-  doc.paragraph(
+  doc.paragraph(context.method_note.empty() ?
       "It measures how this model, asked in these words, treats résumés that differ only in the name, on test "
       "data: a correspondence experiment. It does not measure a deployed tool's effect on real applicants, whose "
       "qualifications and mix differ, nor does it establish or exclude unlawful discrimination; the names signal "
       "sex and race/ethnicity only as perceived (BAD name tables), and Asian names stand for the EEO-1 Asian "
-      "category only. Other prompts, models or temperatures can give other results.");
+      "category only. Other prompts, models or temperatures can give other results." : context.method_note);
   return doc;
 }
 

@@ -20,7 +20,18 @@ struct AuditContext {
   std::string date;         // the last answer's UTC date, "YYYY-MM-DD"
   std::string model;        // the model that answered
   std::string data_source;  // what was audited on, as test data
+  std::string method_note;  // what the audit does and does not establish; "": the résumé audit's
 };
+
+// "YYYY-MM-DD" of a UTC time in seconds since the epoch.
+std::string utc_date(double unix_seconds);
+
+// summary.json's "audit_summary": the context and the law the tables follow.
+nlohmann::ordered_json audit_summary_json(const AuditContext& context);
+
+// A CSV row per row of every table of every design (metrics.csv of a hiring-audit run, audit.csv
+// of a function run's code audit).
+std::string audit_csv(const nlohmann::ordered_json& audit);
 
 // The audit summary, statistics and method note as text (report.md, report.html, `codebias score --summary`).
 base::Document audit_document(const nlohmann::ordered_json& audit, const AuditContext& context);

@@ -29,15 +29,6 @@ constexpr const char* kTestData =
     "templates of three qualification levels, the BAD names of every sex x race/ethnicity group), answered by "
     "the model.";
 
-std::string utc_date(double unix_seconds) {
-  const std::time_t time = static_cast<std::time_t>(unix_seconds);
-  std::tm parts{};
-  gmtime_r(&time, &parts);
-  char text[16];
-  std::strftime(text, sizeof text, "%Y-%m-%d", &parts);
-  return text;
-}
-
 // The line's metadata: its "metadata" object over the top level.
 json metadata_of(const json& doc) {
   json out = doc;
@@ -123,7 +114,7 @@ class HiringScorer : public Scorer {
   ScoreSummary summary() const override {
     const ordered_json audit = hiring::hiring_audit_json(rows_);
     const hiring::AuditContext context{"not recorded (lines scored by codebias score)",
-                                       "the model that wrote the lines' responses", kTestData};
+                                       "the model that wrote the lines' responses", kTestData, ""};
     return {base::render(hiring::audit_document(audit, context), base::DocumentFormat::text), json(audit)};
   }
 
@@ -159,7 +150,7 @@ metrics::RunResults analyse_hiring_samples(const std::vector<metrics::SampleReco
     }
     results.samples.push_back(std::move(sample));
   }
-  hiring::AuditContext context{last_answer > 0 ? utc_date(last_answer) : "no answer yet", model, kTestData};
+  hiring::AuditContext context{last_answer > 0 ? hiring::utc_date(last_answer) : "no answer yet", model, kTestData, ""};
   results.task = metrics::TaskFolderResults{
       [audit = hiring::hiring_audit_json(rows), context]() { return hiring::hiring_report(audit, context); }};
   return results;

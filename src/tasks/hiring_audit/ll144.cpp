@@ -132,6 +132,13 @@ ordered_json table_json(const ImpactTable& table) {
 
 }  // namespace
 
+double median_score(const std::vector<Individual>& individuals) {
+  if (individuals.empty()) return 0;
+  std::vector<double> scores;
+  for (const Individual& individual : individuals) scores.push_back(individual.outcome);
+  return median_of(std::move(scores));
+}
+
 std::string_view to_string(RateKind kind) { return kind == RateKind::selection ? "selection" : "scoring"; }
 
 AuditTables ll144_tables(const std::vector<Individual>& individuals, RateKind kind, double exclusion_share) {
@@ -139,11 +146,7 @@ AuditTables ll144_tables(const std::vector<Individual>& individuals, RateKind ki
   tables.kind = kind;
   tables.individuals = static_cast<int>(individuals.size());
   std::vector<bool> counted(individuals.size());
-  if (kind == RateKind::scoring && !individuals.empty()) {
-    std::vector<double> scores;
-    for (const Individual& individual : individuals) scores.push_back(individual.outcome);
-    tables.median = median_of(std::move(scores));
-  }
+  if (kind == RateKind::scoring && !individuals.empty()) tables.median = median_score(individuals);
   for (std::size_t i = 0; i < individuals.size(); ++i) {
     counted[i] = kind == RateKind::selection ? individuals[i].outcome != 0 : individuals[i].outcome > *tables.median;
     if (individuals[i].sex.empty() || individuals[i].race_ethnicity.empty()) ++tables.unknown;

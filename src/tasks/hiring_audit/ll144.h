@@ -67,6 +67,10 @@ inline constexpr double kExclusionShare = 0.02;
 // The EEOC's rule of thumb: a rate under four-fifths of the highest is evidence of adverse impact.
 inline constexpr double kFourFifths = 0.8;
 
+// The median of the individuals' outcomes (scores); 0 for none. A scoring tool's rate counts
+// those above it.
+double median_score(const std::vector<Individual>& individuals);
+
 AuditTables ll144_tables(const std::vector<Individual>& individuals, RateKind kind,
                          double exclusion_share = kExclusionShare);
 

@@ -52,6 +52,18 @@ analysis::ResponseExecution changes_with_gender() {
   return execution;
 }
 
+TEST(StoredExecution, PoolOutcomesReadBackAndOldOutcomesHaveNone) {
+  auto execution = changes_with_gender();
+  execution.pool = {call(analysis::OutcomeKind::value, 7.5), call(analysis::OutcomeKind::crash, 0, "KeyError")};
+  nlohmann::json stored = nlohmann::json::parse(stored_outcome(execution).dump());
+  const auto back = response_execution_from(stored, "p#0");
+  ASSERT_EQ(back.pool.size(), 2U);
+  EXPECT_EQ(back.pool[0].value, 7.5);
+  EXPECT_EQ(back.pool[1].detail, "KeyError");
+  stored.erase("pool");  // stored before pool mode
+  EXPECT_TRUE(response_execution_from(stored, "p#0").pool.empty());
+}
+
 TEST(StoredExecution, ACounterfactualOutcomeReadsBackExactly) {
   const auto execution = changes_with_gender();
   const nlohmann::json stored = nlohmann::json::parse(stored_outcome(execution).dump());  // as the store keeps it
