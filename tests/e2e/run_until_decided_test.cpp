@@ -123,7 +123,9 @@ TEST(RunUntilDecided, AResumedRunKeepsItsDecisionsAndSendsNothingTwice) {
     EXPECT_TRUE(cell["stopped"].is_string()) << label << ": " << cell;
     // A cell decided before the stop kept its samples and looks.
     const auto& before = stopped["until_decided"]["cells"][label];
-    if (before["stopped"].is_string()) EXPECT_EQ(cell.dump(), before.dump()) << label;
+    if (before["stopped"].is_string()) {
+      EXPECT_EQ(cell.dump(), before.dump()) << label;
+    }
   }
   EXPECT_EQ(resumed["until_decided"]["cells"]["job/age"]["verdict"], "exceeds");
 }
