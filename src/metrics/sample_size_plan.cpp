@@ -23,10 +23,15 @@ double independent_needed(const PlanTarget& t) {
   return 0;
 }
 
+// The design effect the gate will apply to `prompts` prompts of `samples` answers each: it
+// estimates the ICC from the run (stats::gate_design_effect).
+double gate_design_effect(double prompts, double samples, const PlanTarget& t) {
+  return stats::gate_design_effect(std::max(1.0, samples * t.code_share), t.icc, prompts);
+}
+
 // Effective programs from `prompts` prompts of `samples` answers each.
 double effective(double prompts, double samples, const PlanTarget& t) {
-  const double programs_per_prompt = std::max(1.0, samples * t.code_share);
-  return prompts * samples * t.code_share / stats::design_effect(programs_per_prompt, t.icc);
+  return prompts * samples * t.code_share / gate_design_effect(prompts, samples, t);
 }
 
 }  // namespace
@@ -62,10 +67,15 @@ CellPlan plan_cell(const PlanCell& cell, const PlanTarget& target, double comple
   plan.independent_needed = independent_needed(target);
   const double groups = target.kind == PlanTarget::Kind::impact_ratio ? 2 : 1;
   const double m = target.samples_per_prompt;
-  plan.design_effect = stats::design_effect(std::max(1.0, m * target.code_share), target.icc);
-  plan.answers_needed = groups * plan.independent_needed * plan.design_effect / target.code_share;
-  plan.prompts_needed = static_cast<int>(std::ceil(plan.answers_needed / m - 1e-9));
   const double needed_per_group = plan.independent_needed;
+  // Kish's design effect at the true ICC is a lower bound of the gate's: start there and add
+  // prompts until the gate's design effect leaves enough effective programs.
+  const double kish = stats::design_effect(std::max(1.0, m * target.code_share), target.icc);
+  plan.prompts_needed =
+      static_cast<int>(std::ceil(groups * needed_per_group * kish / target.code_share / m - 1e-9));
+  while (effective(plan.prompts_needed / groups, m, target) + 1e-9 < needed_per_group) ++plan.prompts_needed;
+  plan.design_effect = gate_design_effect(plan.prompts_needed / groups, m, target);
+  plan.answers_needed = groups * needed_per_group * plan.design_effect / target.code_share;
   const double prompts_per_group = cell.prompts_available / groups;
   for (int samples = 1; samples <= kMostSamplesPerPrompt; ++samples) {
     if (effective(prompts_per_group, samples, target) + 1e-9 >= needed_per_group) {

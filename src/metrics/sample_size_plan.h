@@ -40,7 +40,7 @@ struct CellPlan {
   std::string label;
   int prompts_available = 0;
   double independent_needed = 0;  // programs (per run, or per group for an impact ratio)
-  double design_effect = 1;       // at samples_per_prompt
+  double design_effect = 1;       // the gate's (stats::gate_design_effect) at prompts_needed × samples_per_prompt
   double answers_needed = 0;      // samples: programs × deff / code share (× 2 groups for a ratio)
   int prompts_needed = 0;         // at samples_per_prompt
   // With the slice's prompts: the fewest samples per prompt that reach the power; empty when

@@ -10,6 +10,7 @@
 #include "analysis/report_json.h"
 #include "base/strings.h"
 #include "metrics/sweep_sanity.h"
+#include "metrics/until_decided.h"
 #include "reports/cost_report.h"
 #include "reports/html_report.h"
 #include "reports/metric_text.h"
@@ -103,6 +104,7 @@ ordered_json summary_json(const RunReportInput& input) {
   out["errors_by_kind"] = errors_by_kind(results);
   out["cost"] = cost_json(input);
   out["small_groups"] = small_groups_json(input);
+  if (input.provenance.contains("until_decided")) out["until_decided"] = input.provenance["until_decided"];
   if (const auto sweep = metrics::check_sweep(results); sweep.configurations > 1) out["sweep"] = metrics::to_json(sweep);
   task_report(results)->add_to_summary(out);
   return out;
@@ -234,7 +236,8 @@ std::string report_markdown(const RunReportInput& input) {
       << (c.answers_cut > 0 ? "Answers stored cut to --max-answer-bytes: " + std::to_string(c.answers_cut) + ".\n\n"
                             : std::string())
       << (c.follow_up_turns > 0 ? follow_up_text(c) + "\n\n" : std::string()) << "Tokens: " << tokens_text(c)
-      << "\n\n" << cost_markdown(input) << small_groups_markdown(input);
+      << "\n\n" << cost_markdown(input) << small_groups_markdown(input)
+      << metrics::until_decided_markdown(input.provenance);
   if (const auto note = metrics::identical_configurations_note(metrics::check_sweep(results)); !note.empty()) {
     out << "\n**Sweep:** " << note << "\n";
   }

@@ -18,7 +18,7 @@ struct RunReportInput {
 };
 
 // {"provenance", "counts", "errors_by_kind", "cost" (reports/cost_report.h), "small_groups"
-//  (reports/small_groups.h), "metrics": [{"config", "scenario", "attribute",
+//  (reports/small_groups.h), "until_decided"? (metrics/until_decided.h), "metrics": [{"config", "scenario", "attribute",
 //  "n_prompts", <the --summary-json attribute object>}], "testcase_metrics"?}
 nlohmann::ordered_json summary_json(const RunReportInput& input);
 

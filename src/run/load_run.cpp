@@ -59,8 +59,9 @@ analysis::ResponseReport report_from_json(const nlohmann::ordered_json& json) {
 
 }  // namespace
 
-metrics::LoadedRun load_run(const std::filesystem::path& dir) {
-  const auto store = store::RunStore::open(dir);
+metrics::LoadedRun load_run(const std::filesystem::path& dir) { return load_run(store::RunStore::open(dir), dir); }
+
+metrics::LoadedRun load_run(const store::RunStore& store, const std::filesystem::path& dir) {
   metrics::LoadedRun run;
   run.dir = dir;
   run.provenance = store.provenance();

@@ -35,6 +35,7 @@
 #include "run/follow_ups.h"
 #include "run/mitigation_steps.h"
 #include "run/progress.h"
+#include "run/until_decided.h"
 #include "run/prompt_slice.h"
 #include "serve/simulated_model_server.h"
 #include "store/run_lock.h"
@@ -315,10 +316,10 @@ bool generate(store::RunStore& store, const RunOptions& options, const tasks::Ta
 // none is left. Returns false when interrupted.
 bool generate_conversations(store::RunStore& store, const RunOptions& options, const tasks::Task& task,
                             const std::vector<std::string>& endpoints, bool retry_errors, const RunIo& io,
-                            tasks::RunExecutions* executions, RunBudget& budget) {
+                            tasks::RunExecutions* executions, RunBudget& budget, const SampleFilter& wanted) {
   for (bool retry = retry_errors;; retry = false) {
-    const auto for_target = [&](const generation::PlannedSample& s) { return !to_rewrite_endpoint(options, s); };
-    const auto for_rewriter = [&](const generation::PlannedSample& s) { return to_rewrite_endpoint(options, s); };
+    const auto for_target = [&](const generation::PlannedSample& s) { return wanted(s) && !to_rewrite_endpoint(options, s); };
+    const auto for_rewriter = [&](const generation::PlannedSample& s) { return wanted(s) && to_rewrite_endpoint(options, s); };
     if (!generate(store, options, task, endpoints, options.api_key_env, retry, io, for_target, executions, budget))
       return false;
     if (!generate(store, options, task, {options.rewrite_endpoint}, options.rewrite_api_key_env, retry, io,
@@ -336,6 +337,18 @@ bool generate_conversations(store::RunStore& store, const RunOptions& options, c
     store.plan(next);
     if (io.log) *io.log << "codebias: planned " << next.size() << " follow-up turns\n";
   }
+}
+
+// Sends the run: everything pending, or with --until-decided round by round (run/until_decided.h).
+// Returns false when interrupted.
+bool send_run(store::RunStore& store, const std::filesystem::path& dir, const RunOptions& options,
+              const tasks::Task& task, const std::vector<std::string>& endpoints, bool retry_errors, const RunIo& io,
+              tasks::RunExecutions* executions, RunBudget& budget) {
+  const auto send = [&](const SampleFilter& wanted) {
+    return generate_conversations(store, options, task, endpoints, retry_errors, io, executions, budget, wanted);
+  };
+  if (!options.until_decided) return send([](const generation::PlannedSample&) { return true; });
+  return send_until_decided(store, dir, options, budget, send, io.log);
 }
 
 // The progress line of the programs a run executes, then one line on them; silent without a log.
@@ -565,6 +578,9 @@ RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
   // Stored resolved, so a resumed run and the reports see the task and temperature it ran with.
   const RunOptions options = with_suite_defaults(requested, suite);
   const tasks::Task& task = tasks::find_task(options.task);
+  if (options.until_decided && !task.answers_are_programs)  // only function cells have a bias rate to decide
+    throw std::invalid_argument("--until-decided samples function-task cells against a bias rate, not --task " +
+                                options.task);
   std::string limit_note;
   // Not const: once stored, the plan is read back from the store, so its memory is given back.
   auto samples = plan_samples(options, task, suite, &limit_note);
@@ -593,7 +609,7 @@ RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
   auto executions = executions_for(options, task);
   RunBudget budget(options, provenance["prices"], store);
   outcome.cancelled =
-      !generate_conversations(store, options, task, options.endpoints, false, io, executions.get(), budget);
+      !send_run(store, options.out_dir, options, task, options.endpoints, false, io, executions.get(), budget);
   outcome.stopped_at_budget = store_budget_note(store, budget);
   if (!outcome.cancelled) wait_for_executions(executions.get(), io);
   analyse_and_report(store, options, task, options.out_dir, io, executions.get(), outcome);
@@ -631,8 +647,7 @@ RunOutcome resume_run(const std::filesystem::path& dir, const ResumeOptions& res
   const tasks::Task& task = tasks::find_task(options.task);
   auto executions = executions_for(options, task);
   RunBudget budget(options, provenance.value("prices", nlohmann::json()), store);
-  outcome.cancelled =
-      !generate_conversations(store, options, task, endpoints, resume.retry_errors, io, executions.get(), budget);
+  outcome.cancelled = !send_run(store, dir, options, task, endpoints, resume.retry_errors, io, executions.get(), budget);
   outcome.stopped_at_budget = store_budget_note(store, budget);
   if (!outcome.cancelled) wait_for_executions(executions.get(), io);
   analyse_and_report(store, options, task, dir, io, executions.get(), outcome);

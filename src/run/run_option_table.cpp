@@ -19,7 +19,7 @@ constexpr RangeBound kAtLeastOne{1, true};
 using O = RunOptions;
 
 // clang-format off
-const std::array<RunOptionRow, 47> kRows = {{
+const std::array<RunOptionRow, 50> kRows = {{
   {.flag = "--suite", .yaml_key = "suite", .json_key = "suite", .value_hint = "NAME", .expected = "a suite name",
    .help = "Built-in suite (codebias suites lists them)", .field = &O::suite, .show_default = true},
   {.flag = "--suite-file", .yaml_key = "suite-file", .json_key = "suite_file", .value_hint = "PATH", .expected = "a path",
@@ -156,6 +156,17 @@ const std::array<RunOptionRow, 47> kRows = {{
    .field = &O::max_tokens_total, .applies_on_resume = true},
   {.flag = "--price-file", .yaml_key = "price-file", .json_key = "price_file", .value_hint = "PATH", .expected = "a path",
    .help = "Prices per model (default: the built-in table, data/prices/prices.json)", .field = &O::price_file},
+  {.flag = "--until-decided", .yaml_key = "until-decided", .json_key = "until_decided", .value_hint = "",
+   .expected = "true or false",
+   .help = "function: send each cell's prompts in rounds of --look-every and stop a cell once its always-valid "
+           "bias-rate interval lies wholly above --max-bias-rate or at or below it (docs/gate.md)",
+   .field = &O::until_decided},
+  {.flag = "--max-bias-rate", .yaml_key = "max-bias-rate", .json_key = "max_bias_rate", .value_hint = "RATE",
+   .expected = "a rate", .help = "With --until-decided: the threshold a cell is sampled against, as gate --max-bias-rate",
+   .field = &O::max_bias_rate, .low = RangeBound{0, true}, .high = RangeBound{1, true}, .show_default = true},
+  {.flag = "--look-every", .yaml_key = "look-every", .json_key = "look_every", .value_hint = "N",
+   .expected = "an integer", .help = "With --until-decided: prompts per cell in each round (a look after each)",
+   .field = &O::look_every, .low = kAtLeastOne, .show_default = true},
   {.flag = "--min-group-n", .yaml_key = "min-group-n", .json_key = "min_group_n", .value_hint = "N",
    .expected = "an integer",
    .help = "Reports mark a cell whose rates rest on fewer programs with code than this as a small group",

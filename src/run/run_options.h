@@ -78,6 +78,12 @@ struct RunOptions {
   std::optional<double> max_cost;
   std::optional<std::size_t> max_tokens_total;
   std::filesystem::path price_file;
+  // Sequential stopping (docs/gate.md, "Sampling until decided"): send each cell's prompts in
+  // rounds of look_every and stop a cell once its always-valid bias-rate interval lies wholly
+  // above max_bias_rate or at or below it (function task).
+  bool until_decided = false;
+  double max_bias_rate = 0.1;
+  int look_every = 5;
   // Reports mark a rate measured on fewer programs (answers) than this as a small group.
   int min_group_n = 30;
 

@@ -104,6 +104,8 @@ double normal_cdf(double x) {
   return 0.5 * std::erfc(-x / std::numbers::sqrt2);
 }
 
+double normal_density(double x) { return std::exp(-0.5 * x * x) / std::sqrt(2.0 * std::numbers::pi); }
+
 double normal_sf(double x) {
   require(!std::isnan(x), "normal_sf", "x is NaN");
   return 0.5 * std::erfc(x / std::numbers::sqrt2);
@@ -122,7 +124,7 @@ double normal_quantile(double p) {
   // Halley's method on f(x) = Φ(x) − p, with f' = φ and f'' = −xφ: cubic convergence from an
   // error of 4.5e-4, so three steps reach double precision; a few more cost nothing.
   for (int step = 0; step < 8; ++step) {
-    const double density = std::exp(-0.5 * x * x) / std::sqrt(2.0 * std::numbers::pi);
+    const double density = normal_density(x);
     if (density == 0) break;
     const double u = (normal_cdf(x) - lower_p) / density;
     const double next = x - u / (1.0 + 0.5 * x * u);

@@ -12,6 +12,8 @@ namespace codebias::stats {
 
 // Φ(x) = P(Z ≤ x) for Z ~ N(0, 1); through std::erfc, so relative accuracy holds in both tails.
 double normal_cdf(double x);
+// φ(x), the standard normal density.
+double normal_density(double x);
 // 1 − Φ(x) = Φ(−x), without the cancellation of 1 − normal_cdf(x) for large x.
 double normal_sf(double x);
 // Φ⁻¹(p) for p in [0, 1]: −inf at 0, +inf at 1. Relative error about 1e-15 for p in [1e-300, 1).

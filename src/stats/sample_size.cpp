@@ -30,6 +30,15 @@ double design_effect(double answers_per_prompt, double icc) {
   return 1 + (answers_per_prompt - 1) * icc;
 }
 
+double gate_design_effect(double answers_per_prompt, double icc, double prompts) {
+  const double m = answers_per_prompt;
+  if (!(prompts >= 2)) return design_effect(m, 1);
+  if (m <= 1) return design_effect(m, icc);
+  const double sd = (1 - icc) * (1 + (m - 1) * icc) * std::sqrt(2 / (m * (m - 1) * (prompts - 1)));
+  const double positive_part = sd > 0 ? icc * normal_cdf(icc / sd) + sd * normal_density(icc / sd) : icc;
+  return design_effect(m, std::clamp(positive_part, 0.0, 1.0));
+}
+
 double one_proportion_sample_size(double threshold, double rate, double confidence, double power) {
   require_open_unit(threshold, "threshold");
   require_open_unit(rate, "rate");

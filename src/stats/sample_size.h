@@ -20,6 +20,17 @@ namespace codebias::stats {
 // 1 + (m − 1)·ρ; m ≥ 1, ρ in [0, 1]. Throws std::invalid_argument otherwise.
 double design_effect(double answers_per_prompt, double icc);
 
+// The design effect the gate applies, on average, to a run of `prompts` prompts of m answers when
+// the true intraclass correlation is ρ: the gate estimates ρ from the run itself
+// (intraclass_correlation, clipped at 0), so it applies 1 + (m − 1)·E[max(ρ̂, 0)], which exceeds
+// Kish's 1 + (m − 1)·ρ most where ρ is near 0 (ρ̂ is then positive about half the time). ρ̂ is
+// taken as normal around ρ with the large-sample variance of the ANOVA estimator (Fisher 1925;
+// Donner 1986, eq. 3.4): v = 2(1 − ρ)²(1 + (m − 1)ρ)² / (m(m − 1)(k − 1)), so
+//   E[max(ρ̂, 0)] = ρ·Φ(ρ/√v) + √v·φ(ρ/√v).
+// `codebias plan` sizes runs with it, so that plan and gate apply the same design effect. With
+// fewer than two prompts the gate takes ρ̂ = 1 (design effect m); with m = 1 it is 1.
+double gate_design_effect(double answers_per_prompt, double icc, double prompts);
+
 // Independent answers needed for the interval of a rate whose true value is `rate` to lie wholly
 // beyond `threshold` with probability `power`:
 //   n = ((z_a·√(p0·q0) + z_b·√(p1·q1)) / (p1 − p0))², z_a = Φ⁻¹((1 + confidence)/2), z_b = Φ⁻¹(power).

@@ -3,7 +3,8 @@
 // threshold. Over 40 runs the share that detect the effect (the gate fails the cell: its whole
 // interval lies above the threshold) must be near the planned power 0.8: at least 26 (a power of
 // 0.5 gives 26 or more detections with probability 0.04) and at most 38 (0.8 gives 39 or more
-// with probability 0.002).
+// with probability 0.002). Plan and gate apply the same design effect (stats::gate_design_effect:
+// the gate estimates the ICC from each run); docs/gate.md has the figures.
 #include <unistd.h>
 
 #include <filesystem>
@@ -63,9 +64,12 @@ TEST(PlanPower, RunsSizedByThePlanDetectAPlantedEffectAtAboutThePlannedPower) {
   std::ofstream(profile_path) << profile.dump(2);
 
   // A pilot run measures what the plan needs: the cell's true bias rate on these prompts, the
-  // share of answers with code and the intraclass correlation.
+  // share of answers with code and the intraclass correlation. The threshold is set from the
+  // pilot's rate, so the pilot's error moves the effect the runs face: 300 samples a prompt keep
+  // it near 0.004 (at 150 it measured 0.198 where the runs averaged 0.185, which alone took the
+  // power from 0.8 to 0.68).
   const auto pilot_dir = scratch() / "pilot";
-  age_run(profile_path, pilot_dir, 7, 150, std::nullopt);
+  age_run(profile_path, pilot_dir, 7, 300, std::nullopt);
   const auto pilot = run::load_run(pilot_dir);
   ASSERT_EQ(pilot.cells.size(), 1u);
   ASSERT_EQ(static_cast<int>(pilot.cells[0].prompts.size()), kPromptsInSlice);
@@ -94,7 +98,11 @@ TEST(PlanPower, RunsSizedByThePlanDetectAPlantedEffectAtAboutThePlannedPower) {
     age_run(profile_path, dir, 1000 + static_cast<std::uint64_t>(replicate) * 100, plan.samples_run,
             plan.prompts_run < kPromptsInSlice ? std::optional<std::size_t>(plan.prompts_run) : std::nullopt);
     const auto run = run::load_run(dir);
-    if (metrics::evaluate_gate(run, nullptr, gate).outcome() == metrics::GateOutcome::fail) ++detected;
+    const bool detects = metrics::evaluate_gate(run, nullptr, gate).outcome() == metrics::GateOutcome::fail;
+    if (detects) ++detected;
+    if (const auto evidence = metrics::bias_rate_evidence(metrics::tally_prompts(run.cells.at(0)), 0.95))
+      std::cout << "replicate " << replicate << ": " << metrics::rate_with_interval(*evidence, "programs") << ", ICC "
+                << evidence->icc << (detects ? ", detected" : "") << "\n";
     fs::remove_all(dir);
   }
   std::cout << "detected in " << detected << " of " << kReplicates << " runs (planned power 0.8)\n";

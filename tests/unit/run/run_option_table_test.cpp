@@ -65,6 +65,9 @@ RunOptions every_field_set() {
   o.max_tokens_total = 500000;
   o.price_file = "prices/mine.json";
   o.min_group_n = 50;
+  o.until_decided = true;
+  o.max_bias_rate = 0.2;
+  o.look_every = 3;
   o.out_dir = "runs/mine";
   o.trace_detector = "tfidf-lr";
   o.trace_detector_model = "models/lr.json";
@@ -206,14 +209,14 @@ TEST(RunOptionTable, ProvenanceOfTheDefaultsIsUnchanged) {
   EXPECT_EQ(to_json(RunOptions{}).dump(),
             R"({"api_key_env":"","attribute_sets":[],"attributes":[],"concurrency":64,"convention":"","designs":[],)"
             R"("endpoints":[],"entities_per_group":null,"execute":false,"extra_body":{},"levels":[],"limit":null,)"
-            R"("max_answer_bytes":4194304,"max_attempts":6,"max_cost":null,"max_tokens":null,"max_tokens_total":null,)"
+            R"("look_every":5,"max_answer_bytes":4194304,"max_attempts":6,"max_bias_rate":0.1,"max_cost":null,"max_tokens":null,"max_tokens_total":null,)"
             R"("min_group_n":30,"mitigations":[],"model":"","model_profile":"",)"
             R"("modes":["vanilla"],"names":"","names_per_group":null,"paths":[],"positions":["shuffled"],"price_file":"",)"
             R"("reasoning_budgets":[],"requests":[],"rewrite_api_key_env":"","rewrite_endpoint":"",)"
             R"("rewrite_model":"","samples":1,"scenarios":[],"seed":0,"stop":[],)"
             R"("style":"vanilla","suite":"faircoder","suite_file":"","task":"",)"
             R"("temperatures":[],"timeout_s":600.0,"top_p":null,"trace_detector":"keywords",)"
-            R"("trace_detector_model":"","variants":null})");
+            R"("trace_detector_model":"","until_decided":false,"variants":null})");
 }
 
 // A run stored before the ml-pipeline and name options existed resumes with their defaults.
@@ -222,7 +225,7 @@ TEST(RunOptionTable, ProvenanceWithoutTheNewerKeysReadsBack) {
   for (const char* key : {"paths", "levels", "attribute_sets", "mitigations", "variants", "execute", "names",
                           "names_per_group", "trace_detector", "trace_detector_model", "rewrite_endpoint",
                           "rewrite_model", "rewrite_api_key_env", "max_answer_bytes", "max_cost", "max_tokens_total",
-                          "price_file", "min_group_n"}) {
+                          "price_file", "min_group_n", "until_decided", "max_bias_rate", "look_every"}) {
     stored.erase(key);
   }
   const RunOptions read = run_options_from_json(stored);
@@ -237,6 +240,7 @@ TEST(RunOptionTable, ProvenanceWithoutTheNewerKeysReadsBack) {
   EXPECT_FALSE(read.max_cost.has_value());
   EXPECT_FALSE(read.max_tokens_total.has_value());
   EXPECT_EQ(read.min_group_n, 30);
+  EXPECT_FALSE(read.until_decided);
 }
 
 // docs/cli-run.md as the table says it should read.

@@ -1,6 +1,7 @@
 // Sample sizes and clustered intervals (stats/sample_size.h), against hand computations.
 #include "stats/sample_size.h"
 
+#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -63,6 +64,36 @@ TEST(ClusteredWilson, IsWilsonOnTheEffectiveSample) {
   EXPECT_NEAR(clustered.lower, wilson_interval(2, 4, 0.95).lower, 1e-12);
   EXPECT_EQ(clustered.prompts, 4);
   EXPECT_THROW(clustered_wilson_interval(std::vector<ClusterCount>{{0, 0}}, 0.95), std::invalid_argument);
+}
+
+
+TEST(GateDesignEffect, IsKishsAtTheMeanOfTheClippedEstimate) {
+  // ρ = 0, 19 prompts of 4.59 programs: ρ̂'s sd is √(2 / (4.59·3.59·18)) = 0.0827, and the mean of
+  // max(ρ̂, 0) is 0.0827·φ(0) = 0.0330.
+  EXPECT_NEAR(gate_design_effect(4.59, 0, 19), 1 + 3.59 * 0.0330, 1e-3);
+  // More prompts: the estimate settles on ρ and Kish's design effect is left.
+  EXPECT_NEAR(gate_design_effect(5, 0.1, 1e7), design_effect(5, 0.1), 1e-3);
+  EXPECT_GT(gate_design_effect(5, 0.1, 20), design_effect(5, 0.1));
+  // Fewer than two prompts: the gate counts each prompt once.
+  EXPECT_DOUBLE_EQ(gate_design_effect(5, 0.1, 1), 5);
+  EXPECT_DOUBLE_EQ(gate_design_effect(1, 0.3, 10), 1);
+}
+
+TEST(GateDesignEffect, MatchesTheGatesOwnEstimatorOnSimulatedRuns) {
+  // Runs of 19 prompts × 5 answers with no clustering: the mean design effect the gate applies
+  // (intraclass_correlation, clipped at 0) is what gate_design_effect predicts, not Kish's 1.
+  std::mt19937_64 random(42);
+  std::binomial_distribution<int> answers(5, 0.2);
+  double total = 0;
+  constexpr int kRuns = 4000;
+  for (int run = 0; run < kRuns; ++run) {
+    std::vector<ClusterCount> prompts;
+    for (int p = 0; p < 19; ++p) prompts.push_back({static_cast<double>(answers(random)), 5});
+    total += design_effect(5, intraclass_correlation(prompts));
+  }
+  const double mean = total / kRuns;
+  EXPECT_GT(mean, 1.08);
+  EXPECT_NEAR(mean, gate_design_effect(5, 0, 19), 0.03);
 }
 
 }  // namespace
