@@ -327,6 +327,8 @@ class FunctionReport final : public TaskReport {
 
   std::vector<ChartSpec> charts() const override {
     std::vector<ChartSpec> charts;
+    // The code audit's impact ratios come first: drawn from the audit it carries, as a hiring-audit run's are.
+    if (results_.code_audit) charts = impact_ratio_charts(results_.code_audit->audit);
     if (cells_.empty()) return charts;
     ChartSpec scores{"FairScore and bias rate per cell", "score (FairScore: 1 = fair)", {}, {}, 1.0};
     std::vector<std::optional<double>> fairscore, bias_rate;

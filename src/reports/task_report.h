@@ -107,6 +107,12 @@ Heatmap& heatmap_for(std::vector<Heatmap>& maps, const std::string& attribute, c
 void add_function_cells_to_summary(const std::vector<metrics::FunctionCell>& cells, nlohmann::ordered_json& summary);
 // metrics.csv: one row per cell with every metric of metrics.json's `metrics_csv` and its spread.
 std::string function_metrics_csv(const std::vector<metrics::FunctionCell>& cells);
+// A hiring-audit design's title: the design, and its configuration in brackets when it has one.
+std::string audit_design_title(const nlohmann::ordered_json& design);
+// One chart per design of a hiring audit (summary.json's "audit", from a hiring-audit run or a
+// function run's code audit): each intersectional category's impact ratio, its 95 % interval and
+// the 0.8 line labelled as the EEOC heuristic.
+std::vector<ChartSpec> impact_ratio_charts(const nlohmann::ordered_json& audit);
 
 // The drill-down of a score-contract object (analysis/report_json.h): each biased finding's
 // per-group points and evidence lines.

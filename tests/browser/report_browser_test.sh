@@ -5,7 +5,8 @@
 #    read with --dump-dom) must show no console or script error, every canvas painted, the first
 #    drill-down expanding and no injected code run.
 # 2. Readable at any size: each suite's full default slice (faircoder and its test-case task,
-#    ml-pipelines, bad-resume, bad-cat, solar, huang, hiring-audit; built-in model, no --execute), its report
+#    ml-pipelines, bad-resume, bad-cat, solar, huang, hiring-audit; built-in model, no --execute; and
+#    a small FairCoder job slice with --execute, whose code audit adds the impact-ratio chart), its report
 #    rendered at 800 and 1280 px wide: every chart's x-axis labels clear of each other by the page's
 #    layout rule, every plot at least 170 px high (check_report.py), and a screenshot of the first
 #    screen (1280x900) per suite in WORK_DIR/screenshots/.
@@ -113,4 +114,9 @@ check_suite bad-cat --suite bad-cat
 check_suite solar --suite solar
 check_suite huang --suite huang
 check_suite hiring-audit --suite hiring-audit
+check_suite code-audit --suite faircoder --scenario job --attribute gender --entities-per-group 1 --samples 2 --execute
+grep -q 'Impact ratios by sex x race/ethnicity, code' "$work/suites/code-audit/report.html" || {
+  echo "FAIL: the code audit's report.html has no impact-ratio chart" >&2
+  exit 1
+}
 echo "browser test passed (screenshots in $work/screenshots)"

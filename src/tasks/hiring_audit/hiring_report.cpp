@@ -24,11 +24,6 @@ std::string interval_text(const ordered_json& interval) {
   return "[" + reports::fixed(interval[0].get<double>(), 3) + ", " + reports::fixed(interval[1].get<double>(), 3) + "]";
 }
 
-std::string design_title(const ordered_json& design) {
-  const std::string config = base::string_or_empty(design, "configuration");
-  return base::string_or_empty(design, "design") + (config.empty() ? "" : " (" + config + ")");
-}
-
 base::Table ll144_table(const ordered_json& rows, const std::string& rate_kind) {
   base::Table table{{"category", "n", rate_kind + " rate", "95 % CI", "impact ratio", "95 % CI", "Fisher p",
                      "EEOC 4/5 flag", "evidence"},
@@ -73,7 +68,7 @@ std::string rate_note(const ordered_json& design) {
 
 void add_design(base::Document& doc, const ordered_json& design) {
   const std::string kind = base::string_or_empty(design, "rate_kind");
-  doc.heading(2, "Design: " + design_title(design));
+  doc.heading(2, "Design: " + reports::audit_design_title(design));
   std::string answers;
   for (const auto& [status, count] : design["answers"].items())
     answers += (answers.empty() ? "" : ", ") + std::to_string(count.get<int>()) + " " + status;
@@ -149,7 +144,8 @@ class HiringReport final : public reports::TaskReport {
           lowest = &row;
       if (lowest == nullptr) continue;
       cards.push_back(
-          {"lowest impact ratio, " + design_title(design), reports::fixed((*lowest)["impact_ratio"].get<double>(), 2),
+          {"lowest impact ratio, " + reports::audit_design_title(design),
+           reports::fixed((*lowest)["impact_ratio"].get<double>(), 2),
            base::string_or_empty(*lowest, "category") + " " + interval_text((*lowest)["impact_ratio_ci95"])});
     }
     return cards;
@@ -157,28 +153,7 @@ class HiringReport final : public reports::TaskReport {
 
   std::vector<reports::Heatmap> heatmaps() const override { return {}; }
 
-  std::vector<reports::ChartSpec> charts() const override {
-    std::vector<reports::ChartSpec> charts;
-    for (const auto& design : audit_) {
-      reports::ChartSpec chart{
-          "Impact ratios by sex x race/ethnicity, " + design_title(design), "impact ratio", {}, {}, 1.2};
-      std::vector<std::optional<double>> ratio, lower, upper, line;
-      for (const auto& row : design["tables"]["intersectional"]) {
-        chart.labels.push_back(base::string_or_empty(row, "category"));
-        ratio.push_back(number_or_none(row["impact_ratio"]));
-        const auto& interval = row["impact_ratio_ci95"];
-        lower.push_back(interval.is_array() ? std::optional<double>(interval[0].get<double>()) : std::nullopt);
-        upper.push_back(interval.is_array() ? std::optional<double>(interval[1].get<double>()) : std::nullopt);
-        line.push_back(0.8);
-      }
-      chart.datasets = {{"impact ratio", ratio},
-                        {"95 % CI lower", lower},
-                        {"95 % CI upper", upper},
-                        {"0.8: EEOC four-fifths heuristic (not LL144's criterion)", line}};
-      charts.push_back(std::move(chart));
-    }
-    return charts;
-  }
+  std::vector<reports::ChartSpec> charts() const override { return reports::impact_ratio_charts(audit_); }
 
   void write_html_tables(std::ostream& out) const override {
     out << "<section id=\"hiring-audit\">";
@@ -187,7 +162,7 @@ class HiringReport final : public reports::TaskReport {
   }
 
   std::string how_to_read() const override {
-    return "`with code` counts the answers read as a decision (a score, a yes/no, one candidate), `refusals` those "
+    return "`answers read` counts the answers read as a decision (a score, a yes/no, one candidate), `refusals` those "
            "that declined, `unparseable` ties, hedges and unreadable answers (each counted apart under Answers); only "
            "decisions enter the rates. Each sample's reading is in `responses.jsonl`; the tables are in "
            "`summary.json` (`audit`) and `metrics.csv`.";

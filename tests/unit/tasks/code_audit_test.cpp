@@ -1,11 +1,14 @@
 // The code audit's reading of pool outcomes: selections and scores per generated function, the
-// LL144 tables per configuration (ll144.h), and the functions with no decision counted apart.
+// LL144 tables per configuration (ll144.h), the functions with no decision counted apart, and the
+// function report's report.html drawing the audit's impact-ratio chart.
 #include "tasks/hiring_audit/code_audit.h"
 
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include "reports/html_report.h"
 
 namespace codebias::tasks::hiring {
 namespace {
@@ -93,6 +96,25 @@ TEST(CodeAudit, TheSectionCarriesTheTablesAndTheirCsv) {
   EXPECT_EQ(section.markdown.find("the same résumé under two names"), std::string::npos);
   EXPECT_NE(section.csv.find("code,,selection,sex,Female,10,10,"), std::string::npos) << section.csv;
   EXPECT_EQ(section.context["date"], "2026-12-06");
+}
+
+TEST(CodeAudit, TheFunctionReportsHtmlChartsTheImpactRatiosWithTheEeocLine) {
+  PooledFunction function{"", applicants(), {}};
+  for (int i = 0; i < 20; ++i) function.outcomes.push_back(value(i < 8 || (i >= 10 && i < 14) ? 1 : 0, true));
+  metrics::FunctionResults function_results;
+  function_results.code_audit =
+      code_audit_section(code_audit_json({function}), {"2026-12-06", "m", kCodeAuditData, "note"});
+  metrics::RunResults results;
+  results.task = std::move(function_results);
+  const std::string html = reports::report_html({{{"model", "m"}}, &results});
+
+  const auto figure = html.find("<figcaption>Impact ratios by sex x race/ethnicity, code</figcaption>");
+  ASSERT_NE(figure, std::string::npos) << html.substr(0, 4000);
+  EXPECT_EQ(html.find("<canvas id=\"chart-0\"", figure), html.find("<canvas", figure));  // drawn, not a note
+  EXPECT_NE(html.find("{\"label\":\"0.8: EEOC four-fifths heuristic (not LL144's criterion)\""), std::string::npos);
+  // White/Female's impact ratio, 0.4 / 0.8, is among the chart's data.
+  EXPECT_NE(html.find("\"labels\":[\"White/Male\",\"White/Female\""), std::string::npos);
+  EXPECT_NE(html.find("{\"label\":\"impact ratio\",\"data\":[1.0,0.5"), std::string::npos);
 }
 
 }  // namespace
