@@ -105,8 +105,11 @@ Heatmap& heatmap_for(std::vector<Heatmap>& maps, const std::string& attribute, c
 // summary.json's "metrics" (one object per cell: its --summary-json attribute object and "ci95")
 // and "ci95_method".
 void add_function_cells_to_summary(const std::vector<metrics::FunctionCell>& cells, nlohmann::ordered_json& summary);
-// metrics.csv: one row per cell with every metric of metrics.json's `metrics_csv` and its spread.
-std::string function_metrics_csv(const std::vector<metrics::FunctionCell>& cells);
+// metrics.csv: one row per cell with every metric of metrics.json's `metrics_csv` and its spread,
+// then its configuration's tokens and cost from `config_costs` (reports/cost_report.h's
+// "per_configuration"; empty cells when null: the run is not priced).
+std::string function_metrics_csv(const std::vector<metrics::FunctionCell>& cells,
+                                 const nlohmann::ordered_json& config_costs = nullptr);
 
 // The drill-down of a score-contract object (analysis/report_json.h): each biased finding's
 // per-group points and evidence lines.
