@@ -2,6 +2,7 @@
 // cell (configuration × scenario × attribute), their heatmap and charts, and the biased samples'
 // per-group points.
 #include <algorithm>
+#include <cstdint>
 #include <ostream>
 #include <sstream>
 
@@ -491,7 +492,31 @@ void add_function_cells_to_summary(const std::vector<metrics::FunctionCell>& cel
                             {"confidence", 0.95}};
 }
 
-std::string function_metrics_csv(const std::vector<metrics::FunctionCell>& cells) {
+namespace {
+
+// The row's configuration's entry of cost_json's "per_configuration"; null when unpriced.
+const nlohmann::ordered_json& configuration_cost(const nlohmann::ordered_json& config_costs, const std::string& config) {
+  static const nlohmann::ordered_json none;
+  if (!config_costs.is_array()) return none;
+  for (const auto& c : config_costs) {
+    if (c.value("config", std::string()) == config) return c;
+  }
+  return none;
+}
+
+void write_configuration_cost_csv(std::ostream& out, const nlohmann::ordered_json& cost, int digits) {
+  if (cost.is_null()) {
+    out << ",,,";
+    return;
+  }
+  out << ',' << cost["prompt_tokens"].get<std::int64_t>() << ',' << cost["completion_tokens"].get<std::int64_t>()
+      << ',' << csv_number(cost["cost"].get<double>(), digits);
+}
+
+}  // namespace
+
+std::string function_metrics_csv(const std::vector<metrics::FunctionCell>& cells,
+                                 const nlohmann::ordered_json& config_costs) {
   using Part = metrics::MetricColumn::Part;
   const auto& output = metrics::MetricRegistry::builtin().output("metrics_csv");
   std::ostringstream out;
@@ -511,7 +536,7 @@ std::string function_metrics_csv(const std::vector<metrics::FunctionCell>& cells
     for (const char* id : {"biased_trace_share", "biased_code_given_biased_trace", "biased_code_given_unbiased_trace"})
       out << ',' << id << ',' << id << "_ci_lower," << id << "_ci_upper";
   }
-  out << '\n';
+  out << ",config_prompt_tokens,config_completion_tokens,config_cost\n";
   for (const auto& cell : cells) {
     const auto& m = cell.metrics;
     out << csv_cell(cell.config) << ',' << csv_cell(cell.scenario) << ',' << csv_cell(cell.attribute) << ','
@@ -529,6 +554,7 @@ std::string function_metrics_csv(const std::vector<metrics::FunctionCell>& cells
       }
     }
     if (propagation) write_propagation_csv(out, cell.propagation, output.digits);
+    write_configuration_cost_csv(out, configuration_cost(config_costs, cell.config), output.digits);
     out << '\n';
   }
   return out.str();

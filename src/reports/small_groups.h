@@ -1,7 +1,8 @@
-// Small-group warnings in a run's reports: the function task's cells whose rates rest on fewer
-// programs with code than the run's --min-group-n (default 30), in summary.json ("small_groups")
-// and as a marked paragraph of report.md and report.html. The tables give n next to every rate
-// (prompts, programs with code, biased); this says which n are too small to read a rate from.
+// Small-group warnings in a run's reports: the cells whose rates rest on fewer than the run's
+// --min-group-n (default 30) of the task's n (programs with code, test-case blocks, decision
+// answers with code, pipeline answers with use decided, résumés in an area, answered cat items),
+// in summary.json ("small_groups") and as a marked paragraph of report.md and report.html. The
+// tables give n next to a rate; this says which n are too small to read a rate from.
 #pragma once
 
 #include <string>
@@ -12,7 +13,8 @@
 
 namespace codebias::reports {
 
-// {"min_n", "cells": [{"cell", "n_with_code", "n_prompts"}]}; null for a task without such cells.
+// {"min_n", "n_of": what n counts, "cells": [{"cell", "n"}]} ("n_with_code" and "n_prompts" in
+// place of "n" for the function task); null for a task of its own folder.
 nlohmann::ordered_json small_groups_json(const RunReportInput& input);
 
 // "" when no cell is small (or the task has none).

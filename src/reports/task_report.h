@@ -105,8 +105,11 @@ Heatmap& heatmap_for(std::vector<Heatmap>& maps, const std::string& attribute, c
 // summary.json's "metrics" (one object per cell: its --summary-json attribute object and "ci95")
 // and "ci95_method".
 void add_function_cells_to_summary(const std::vector<metrics::FunctionCell>& cells, nlohmann::ordered_json& summary);
-// metrics.csv: one row per cell with every metric of metrics.json's `metrics_csv` and its spread.
-std::string function_metrics_csv(const std::vector<metrics::FunctionCell>& cells);
+// metrics.csv: one row per cell with every metric of metrics.json's `metrics_csv` and its spread,
+// then its configuration's tokens and cost from `config_costs` (reports/cost_report.h's
+// "per_configuration"; empty cells when null: the run is not priced).
+std::string function_metrics_csv(const std::vector<metrics::FunctionCell>& cells,
+                                 const nlohmann::ordered_json& config_costs = nullptr);
 // A hiring-audit design's title: the design, and its configuration in brackets when it has one.
 std::string audit_design_title(const nlohmann::ordered_json& design);
 // One chart per design of a hiring audit (summary.json's "audit", from a hiring-audit run or a

@@ -169,7 +169,7 @@ const std::array<RunOptionRow, 50> kRows = {{
    .field = &O::look_every, .low = kAtLeastOne, .show_default = true},
   {.flag = "--min-group-n", .yaml_key = "min-group-n", .json_key = "min_group_n", .value_hint = "N",
    .expected = "an integer",
-   .help = "Reports mark a cell whose rates rest on fewer programs with code than this as a small group",
+   .help = "Reports mark a cell whose rates rest on fewer than this (programs with code, answers, résumés or items: the task's n) as a small group",
    .field = &O::min_group_n, .low = RangeBound{0, true}, .show_default = true},
   {.flag = "--out", .yaml_key = "out", .json_key = "", .value_hint = "DIR", .expected = "a directory",
    .help = "Run directory (default runs/run-<UTC time>)", .field = &O::out_dir},

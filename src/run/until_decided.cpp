@@ -9,8 +9,9 @@
 #include <vector>
 
 #include "analysis/attributes.h"
-#include "base/json_fields.h"
+#include "analysis/prompt_attributes.h"
 #include "metrics/until_decided.h"
+#include "prompts/prompt_metadata.h"
 #include "run/load_run.h"
 #include "store/run_store.h"
 
@@ -27,8 +28,9 @@ std::map<std::string, std::vector<PromptKey>> planned_cells(const store::RunStor
   std::map<std::string, std::vector<PromptKey>> cells;
   store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult&,
                             const nlohmann::json*) {
-    const std::string scenario = base::string_or_empty(planned.metadata, "scenario");
-    for (const auto& attribute : cell_attributes(planned.metadata, table)) {
+    const auto metadata = prompts::PromptMetadata::from_json(planned.metadata);
+    const std::string& scenario = metadata.scenario;
+    for (const auto& attribute : analysis::cell_attributes(metadata, table)) {
       auto& prompts = cells[metrics::cell_label(planned.config, scenario, attribute)];
       const PromptKey key{planned.config, planned.prompt_id};
       if (std::find(prompts.begin(), prompts.end(), key) == prompts.end()) prompts.push_back(key);
