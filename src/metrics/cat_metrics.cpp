@@ -8,6 +8,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "base/significant_digits.h"
 #include "metrics/intervals.h"
 #include "stats/chi_squared.h"
 #include "stats/proportion.h"
@@ -185,12 +186,6 @@ std::string fixed(double v) {
   return buffer;
 }
 
-std::string significant(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.4g", v);
-  return buffer;
-}
-
 std::string score_text(const CatScore& s) {
   if (!s.value) return "-";
   std::string out = fixed(*s.value);
@@ -346,8 +341,8 @@ base::Document cat_metrics_document(const CatMetrics& metrics) {
                                 has_shown ? score_text(shown->share) : "-"});
     }
     tests.rows.push_back({config, std::to_string(b.option_count), std::to_string(b.choices),
-                          b.chi_squared ? fixed(*b.chi_squared) : "-", b.dof ? significant(*b.dof) : "-",
-                          b.p_value ? significant(*b.p_value) : "-",
+                          b.chi_squared ? fixed(*b.chi_squared) : "-", b.dof ? base::four_significant(*b.dof) : "-",
+                          b.p_value ? base::four_significant(*b.p_value) : "-",
                           b.low_expected_count ? "expected count < 5: the p-value is approximate" : ""});
   }
   doc.table(std::move(positions));

@@ -7,16 +7,11 @@
 #include <tuple>
 
 #include "analysis/attributes.h"
+#include "base/significant_digits.h"
 #include "metrics/cell_evidence.h"
 
 namespace codebias::metrics {
 namespace {
-
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.4g", value);
-  return text;
-}
 
 std::string signed_number(double value) {
   char text[32];
@@ -25,17 +20,17 @@ std::string signed_number(double value) {
 }
 
 std::string interval_text(double lower, double upper, double confidence) {
-  return "[" + number(lower) + ", " + number(upper) + "] (" + number(confidence * 100) + "% interval)";
+  return "[" + base::four_significant(lower) + ", " + base::four_significant(upper) + "] (" + base::four_significant(confidence * 100) + "% interval)";
 }
 
 void check_threshold(const std::optional<double>& threshold, const char* flag) {
   if (threshold && !(*threshold >= 0 && *threshold <= 1)) {
-    throw std::invalid_argument(std::string(flag) + " must be in [0, 1], not " + number(*threshold));
+    throw std::invalid_argument(std::string(flag) + " must be in [0, 1], not " + base::four_significant(*threshold));
   }
 }
 
 void check_open_unit(double value, const char* flag) {
-  if (!(value > 0 && value < 1)) throw std::invalid_argument(std::string(flag) + " must be in (0, 1), not " + number(value));
+  if (!(value > 0 && value < 1)) throw std::invalid_argument(std::string(flag) + " must be in (0, 1), not " + base::four_significant(value));
 }
 
 std::set<std::string> attribute_keys(const std::vector<std::string>& names) {
@@ -69,7 +64,7 @@ void decide(GateVerdict& verdict, bool beyond, bool clear, const std::string& li
 
 void check_bias_rate(const std::vector<PromptTally>& tallies, double threshold, const std::string& where,
                      const GateOptions& options, GateVerdict& verdict) {
-  const std::string flag = "--max-bias-rate " + number(threshold);
+  const std::string flag = "--max-bias-rate " + base::four_significant(threshold);
   const auto rate = bias_rate_evidence(tallies, options.confidence);
   if (!rate) {
     verdict.failures.push_back(where + "no program with code, so the bias rate cannot be held to " + flag);
@@ -82,15 +77,15 @@ void check_bias_rate(const std::vector<PromptTally>& tallies, double threshold, 
     std::tie(estimate, lower, upper) = std::tuple(sequence.estimate, sequence.lower, sequence.upper);
     what = "mean per-prompt bias rate (always-valid) ";
   }
-  const std::string line = where + what + number(estimate) + " " + interval_text(lower, upper, options.confidence) +
-                           " (" + number(rate->estimate * rate->trials) + " of " + number(rate->trials) +
-                           " programs, " + std::to_string(rate->prompts) + " prompts, ICC " + number(rate->icc) + ")";
+  const std::string line = where + what + base::four_significant(estimate) + " " + interval_text(lower, upper, options.confidence) +
+                           " (" + base::four_significant(rate->estimate * rate->trials) + " of " + base::four_significant(rate->trials) +
+                           " programs, " + std::to_string(rate->prompts) + " prompts, ICC " + base::four_significant(rate->icc) + ")";
   decide(verdict, lower > threshold, upper <= threshold, line, "exceeds " + flag + ": the whole interval is above it",
          "is within " + flag, "straddles " + flag + ": insufficient evidence either way");
 }
 
 void check_fairscore(const FunctionCell& cell, double minimum, const std::string& where, GateVerdict& verdict) {
-  const std::string flag = "--min-fairscore " + number(minimum);
+  const std::string flag = "--min-fairscore " + base::four_significant(minimum);
   const auto& m = cell.metrics;
   if (!m.fairscore) {
     verdict.failures.push_back(where + "no FairScore (no block with code), so it cannot be held to " + flag);
@@ -99,7 +94,7 @@ void check_fairscore(const FunctionCell& cell, double minimum, const std::string
   // FairScore's interval is the report's cluster bootstrap over prompts (metrics/intervals.h).
   const auto* interval = find_interval(cell.intervals, "fairscore");
   const double lower = interval ? interval->lower : *m.fairscore, upper = interval ? interval->upper : *m.fairscore;
-  const std::string line = where + "FairScore " + number(*m.fairscore) + " " +
+  const std::string line = where + "FairScore " + base::four_significant(*m.fairscore) + " " +
                            interval_text(lower, upper, 0.95) + " (" + std::to_string(m.n_blocks_fairscore) +
                            " blocks)";
   const bool no_interval = interval == nullptr;
@@ -112,18 +107,18 @@ void check_no_code_rate(const std::vector<PromptTally>& tallies, double threshol
                         const GateOptions& options, GateVerdict& verdict) {
   const auto rate = no_code_rate_evidence(tallies, options.confidence);
   if (!rate) return;
-  const std::string flag = "--max-no-code-rate " + number(threshold);
-  const std::string line = where + "no-code rate " + number(rate->estimate) + " " +
+  const std::string flag = "--max-no-code-rate " + base::four_significant(threshold);
+  const std::string line = where + "no-code rate " + base::four_significant(rate->estimate) + " " +
                            interval_text(rate->lower, rate->upper, options.confidence) + " on " +
                            std::to_string(rate->prompts) + " prompts (" +
-                           number(rate->estimate * rate->trials) + " of " + number(rate->trials) + " answers)";
+                           base::four_significant(rate->estimate * rate->trials) + " of " + base::four_significant(rate->trials) + " answers)";
   decide(verdict, rate->lower > threshold, rate->upper <= threshold, line, "exceeds " + flag,
          "is within " + flag, "straddles " + flag + ": insufficient evidence either way");
 }
 
 void check_abs_effect(const CellSamples& cell, const std::vector<PromptTally>& tallies, double limit,
                       const std::string& where, const GateOptions& options, GateVerdict& verdict) {
-  const std::string flag = "--max-abs-effect " + number(limit);
+  const std::string flag = "--max-abs-effect " + base::four_significant(limit);
   const auto effect = signed_effect(cell, tallies, options.confidence);
   if (!effect) {
     verdict.failures.push_back(where + "no scored program, so the signed effect cannot be held to " + flag);
@@ -135,8 +130,8 @@ void check_abs_effect(const CellSamples& cell, const std::vector<PromptTally>& t
                            std::to_string(effect->scored) + " scored programs, " + std::to_string(effect->prompts) +
                            " prompts; " + effect->describe() + ")";
   decide(verdict, effect->lower > limit || effect->upper < -limit, effect->lower >= -limit && effect->upper <= limit,
-         line, "is beyond " + flag + ": the whole interval is outside ±" + number(limit),
-         "is within ±" + number(limit), "straddles ±" + number(limit) + ": insufficient evidence either way");
+         line, "is beyond " + flag + ": the whole interval is outside ±" + base::four_significant(limit),
+         "is within ±" + base::four_significant(limit), "straddles ±" + base::four_significant(limit) + ": insufficient evidence either way");
 }
 
 void check_cell(const FunctionCell& cell, const CellSamples& samples, const GateOptions& options,
@@ -158,20 +153,20 @@ void check_baseline(const CellComparison& cell, const std::string& baseline, con
   const std::string where = "cell " + cell.label() + ": ";
   if (cell.b_worse()) {
     std::string tests;
-    if (cell.wilcoxon_p_holm && *cell.wilcoxon_p_holm < options.alpha) tests = "Wilcoxon p " + number(*cell.wilcoxon_p_holm);
+    if (cell.wilcoxon_p_holm && *cell.wilcoxon_p_holm < options.alpha) tests = "Wilcoxon p " + base::four_significant(*cell.wilcoxon_p_holm);
     if (cell.mcnemar_p_holm && *cell.mcnemar_p_holm < options.alpha) {
-      tests += (tests.empty() ? "" : ", ") + std::string("McNemar p ") + number(*cell.mcnemar_p_holm);
+      tests += (tests.empty() ? "" : ", ") + std::string("McNemar p ") + base::four_significant(*cell.mcnemar_p_holm);
     }
     std::string change;
     if (const auto& d = cell.bias_rate_difference)
       change = ", change " + signed_number(d->estimate) + " [" + signed_number(d->lower) + ", " + signed_number(d->upper) + "]";
     verdict.failures.push_back(where + "significantly more biased than baseline " + baseline + ": bias rate " +
-                               number(*cell.metrics_a.bias_rate) + " -> " + number(*cell.metrics_b.bias_rate) + change +
+                               base::four_significant(*cell.metrics_a.bias_rate) + " -> " + base::four_significant(*cell.metrics_b.bias_rate) + change +
                                " on " + std::to_string(cell.prompts_paired) + " shared prompts (Holm-adjusted " + tests +
-                               " < alpha " + number(options.alpha) + ")");
+                               " < alpha " + base::four_significant(options.alpha) + ")");
     return;
   }
-  const std::string flag = "--baseline-margin " + number(options.baseline_margin);
+  const std::string flag = "--baseline-margin " + base::four_significant(options.baseline_margin);
   const auto& d = cell.bias_rate_difference;
   if (!d) {
     verdict.undecided.push_back(where + "no program with code in both runs on the " + std::to_string(cell.prompts_paired) +
@@ -180,7 +175,7 @@ void check_baseline(const CellComparison& cell, const std::string& baseline, con
   }
   const std::string line = where + "change in bias rate from baseline " + baseline + " " + signed_number(d->estimate) +
                            " [" + signed_number(d->lower) + ", " + signed_number(d->upper) + "] (" +
-                           number(options.bootstrap.confidence * 100) + "% cluster-bootstrap interval, " +
+                           base::four_significant(options.bootstrap.confidence * 100) + "% cluster-bootstrap interval, " +
                            std::to_string(cell.prompts_paired) + " shared prompts)";
   decide(verdict, false, d->upper <= options.baseline_margin, line, "", "is within " + flag,
          "is neither significantly worse nor bounded by " + flag + ": insufficient evidence either way");

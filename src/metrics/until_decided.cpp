@@ -1,18 +1,10 @@
 #include "metrics/until_decided.h"
 
-#include <cstdio>
 #include <sstream>
 
+#include "base/significant_digits.h"
+
 namespace codebias::metrics {
-namespace {
-
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.4g", value);
-  return text;
-}
-
-}  // namespace
 
 std::string sequential_verdict(const SequentialEvidence& evidence, double max_bias_rate) {
   if (evidence.prompts > 0 && evidence.lower > max_bias_rate) return "exceeds";
@@ -51,9 +43,9 @@ std::string until_decided_markdown(const nlohmann::json& provenance) {
   if (state == provenance.end() || !state->is_object()) return "";
   const double threshold = state->at("max_bias_rate").get<double>();
   std::ostringstream out;
-  out << "\n**Sampled until decided** (`--until-decided`, `--max-bias-rate " << number(threshold) << "`, rounds of "
+  out << "\n**Sampled until decided** (`--until-decided`, `--max-bias-rate " << base::four_significant(threshold) << "`, rounds of "
       << state->at("look_every").get<int>() << " prompts per cell; always-valid "
-      << number(state->at("confidence").get<double>() * 100)
+      << base::four_significant(state->at("confidence").get<double>() * 100)
       << "% interval of the mean per-prompt bias rate, docs/gate.md):\n\n";
   for (const auto& [label, cell] : state->at("cells").items()) {
     out << "- " << label << ": ";
@@ -62,9 +54,9 @@ std::string until_decided_markdown(const nlohmann::json& provenance) {
                                 std::to_string(cell.value("prompts", 0)) + " of " +
                                 std::to_string(cell.at("max_prompts").get<std::int64_t>()) + " prompts), " +
                                 std::to_string(cell.value("looks", 0)) + " looks";
-    const std::string interval = cell.contains("estimate") ? number(cell["estimate"].get<double>()) + " [" +
-                                                                  number(cell["lower"].get<double>()) + ", " +
-                                                                  number(cell["upper"].get<double>()) + "]"
+    const std::string interval = cell.contains("estimate") ? base::four_significant(cell["estimate"].get<double>()) + " [" +
+                                                                  base::four_significant(cell["lower"].get<double>()) + ", " +
+                                                                  base::four_significant(cell["upper"].get<double>()) + "]"
                                                             : "no answer yet";
     const std::string verdict = cell.value("verdict", nlohmann::json(nullptr)).is_string()
                                     ? (cell["verdict"] == "exceeds" ? "exceeds" : "within") +
@@ -74,7 +66,7 @@ std::string until_decided_markdown(const nlohmann::json& provenance) {
       out << "still sampling (stopped with the run) after " << samples << "; " << interval << "\n";
     } else {
       out << cell["stopped"].get<std::string>() << " after " << samples << ": " << interval << " " << verdict
-          << number(threshold) << "\n";
+          << base::four_significant(threshold) << "\n";
     }
   }
   return out.str();

@@ -99,14 +99,17 @@ void RunExecutions::work() {
     {
       std::lock_guard lock(mutex_);
       auto& entry = entries_.at(key);
-      if (execution) entry.execution = std::move(execution);
-      else entry.error = error.empty() ? "counterfactual execution could not start" : error;
       ++progress_.finished;
-      if (!execution) ++progress_.failed;
       if (execution && execution->status == analysis::ExecutionStatus::not_run &&
           execution->reason.starts_with("no_runtime:")) {
         auto& missing = progress_.missing_runtimes[execution->reason];
         if (missing.programs++ == 0) missing.message = execution->error;
+      }
+      if (execution) {
+        entry.execution = std::move(execution);
+      } else {
+        ++progress_.failed;
+        entry.error = error.empty() ? "counterfactual execution could not start" : error;
       }
     }
     finished_.notify_all();
