@@ -172,7 +172,7 @@ const std::array<RunOptionRow, 50> kRows = {{
    .help = "Reports mark a cell whose rates rest on fewer than this (programs with code, answers, résumés or items: the task's n) as a small group",
    .field = &O::min_group_n, .low = RangeBound{0, true}, .show_default = true},
   {.flag = "--out", .yaml_key = "out", .json_key = "", .value_hint = "DIR", .expected = "a directory",
-   .help = "Run directory (default runs/run-<UTC time>)", .field = &O::out_dir},
+   .help = "Run directory (default runs/run-<UTC time>, with -2, -3, ... when that folder exists)", .field = &O::out_dir},
 }};
 // clang-format on
 

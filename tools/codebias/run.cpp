@@ -13,9 +13,9 @@
 #include <CLI/CLI.hpp>
 
 #include "base/strings.h"
-#include "base/utc_time.h"
 #include "commands.h"
 #include "endpoint_flag.h"
+#include "run/default_run_dir.h"
 #include "run/run.h"
 #include "run/run_option_table.h"
 #include "suites/suite.h"
@@ -83,7 +83,7 @@ run::RunOutcome start_from_flags(const RunArgs& args, const run::RunIo& io) {
     if (given(args.flags[i])) run::copy_field(rows[i], args.from_flags, options);
   }
   if (args.full) options.entities_per_group.reset();
-  if (options.out_dir.empty()) options.out_dir = utc_now("runs/run-%Y%m%d-%H%M%S");
+  if (options.out_dir.empty()) options.out_dir = run::default_run_dir();
   return run::start_run(options, io);
 }
 
