@@ -120,9 +120,6 @@ void read_calls(const std::string& output, analysis::ResponseExecution& executio
   }
 }
 
-// The server's own CPU over its life (reading jobs, forking, compiling); each response has its own limit.
-constexpr int kServerCpuSeconds = 24 * 3600;
-
 // The execution a frame describes (its calls laid out by the driver's CODEBIAS-BASES line: the
 // frame's own, or for a planned job the plan's).
 void fill_execution(SandboxResult& run, const SandboxLimits& limits, analysis::ResponseExecution& execution) {
@@ -263,24 +260,17 @@ RunnableCode choose_runnable_code(std::string_view response, const std::string& 
 
 // The Python fork server (fork_server.py) that runs Python answers and plans the calls of others.
 SandboxRequest python_server_request(const CounterfactualOptions& options) {
-  SandboxRequest request;
-  request.program = options.python;
-  // -I: no user site, no PYTHON* variables, no script directory on sys.path; -B: no .pyc files.
-  request.args = {"-I", "-B", "driver.py"};
-  request.files = {{"driver.py", function_driver_program(fork_server_program(data::builtin_counterfactual_driver_py()))}};
+  SandboxRequest request = python_fork_server_request(
+      options.python, function_driver_program(fork_server_program(data::builtin_counterfactual_driver_py())),
+      options.limits, options.temp_root, options.isolate_network);
   request.env = {{"PYTHONHASHSEED", "0"}};
-  request.limits = options.limits;
-  request.limits.allow_fork = true;  // the server forks; each response's process cannot
-  request.limits.cpu_seconds = kServerCpuSeconds;
-  request.temp_root = options.temp_root;
-  request.isolate_network = options.isolate_network;
   return request;
 }
 
 // A JVM that serves Java answers one after another (CounterfactualRunner.java), each compiled in
 // memory and loaded by a class loader of its own.
 SandboxRequest java_server_request(const CounterfactualOptions& options) {
-  SandboxRequest request;
+  SandboxRequest request = server_request(options.limits, options.temp_root, options.isolate_network);
   request.program = options.java;
   // The source launcher compiles the runner in memory; C1 alone keeps a safepoint in every loop,
   // where a call past its time is stopped. No perf-data file is written.
@@ -290,12 +280,8 @@ SandboxRequest java_server_request(const CounterfactualOptions& options) {
                   "-Djava.security.manager=allow", "CounterfactualRunner.java"};
   request.files = {{"CounterfactualRunner.java", std::string(data::builtin_counterfactual_runner_java())}};
   request.env = {{"MALLOC_ARENA_MAX", "2"}};  // glibc's arena per thread would reserve past RLIMIT_AS
-  request.limits = options.limits;
+  // Forking is allowed for the JVM's own threads; the security manager refuses processes.
   request.limits.memory_bytes = options.java_address_space_bytes;
-  request.limits.allow_fork = true;  // the JVM's own threads; the security manager refuses processes
-  request.limits.cpu_seconds = kServerCpuSeconds;
-  request.temp_root = options.temp_root;
-  request.isolate_network = options.isolate_network;
   return request;
 }
 

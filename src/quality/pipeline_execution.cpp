@@ -81,23 +81,13 @@ const char* to_string(PipelineExecutionStatus status) {
 
 namespace {
 
-// The server's own CPU over its life (importing scikit-learn, forking); each program has its own limit.
-constexpr int kServerCpuSeconds = 24 * 3600;
-
-SandboxRequest server_request(const PipelineExecutionOptions& options) {
-  SandboxRequest request;
-  request.program = options.python;
-  // -I: no user site, no PYTHON* variables, no script directory on sys.path; -B: no .pyc files.
-  request.args = {"-I", "-B", "driver.py"};
-  request.files = {{"driver.py", driver_program(fork_server_program(data::builtin_pipeline_probe_driver_py()))}};
+SandboxRequest probe_server_request(const PipelineExecutionOptions& options) {
+  SandboxRequest request = python_fork_server_request(
+      options.python, driver_program(fork_server_program(data::builtin_pipeline_probe_driver_py())), options.limits,
+      options.temp_root, options.isolate_network);
   // Each program's child cannot start threads: numerical libraries must not try to start any.
   request.env = {{"OPENBLAS_NUM_THREADS", "1"}, {"OMP_NUM_THREADS", "1"}, {"MKL_NUM_THREADS", "1"},
                  {"MPLBACKEND", "Agg"}, {"PYTHONHASHSEED", "0"}};
-  request.limits = options.limits;
-  request.limits.allow_fork = true;  // the server forks; each program's child cannot
-  request.limits.cpu_seconds = kServerCpuSeconds;
-  request.temp_root = options.temp_root;
-  request.isolate_network = options.isolate_network;
   return request;
 }
 
@@ -105,7 +95,7 @@ SandboxRequest server_request(const PipelineExecutionOptions& options) {
 
 PipelineExecutor::PipelineExecutor(PipelineExecutionOptions options, unsigned servers)
     : options_(std::move(options)),
-      servers_(server_request(options_), servers ? servers : std::max(1U, std::thread::hardware_concurrency())) {}
+      servers_(probe_server_request(options_), servers ? servers : std::max(1U, std::thread::hardware_concurrency())) {}
 
 PipelineExecution PipelineExecutor::execute(std::string_view code, const PipelineSchema& schema) {
   if (schema.target.empty()) throw std::invalid_argument("pipeline schema without a target column");

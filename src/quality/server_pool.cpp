@@ -95,4 +95,25 @@ ForkServerReply run_on_fork_server(ServerPool& pool, const json& job, std::chron
   return reply;
 }
 
+SandboxRequest server_request(const SandboxLimits& job_limits, const std::filesystem::path& temp_root,
+                              bool isolate_network) {
+  SandboxRequest request;
+  request.limits = job_limits;
+  request.limits.allow_fork = true;
+  request.limits.cpu_seconds = 24 * 3600;
+  request.temp_root = temp_root;
+  request.isolate_network = isolate_network;
+  return request;
+}
+
+SandboxRequest python_fork_server_request(const std::string& python, std::string driver,
+                                          const SandboxLimits& job_limits, const std::filesystem::path& temp_root,
+                                          bool isolate_network) {
+  SandboxRequest request = server_request(job_limits, temp_root, isolate_network);
+  request.program = python;
+  request.args = {"-I", "-B", "driver.py"};
+  request.files = {{"driver.py", std::move(driver)}};
+  return request;
+}
+
 }  // namespace codebias::quality

@@ -74,4 +74,14 @@ struct ForkServerReply {
 // reads its frame. A server that fails is dropped and the next job gets a new one.
 ForkServerReply run_on_fork_server(ServerPool& pool, const nlohmann::json& job, std::chrono::milliseconds wall_time);
 
+// A long-lived server's sandbox request: the jobs' limits, except that the server may fork (its
+// children or its threads) and may use a day of CPU over its life; each job has its own limit.
+SandboxRequest server_request(const SandboxLimits& job_limits, const std::filesystem::path& temp_root,
+                              bool isolate_network);
+// The same for a Python fork server that runs `driver` as driver.py, in isolated mode (-I: no
+// user site, no PYTHON* variables, no script directory on sys.path; -B: no .pyc files).
+SandboxRequest python_fork_server_request(const std::string& python, std::string driver,
+                                          const SandboxLimits& job_limits, const std::filesystem::path& temp_root,
+                                          bool isolate_network);
+
 }  // namespace codebias::quality
