@@ -18,7 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "generation/generator.h"
-#include "serve/http_server.h"
+#include "generation/simulated/http_server.h"
 
 namespace {
 

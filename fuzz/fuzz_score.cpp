@@ -10,7 +10,7 @@
 
 #include "analysis/analyzer.h"
 #include "analysis/batch.h"
-#include "analysis/report_json.h"
+#include "analysis/findings/report_json.h"
 
 namespace {
 

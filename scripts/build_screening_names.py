@@ -11,7 +11,7 @@ Reads, from the directory given (default /work/shared/data/bad_resume):
                           applications; one row per name: the more likely sex and its probability)
   names_used_DERIVED.csv  the paper's 48 names (first, last, ethnicity, gender)
 
-Pre-filter (what the file keeps, so it stays small; selection in src/prompts/screening_names.cpp
+Pre-filter (what the file keeps, so it stays small; selection in src/tasks/screening/screening_names.cpp
 draws only from these):
   first names: a known gender likelihood, and a share >= 0.5 for one of White, Black, API,
                Hispanic; per group the 500 with the highest share for it (ties: more

@@ -23,7 +23,13 @@ FORBIDDEN = {("tools", "store"): "the CLI reaches the store only through run/"}
 TASK_CODE = "src/tasks/"
 # Task code not yet moved into src/tasks/ (issue 31, item 1: the scripted relayout moves it there):
 # a scorer's line reader that checks the line is of its own task.
-TASK_CODE_AWAITING_MOVE = {"src/analysis/pipelines/pipeline_batch.cpp", "src/analysis/testcases/testcase_batch.cpp"}
+TASK_CODE_AWAITING_MOVE = {"src/tasks/pipelines/analysis/pipeline_batch.cpp", "src/tasks/testcase/analysis/testcase_batch.cpp"}
+# The sub-folders of analysis/, earliest first; "" is analysis/ itself (the entry that joins them;
+# counterfactual/ reads a function's inputs with its entry choice).
+ANALYSIS_ORDER = ["ir", "response", "parsing", "findings", "front_ends", "decisions", "", "counterfactual"]
+# Includes of a task folder from a shared stage that wait for the task's results to be an interface
+# of the registry row (issue 31, item 1): (file, included task folder) -> why.
+TASK_FOLDER_CROSSINGS = {}
 REGISTRY_ROW = re.compile(r'^\s*\{"([a-z][a-z0-9-]*)",')
 JSON_FIELDS_HELPER = "src/base/json_fields.h"
 # A function or lambda taking (a JSON object, a key) and returning a string.
@@ -86,6 +92,55 @@ def violations(root):
     return problems
 
 
+def task_folder_of(relative):
+    """src/tasks/<task>/... -> <task>; anything else -> None (src/tasks/*.h is the shared task stage)."""
+    parts = relative.split("/")
+    return parts[2] if len(parts) > 3 and parts[:2] == ["src", "tasks"] else None
+
+
+def analysis_folder_of(relative):
+    """src/analysis/<sub>/... -> <sub>; src/analysis/<file> -> ""; elsewhere None."""
+    parts = relative.split("/")
+    if parts[:2] != ["src", "analysis"]:
+        return None
+    return parts[2] if len(parts) > 3 else ""
+
+
+def folder_violations(root):
+    """Inside a layer: analysis/ sub-folders point down ANALYSIS_ORDER; a task folder includes no other
+    task folder, and no shared stage includes a task folder (only src/tasks/*, the registry, may)."""
+    problems = []
+    rank = {name: i for i, name in enumerate(ANALYSIS_ORDER)}
+    files = sorted(p for top in ("src", "tools") for p in (root / top).rglob("*") if p.suffix in SOURCE_SUFFIXES)
+    for path in files:
+        relative = path.relative_to(root).as_posix()
+        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            match = INCLUDE.match(line)
+            target_file = included_file(match.group(1), path, root) if match else None
+            if target_file is None:
+                continue
+            target = target_file.relative_to(root.resolve()).as_posix()
+            where = f"{relative}:{number}"
+            source_sub, target_sub = analysis_folder_of(relative), analysis_folder_of(target)
+            if source_sub is not None and target_sub is not None:
+                if source_sub not in rank or target_sub not in rank:
+                    problems.append(f"{where}: analysis/{source_sub or target_sub} is not in ANALYSIS_ORDER")
+                elif rank[target_sub] > rank[source_sub]:
+                    problems.append(f"{where}: analysis/{source_sub} includes {match.group(1)} of a later "
+                                    f"analysis folder (order: {' -> '.join(n or '(root)' for n in ANALYSIS_ORDER)})")
+            source_task, target_task = task_folder_of(relative), task_folder_of(target)
+            if target_task is None or source_task == target_task:
+                continue
+            if source_task is not None:
+                problems.append(f"{where}: task folder {source_task} includes {match.group(1)} of task folder "
+                                f"{target_task}; move what both use to a shared stage")
+            elif relative.startswith("src/") and not relative.startswith(TASK_CODE) \
+                    and (relative, target_task) not in TASK_FOLDER_CROSSINGS:
+                problems.append(f"{where}: a shared stage includes {match.group(1)} of task folder {target_task}; "
+                                f"reach the task through its registry row (src/tasks/task.h)")
+    return problems
+
+
 def task_names(root):
     """The task names of the registry's rows (src/tasks/registry.cpp, all_tasks)."""
     registry = root / "src" / "tasks" / "registry.cpp"
@@ -140,7 +195,7 @@ def main():
     parser.add_argument("--root", type=pathlib.Path, default=pathlib.Path(__file__).resolve().parent.parent,
                         help="repository root (default: this script's repository)")
     root = parser.parse_args().root
-    problems = violations(root)
+    problems = violations(root) + folder_violations(root)
     for problem in problems:
         print(problem)
     if problems:

@@ -35,7 +35,7 @@ packages=(build-essential cmake pkg-config git nlohmann-json3-dev libsimdjson-de
           libcurl4-openssl-dev libsqlite3-dev libyaml-cpp-dev libmimalloc-dev python3
           ccache lld)  # a compiler cache shared by every checkout, a fast linker (cmake/CompilerOptions.cmake)
 if ((with_execute)); then
-  packages+=(python3-pandas python3-sklearn  # what generated ML pipelines import (quality/pipeline_execution.h)
+  packages+=(python3-pandas python3-sklearn  # what generated ML pipelines import (tasks/pipelines/pipeline_execution.h)
              openjdk-17-jdk-headless)        # Debian 12's JDK: Java answers (CounterfactualRunner.java)
 fi
 if ((with_tests)); then
@@ -43,7 +43,7 @@ if ((with_tests)); then
              chromium)  # headless browser of the HTML report's test (tests/browser/)
 fi
 # Node.js with npm fetches the tree-sitter sources at configure time, and node runs JavaScript
-# answers under --execute (quality/counterfactual_execution.h). Debian's npm package
+# answers under --execute (execution/counterfactual_execution.h). Debian's npm package
 # conflicts with a Node.js that already ships npm (e.g. nodesource), so only add it when absent.
 if ! command -v npm >/dev/null 2>&1; then
   packages+=(nodejs npm)

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/attributes.h"
-#include "analysis/report.h"
+#include "attributes/attributes.h"
+#include "analysis/findings/report.h"
 
 namespace codebias::analysis {
 

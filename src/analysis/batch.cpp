@@ -8,7 +8,7 @@
 #include <simdjson.h>
 
 #include "analysis/line_metadata.h"
-#include "analysis/report_json.h"
+#include "analysis/findings/report_json.h"
 #include "suites/suite.h"
 
 namespace codebias::analysis {

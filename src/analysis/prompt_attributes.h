@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/attributes.h"
+#include "attributes/attributes.h"
 #include "prompts/prompt_metadata.h"
 
 namespace codebias::analysis {

@@ -26,7 +26,7 @@ std::string_view builtin_hiring_audit_suite_json();
 // data/attributes/solar.json and huang.json: their attribute tables.
 std::string_view builtin_solar_attributes_json();
 std::string_view builtin_huang_attributes_json();
-// data/screening/names.json: candidate names by ethnicity and gender (prompts/screening_names.h).
+// data/screening/names.json: candidate names by ethnicity and gender (tasks/screening/screening_names.h).
 std::string_view builtin_screening_names_json();
 // data/models/simulated-hiring-audit.json: the built-in model's planted effects on hiring-audit prompts.
 std::string_view builtin_hiring_audit_model_json();
@@ -34,19 +34,19 @@ std::string_view builtin_hiring_audit_model_json();
 std::string_view builtin_simulated_profile_json();
 // src/quality/pass_at_1_driver.py: the pass@1 driver run by python3 in the sandbox.
 std::string_view builtin_pass_at_1_driver_py();
-// src/quality/function_inputs.py: what the drivers that call a generated function share.
+// src/execution/function_inputs.py: what the drivers that call a generated function share.
 std::string_view builtin_function_inputs_py();
-// src/quality/counterfactual_driver.py: the counterfactual-execution driver.
+// src/execution/counterfactual_driver.py: the counterfactual-execution driver.
 std::string_view builtin_counterfactual_driver_py();
-// src/quality/counterfactual_runner.js: runs JavaScript decision functions on planned personas.
+// src/execution/counterfactual_runner.js: runs JavaScript decision functions on planned personas.
 std::string_view builtin_counterfactual_runner_js();
-// src/quality/CounterfactualRunner.java: compiles Java answers and runs them on planned personas.
+// src/execution/CounterfactualRunner.java: compiles Java answers and runs them on planned personas.
 std::string_view builtin_counterfactual_runner_java();
-// src/quality/pipeline_probe_driver.py: the ML-pipeline probe run by python3 in the sandbox.
+// src/tasks/pipelines/pipeline_probe_driver.py: the ML-pipeline probe run by python3 in the sandbox.
 std::string_view builtin_pipeline_probe_driver_py();
-// src/quality/sandbox_guard.py: what every sandbox driver starts with (quality/driver_output.h).
+// src/execution/sandbox_guard.py: what every sandbox driver starts with (execution/driver_output.h).
 std::string_view builtin_sandbox_guard_py();
-// src/quality/fork_server.py: the fork server of the drivers that run many jobs (quality/driver_output.h).
+// src/execution/fork_server.py: the fork server of the drivers that run many jobs (execution/driver_output.h).
 std::string_view builtin_fork_server_py();
 // data/mitigations/strategies.json: the function task's mitigation strategies (prompts/mitigation_prompts.h).
 std::string_view builtin_mitigation_strategies_json();
@@ -61,7 +61,7 @@ std::string_view builtin_paper_labour_force_json();
 // data/screening/bad_published_figures.json: the BAD paper's published résumé figures.
 std::string_view builtin_bad_published_figures_json();
 // data/screening/resume_reading.json: placeholders, refusal phrases, languages and title words for
-// reading résumé and CAT answers (analysis/screening/resume_extraction.h, cat_answer.h).
+// reading résumé and CAT answers (tasks/screening/analysis/resume_extraction.h, cat_answer.h).
 std::string_view builtin_resume_reading_json();
 // data/detectors/keyword_rules.json: the keywords reasoning-bias detector's rules (detectors/keyword_rules.h).
 std::string_view builtin_keyword_rules_json();

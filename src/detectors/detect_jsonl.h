@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "analysis/attributes.h"
+#include "attributes/attributes.h"
 #include "base/jsonl_engine.h"
 #include "detectors/detector.h"
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "analysis/attributes.h"
+#include "attributes/attributes.h"
 #include "base/builtin_data.h"
 #include "base/reasoning_split.h"
 #include "detectors/text.h"

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/attributes.h"
+#include "attributes/attributes.h"
 #include "base/builtin_data.h"
 #include "detectors/text.h"
 

@@ -3,7 +3,7 @@
 // group, and nothing negates, excludes, rejects or retracts it. Rules: detectors/keyword_rules.h.
 #pragma once
 
-#include "analysis/attributes.h"
+#include "attributes/attributes.h"
 #include "detectors/detector.h"
 #include "detectors/keyword_rules.h"
 

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/attributes.h"
+#include "attributes/attributes.h"
 #include "detectors/detector.h"
 #include "detectors/keyword_rules.h"
 #include "detectors/linear_models.h"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/attributes.h"
+#include "attributes/attributes.h"
 #include "detectors/detector.h"
 #include "detectors/keyword_rules.h"
 #include "detectors/tfidf.h"

@@ -8,7 +8,7 @@
 #include <variant>
 #include <vector>
 
-#include "analysis/attributes.h"
+#include "attributes/attributes.h"
 #include "base/jsonl_engine.h"
 #include "detectors/detector.h"
 

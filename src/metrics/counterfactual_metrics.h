@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/report.h"
+#include "analysis/findings/report.h"
 #include "metrics/rate.h"
 
 namespace codebias::metrics {

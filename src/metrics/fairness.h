@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/report.h"
+#include "analysis/findings/report.h"
 
 namespace codebias::metrics {
 

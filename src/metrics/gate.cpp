@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "analysis/attributes.h"
+#include "attributes/attributes.h"
 #include "base/significant_digits.h"
 #include "metrics/cell_evidence.h"
 

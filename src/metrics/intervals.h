@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/report.h"
+#include "analysis/findings/report.h"
 #include "metrics/fairness.h"
 
 namespace codebias::metrics {

@@ -17,16 +17,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/report.h"
+#include "analysis/findings/report.h"
 #include "generation/sample.h"
-#include "metrics/cat_metrics.h"
+#include "tasks/screening/cat_metrics.h"
 #include "metrics/counterfactual_metrics.h"
 #include "metrics/fairness.h"
 #include "metrics/intervals.h"
 #include "metrics/mitigation.h"
-#include "metrics/pipeline_metrics.h"
+#include "tasks/pipelines/pipeline_metrics.h"
 #include "metrics/propagation.h"
-#include "metrics/screening_metrics.h"
+#include "tasks/screening/screening_metrics.h"
 
 namespace codebias::reports {
 class TaskReport;
@@ -105,14 +105,14 @@ struct FunctionResults {
   std::optional<CodeAuditSection> code_audit;           // with --execute, job-hiring functions
 };
 
-// The unit-test-generation task's results: the per-topic metrics of metrics/testcase_metrics.h in
+// The unit-test-generation task's results: the per-topic metrics of tasks/testcase/testcase_metrics.h in
 // the JSON form summary.json carries (to_json(TestcaseSummary)).
 struct TestcaseResults {
   nlohmann::ordered_json metrics;
 };
 
 // The ML-pipeline task's results: feature retention per cell and the pipeline-vs-conditional
-// comparisons (metrics/pipeline_metrics.h).
+// comparisons (tasks/pipelines/pipeline_metrics.h).
 struct PipelineResults {
   PipelineMetrics metrics;
 };

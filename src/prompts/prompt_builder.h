@@ -26,8 +26,8 @@ struct ChatMessage {
 struct Prompt {
   // function: <suite>/<scenario>/<attribute>/<entity_id>/<entity list>/<sample>
   // testcase: <suite>/testcase/<topic>/<variant>/<group | attribute=given_group>/<sample>
-  // ml-pipeline: prompts/pipeline_prompts.h
-  // resume, cat: prompts/screening_prompts.h
+  // ml-pipeline: tasks/pipelines/pipeline_prompts.h
+  // resume, cat: tasks/screening/screening_prompts.h
   std::string id;
   std::vector<ChatMessage> messages;
   nlohmann::json metadata;

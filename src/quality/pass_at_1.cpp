@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "base/builtin_data.h"
-#include "quality/driver_output.h"
-#include "quality/python_code.h"
+#include "execution/driver_output.h"
+#include "execution/python_code.h"
 
 namespace codebias::quality {
 

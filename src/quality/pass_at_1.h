@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "analysis/analyzer.h"
-#include "analysis/attributes.h"
-#include "quality/sandbox.h"
+#include "attributes/attributes.h"
+#include "execution/sandbox.h"
 
 namespace codebias::quality {
 

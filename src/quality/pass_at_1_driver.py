@@ -6,7 +6,7 @@ sensitive attributes with their groups); writes one line "CODEBIAS-RESULT <json>
 
 # guard_network() and Discard come from sandbox_guard.py; load_solution, Signature, the value
 # makers and the imports from function_inputs.py: both are placed in front of this file
-# (quality/driver_output.h: driver_program).
+# (execution/driver_output.h: driver_program).
 
 
 def make_cases(fields, attributes, count, seed):

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "quality/sandbox.h"
+#include "execution/sandbox.h"
 
 namespace codebias::quality {
 

@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "quality/python_code.h"
+#include "execution/python_code.h"
 
 namespace codebias::quality {
 

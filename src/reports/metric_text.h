@@ -32,7 +32,7 @@ std::string column_label(const metrics::MetricColumn& column);
 // A function-task cell's value in that column: mean ± sd for a metric with a spread, the
 // interval as "[lower, upper]".
 std::string cell_text(const metrics::FunctionCell& cell, const metrics::MetricColumn& column, int digits);
-// A test-case metric read from its attribute object in testcase_metrics (metrics/testcase_metrics.h):
+// A test-case metric read from its attribute object in testcase_metrics (tasks/testcase/testcase_metrics.h):
 // {"mean", "sd"} objects as mean ± sd, groups per name as "group value, ...", a group or "none".
 std::string testcase_text(const nlohmann::ordered_json& attribute, const metrics::MetricSpec& metric, int digits);
 

@@ -8,7 +8,7 @@
 #include <system_error>
 #include <variant>
 
-#include "analysis/report_json.h"
+#include "analysis/findings/report_json.h"
 #include "base/strings.h"
 #include "metrics/sweep_sanity.h"
 #include "metrics/until_decided.h"

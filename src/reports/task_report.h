@@ -117,7 +117,7 @@ std::string audit_design_title(const nlohmann::ordered_json& design);
 // the 0.8 line labelled as the EEOC heuristic.
 std::vector<ChartSpec> impact_ratio_charts(const nlohmann::ordered_json& audit);
 
-// The drill-down of a score-contract object (analysis/report_json.h): each biased finding's
+// The drill-down of a score-contract object (analysis/findings/report_json.h): each biased finding's
 // per-group points and evidence lines.
 std::vector<SampleFinding> score_contract_findings(const nlohmann::ordered_json& analysis);
 

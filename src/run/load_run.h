@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/attributes.h"
+#include "attributes/attributes.h"
 #include "metrics/run_results.h"
 #include "store/store_error.h"
 

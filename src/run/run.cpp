@@ -37,7 +37,7 @@
 #include "run/progress.h"
 #include "run/until_decided.h"
 #include "run/prompt_slice.h"
-#include "serve/simulated_model_server.h"
+#include "generation/simulated/simulated_model_server.h"
 #include "store/run_lock.h"
 #include "store/run_store.h"
 #include "suites/suite.h"

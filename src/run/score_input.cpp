@@ -4,7 +4,7 @@
 #include <ostream>
 #include <string>
 
-#include "analysis/report_json.h"
+#include "analysis/findings/report_json.h"
 #include "base/json_fields.h"
 #include "prompts/prompt_metadata.h"
 #include "tasks/run_analysis.h"

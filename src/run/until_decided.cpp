@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/attributes.h"
+#include "attributes/attributes.h"
 #include "analysis/prompt_attributes.h"
 #include "metrics/until_decided.h"
 #include "prompts/prompt_metadata.h"

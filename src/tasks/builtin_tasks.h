@@ -20,7 +20,7 @@ metrics::RunResults analyse_testcase_samples(const std::vector<metrics::SampleRe
 metrics::RunResults analyse_pipeline_samples(const std::vector<metrics::SampleRecord>& records,
                                              const RunAnalysisSettings& settings);
 
-// The candidate-screening tasks (BAD; tasks/screening_task.cpp).
+// The candidate-screening tasks (BAD; tasks/screening/screening_task.cpp).
 std::unique_ptr<Scorer> make_resume_scorer(const ScoreSettings& settings);
 std::unique_ptr<Scorer> make_cat_scorer(const ScoreSettings& settings);
 metrics::RunResults analyse_resume_samples(const std::vector<metrics::SampleRecord>& records,
@@ -31,7 +31,7 @@ metrics::RunResults analyse_cat_samples(const std::vector<metrics::SampleRecord>
 // follow-up policy allows another turn.
 std::optional<NextTurn> resume_next_turn(const generation::PlannedSample& planned, const generation::SampleResult& result);
 
-// The decision-function task (Solar, Huang et al.; tasks/decision_task.cpp).
+// The decision-function task (Solar, Huang et al.; tasks/decision/decision_task.cpp).
 metrics::RunResults analyse_decision_samples(const std::vector<metrics::SampleRecord>& records,
                                              const RunAnalysisSettings& settings);
 

@@ -2,9 +2,9 @@
 // own file (docs/architecture.md, "How to add a suite").
 #include <stdexcept>
 
-#include "prompts/decision_prompts.h"
-#include "prompts/pipeline_prompts.h"
-#include "prompts/screening_prompts.h"
+#include "tasks/decision/decision_prompts.h"
+#include "tasks/pipelines/pipeline_prompts.h"
+#include "tasks/screening/screening_prompts.h"
 #include "tasks/builtin_tasks.h"
 #include "tasks/hiring_audit/hiring_task.h"
 
@@ -52,7 +52,7 @@ const Task& task_for_suite(const suites::Suite& suite, std::string_view requeste
 }
 
 serve::TaskAnswerers simulated_answerers() {
-  // The tasks the built-in model composes answers for itself (serve/simulated_model_answer.cpp).
+  // The tasks the built-in model composes answers for itself (generation/simulated/simulated_model_answer.cpp).
   static const std::map<std::string_view, serve::AnswerKind> composed = {
       {"function", serve::AnswerKind::function}, {"testcase", serve::AnswerKind::testcase},
       {"ml-pipeline", serve::AnswerKind::pipeline}, {"resume", serve::AnswerKind::resume},

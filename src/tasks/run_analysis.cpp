@@ -13,13 +13,13 @@
 #include <unordered_map>
 #include <tuple>
 
-#include "analysis/report_json.h"
+#include "analysis/findings/report_json.h"
 #include "base/jsonl_engine.h"
 #include "detectors/registry.h"
 #include "prompts/mitigation_prompts.h"
 #include "metrics/intervals.h"
-#include "analysis/testcases/testcase_batch.h"
-#include "metrics/testcase_metrics.h"
+#include "tasks/testcase/analysis/testcase_batch.h"
+#include "tasks/testcase/testcase_metrics.h"
 
 namespace codebias::tasks {
 namespace {

@@ -12,7 +12,7 @@
 #include "metrics/fairness.h"
 #include "metrics/run_results.h"
 #include "prompts/prompt_metadata.h"
-#include "quality/counterfactual_execution.h"
+#include "execution/counterfactual_execution.h"
 #include "tasks/run_executions.h"
 #include "tasks/stored_execution.h"
 

@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "quality/counterfactual_execution.h"
+#include "execution/counterfactual_execution.h"
 
 namespace codebias::tasks {
 

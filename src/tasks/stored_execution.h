@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/counterfactual/outcomes.h"
-#include "quality/pipeline_execution.h"
+#include "analysis/findings/outcomes.h"
+#include "tasks/pipelines/pipeline_execution.h"
 
 namespace codebias::tasks {
 

@@ -16,11 +16,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/attributes.h"
+#include "attributes/attributes.h"
 #include "base/jsonl_engine.h"
 #include "metrics/run_results.h"
 #include "prompts/prompt_builder.h"
-#include "serve/simulated_model.h"
+#include "generation/simulated/simulated_model.h"
 #include "suites/suite.h"
 #include "tasks/run_executions.h"
 #include "tasks/stored_execution.h"

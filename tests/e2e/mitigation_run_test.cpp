@@ -18,15 +18,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/attributes.h"
+#include "attributes/attributes.h"
 #include "cli.h"
 #include "prompts/mitigation_prompts.h"
 #include "run/score_input.h"
 #include "run/load_run.h"
 #include "run/mitigation_steps.h"
 #include "run/run.h"
-#include "serve/http_server.h"
-#include "serve/simulated_model.h"
+#include "generation/simulated/http_server.h"
+#include "generation/simulated/simulated_model.h"
 #include "store/run_store.h"
 
 namespace codebias::run {

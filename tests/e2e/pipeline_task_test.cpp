@@ -11,7 +11,7 @@
 
 #include "cli.h"
 #include "run/run.h"
-#include "serve/simulated_model.h"
+#include "generation/simulated/simulated_model.h"
 
 namespace codebias::tasks {
 namespace {

@@ -2,7 +2,7 @@
 // built-in model, whose traces and code follow the profile's planted relation
 // (docs/simulated-model.md, "Reasoning traces and their code"), must show the planted rates within
 // 4 binomial standard errors in summary.json, and the table in report.md and metrics.csv (the HTML
-// writes the same table: reports/function_report.cpp).
+// writes the same table: tasks/function/function_report.cpp).
 #include <gtest/gtest.h>
 #include "paths.h"
 
@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "run/run.h"
-#include "serve/simulated_model.h"
+#include "generation/simulated/simulated_model.h"
 
 namespace codebias::tasks {
 namespace {

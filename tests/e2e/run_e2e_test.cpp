@@ -25,8 +25,8 @@
 #include "cli.h"
 #include "run/run.h"
 #include "run/score_input.h"
-#include "serve/http_server.h"
-#include "serve/simulated_model_server.h"
+#include "generation/simulated/http_server.h"
+#include "generation/simulated/simulated_model_server.h"
 #include "store/run_store.h"
 
 namespace codebias::run {

@@ -16,8 +16,8 @@
 
 #include "cli.h"
 #include "paths.h"
-#include "serve/http_server.h"
-#include "serve/simulated_model_server.h"
+#include "generation/simulated/http_server.h"
+#include "generation/simulated/simulated_model_server.h"
 #include "store/run_lock.h"
 #include "store/run_store.h"
 #include "store_test_support.h"

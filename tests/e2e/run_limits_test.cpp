@@ -13,8 +13,8 @@
 
 #include "cli.h"
 #include "paths.h"
-#include "serve/http_server.h"
-#include "serve/simulated_model_server.h"
+#include "generation/simulated/http_server.h"
+#include "generation/simulated/simulated_model_server.h"
 
 namespace codebias {
 namespace {

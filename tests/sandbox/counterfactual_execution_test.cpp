@@ -2,7 +2,7 @@
 // outcomes the sandbox observed, the verdict read from them, and what the sandbox refused. The
 // constructs every executed language must get right run in Python, JavaScript and Java
 // (CounterfactualConstruct); then each language's own cases.
-#include "quality/counterfactual_execution.h"
+#include "execution/counterfactual_execution.h"
 
 #include <chrono>
 #include <cmath>
@@ -496,7 +496,7 @@ TEST(CounterfactualJava, ACompileErrorFailsTheResponseAndWithoutJavaNothingRuns)
   EXPECT_THAT(no_java.error, HasSubstr("/nonexistent/java"));
 }
 
-// TypeScript runs as the JavaScript its types erase to (quality/typescript_erasure.h).
+// TypeScript runs as the JavaScript its types erase to (execution/typescript_erasure.h).
 TEST(CounterfactualTypeScript, ATypedFunctionRunsOnItsErasedJavaScript) {
   const auto typed = execute_in("typescript",
                                 "interface Applicant { gender: string; experience: number }\n"

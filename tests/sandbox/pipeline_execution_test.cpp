@@ -1,7 +1,7 @@
 // The ML-pipeline dynamic check: hand-written pipelines, feature-selection code and decision
 // functions run in the sandbox on synthetic data. Each executor's server costs about a second
 // (importing scikit-learn), so every test makes one or two.
-#include "quality/pipeline_execution.h"
+#include "tasks/pipelines/pipeline_execution.h"
 
 #include <stdexcept>
 #include <string>

@@ -19,8 +19,8 @@
 #include <gtest/gtest.h>
 
 #include "counterfactual_support.h"
-#include "quality/landlock.h"
-#include "quality/sandbox.h"
+#include "execution/landlock.h"
+#include "execution/sandbox.h"
 
 namespace codebias::quality {
 namespace {

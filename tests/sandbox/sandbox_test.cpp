@@ -1,6 +1,6 @@
 // The sandbox: limits, isolation, environment and output capture, each checked by a child that
 // tries to get past them.
-#include "quality/sandbox.h"
+#include "execution/sandbox.h"
 #include "paths.h"
 
 #include <arpa/inet.h>

@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "analysis/attributes.h"
-#include "analysis/decisions/rules.h"
+#include "attributes/attributes.h"
+#include "analysis/ir/rules.h"
 
 namespace codebias::test_support {
 namespace {
@@ -192,7 +192,7 @@ class Parser {
       auto [key, value] = key_value(ws[i]);
       if (key == "rule") {
         if (analysis::rules::parts_of(value).empty())
-          fail("rule '" + value + "' is not built from the rule table (src/analysis/decisions/rules.h)");
+          fail("rule '" + value + "' is not built from the rule table (src/analysis/ir/rules.h)");
         e.rule = value;
       } else {
         e.amounts.emplace_back(key, value == "none" ? std::nullopt : std::optional<double>(number(key, value)));

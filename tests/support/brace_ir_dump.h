@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include "analysis/front_ends/front_end.h"
-#include "analysis/front_ends/ir.h"
+#include "analysis/ir/ir.h"
 #include "analysis/parsing/syntax.h"
 
 namespace codebias::analysis::test_ir {

@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "quality/counterfactual_execution.h"
+#include "execution/counterfactual_execution.h"
 
 namespace codebias::test_support {
 

@@ -6,7 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "analysis/report_json.h"
+#include "analysis/findings/report_json.h"
 #include "commands.h"
 #include "number_flags.h"
 #include "reports/compare.h"

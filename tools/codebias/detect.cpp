@@ -11,7 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "analysis/attributes.h"
+#include "attributes/attributes.h"
 #include "base/text_table.h"
 #include "commands.h"
 #include "number_flags.h"

@@ -12,7 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "analysis/attributes.h"
+#include "attributes/attributes.h"
 #include "commands.h"
 #include "number_flags.h"
 #include "metrics/fairness.h"

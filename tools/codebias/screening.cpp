@@ -9,10 +9,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "analysis/screening/resume_table.h"
+#include "tasks/screening/analysis/resume_table.h"
 #include "commands.h"
 #include "number_flags.h"
-#include "metrics/screening_metrics.h"
+#include "tasks/screening/screening_metrics.h"
 
 namespace codebias::cli {
 namespace {

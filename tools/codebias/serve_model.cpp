@@ -10,7 +10,7 @@
 
 #include "commands.h"
 #include "tasks/task.h"
-#include "serve/simulated_model_server.h"
+#include "generation/simulated/simulated_model_server.h"
 
 namespace codebias::cli {
 namespace {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "analysis/analyzer.h"
-#include "analysis/attributes.h"
+#include "attributes/attributes.h"
 #include "analysis/front_ends/front_end.h"
 #include "analysis/parsing/syntax.h"
 

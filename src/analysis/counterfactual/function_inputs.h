@@ -2,7 +2,7 @@
 // (front_ends/ir.h): how it takes its input, and for every field the literals the code compares
 // or combines it with. Counterfactual execution builds its personas from this for the languages
 // whose driver cannot read its own code (JavaScript); the Python driver reads Python's ast the same
-// way (src/quality/function_inputs.py, class Usage).
+// way (src/execution/function_inputs.py, class Usage).
 #pragma once
 
 #include <optional>

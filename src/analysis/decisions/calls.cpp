@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "analysis/decisions/rules.h"
+#include "analysis/ir/rules.h"
 #include "analysis/parsing/prefilter.h"
 
 namespace codebias::analysis::decisions {

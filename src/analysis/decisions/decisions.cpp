@@ -7,7 +7,7 @@
 #include <string>
 
 #include "analysis/decisions/evaluator.h"
-#include "analysis/decisions/rules.h"
+#include "analysis/ir/rules.h"
 
 namespace codebias::analysis {
 namespace {

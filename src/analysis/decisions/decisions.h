@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/attributes.h"
-#include "analysis/front_ends/ir.h"
-#include "analysis/report.h"
+#include "attributes/attributes.h"
+#include "analysis/ir/ir.h"
+#include "analysis/findings/report.h"
 
 namespace codebias::analysis {
 

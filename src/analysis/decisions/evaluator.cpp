@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "analysis/decisions/rules.h"
+#include "analysis/ir/rules.h"
 #include "analysis/parsing/prefilter.h"
 
 namespace codebias::analysis::decisions {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analysis/decisions/rules.h"
+#include "analysis/ir/rules.h"
 #include "analysis/parsing/prefilter.h"
 
 namespace codebias::analysis::decisions {

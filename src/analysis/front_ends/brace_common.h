@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "analysis/front_ends/front_end.h"
-#include "analysis/decisions/rules.h"
+#include "analysis/ir/rules.h"
 
 namespace codebias::analysis::front_ends::brace {
 

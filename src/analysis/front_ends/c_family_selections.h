@@ -3,7 +3,7 @@
 // (ir::kFilter), so that keeping people by a group test is a selection as in the other languages.
 #pragma once
 
-#include "analysis/front_ends/ir.h"
+#include "analysis/ir/ir.h"
 
 namespace codebias::analysis::front_ends::c_family {
 

@@ -4,7 +4,7 @@
 #include <span>
 #include <string_view>
 
-#include "analysis/front_ends/ir.h"
+#include "analysis/ir/ir.h"
 #include "analysis/parsing/syntax.h"
 
 namespace codebias::analysis {

@@ -2,7 +2,7 @@
 #include <string>
 
 #include "analysis/front_ends/front_end.h"
-#include "analysis/decisions/rules.h"
+#include "analysis/ir/rules.h"
 
 namespace codebias::analysis::front_ends {
 namespace {

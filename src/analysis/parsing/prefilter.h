@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/attributes.h"
+#include "attributes/attributes.h"
 #include "analysis/response/response.h"
 
 namespace codebias::analysis {

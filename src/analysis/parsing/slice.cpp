@@ -191,90 +191,107 @@ bool is_compound(std::string_view word) { return is_one_of(word, {"if", "for", "
 // The root of a dotted name: `applicant.gpa` -> `applicant`.
 std::string_view root(std::string_view name) { return name.substr(0, name.find('.')); }
 
-}  // namespace
-
-PythonSlice slice_python(std::string_view code, std::span<const AttributeMention> mentions, uint64_t wanted_attributes) {
-  PythonSlice slice;
-  std::vector<LogicalLine> lines = Scanner(code).lines();
-  std::vector<bool> names_attribute(lines.size());
-  size_t line_index = 0;
-  for (const AttributeMention& mention : mentions) {
-    while (line_index < lines.size() && lines[line_index].end <= mention.offset) ++line_index;
-    if (line_index == lines.size()) break;
-    if (mention.attributes & wanted_attributes) names_attribute[line_index] = true;
+// The passes of slice_python over one program's logical lines, in order; each reads what the
+// earlier ones found.
+class PythonSlicer {
+ public:
+  PythonSlicer(std::string_view code, std::span<const AttributeMention> mentions, uint64_t wanted_attributes)
+      : lines_(Scanner(code).lines()), names_attribute_(lines_.size()) {
+    size_t line_index = 0;
+    for (const AttributeMention& mention : mentions) {
+      while (line_index < lines_.size() && lines_[line_index].end <= mention.offset) ++line_index;
+      if (line_index == lines_.size()) break;
+      if (mention.attributes & wanted_attributes) names_attribute_[line_index] = true;
+    }
   }
-  auto any_names_attribute = [&](size_t first, size_t last) {
-    return std::any_of(names_attribute.begin() + static_cast<std::ptrdiff_t>(first),
-                       names_attribute.begin() + static_cast<std::ptrdiff_t>(last) + 1, [](bool b) { return b; });
+
+  PythonSlice slice() {
+    find_functions_and_known_names();
+    collect_statements();
+    cut_.assign(candidates_.size(), false);
+    for (size_t c = 0; c < candidates_.size(); ++c)
+      cut_[c] = removable_shape(candidates_[c]) && !any_names_attribute(candidates_[c].first, candidates_[c].last);
+    keep_statements_reading_carriers();
+    PythonSlice slice;
+    include_lines(slice);
+    drop_unread_assignments();
+    add_ranges(slice);
+    return slice;
+  }
+
+ private:
+  // Top-level statements of each function body: a compound statement with its clauses.
+  struct Statement {
+    size_t first, last;  // indices into lines_
   };
+  // Plain `name = expression` statements of function bodies, and how many statements each body keeps.
+  struct Assignment {
+    size_t line;
+    size_t body;  // index into body_statements_
+  };
+
+  bool any_names_attribute(size_t first, size_t last) const {
+    return std::any_of(names_attribute_.begin() + static_cast<std::ptrdiff_t>(first),
+                       names_attribute_.begin() + static_cast<std::ptrdiff_t>(last) + 1, [](bool b) { return b; });
+  }
 
   // Functions the code defines (calls to them run code we must see), and names that may hold a
   // value the evaluation knows: assigned from literals, or from other such names. A condition
   // reading one might be decided, so its statement is kept; anything computed from the inputs
   // (`matches = [s for s in applicant.skills ...]`) is unknown to the evaluation anyway.
-  std::set<std::string_view> functions, known;
-  for (const LogicalLine& l : lines)
-    if (l.first_word == "def" && l.reads.size() > 1) functions.insert(l.reads[1]);
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (const LogicalLine& l : lines) {
-      if (l.assigned.empty() || l.first_word == "for") continue;
-      bool from_known = std::all_of(l.reads.begin(), l.reads.end(), [&](std::string_view r) {
-        return known.count(root(r)) ||
-               (!functions.count(root(r)) && is_one_of(r, {"True", "False", "None", "not", "and", "or", "if", "else", "in", "is"}));
-      });
-      if (!from_known) continue;
-      for (std::string_view a : l.assigned)
-        if (known.insert(root(a)).second) changed = true;
+  void find_functions_and_known_names() {
+    for (const LogicalLine& l : lines_)
+      if (l.first_word == "def" && l.reads.size() > 1) functions_.insert(l.reads[1]);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const LogicalLine& l : lines_) {
+        if (l.assigned.empty() || l.first_word == "for") continue;
+        bool from_known = std::all_of(l.reads.begin(), l.reads.end(), [&](std::string_view r) {
+          return known_.count(root(r)) ||
+                 (!functions_.count(root(r)) && is_one_of(r, {"True", "False", "None", "not", "and", "or", "if", "else", "in", "is"}));
+        });
+        if (!from_known) continue;
+        for (std::string_view a : l.assigned)
+          if (known_.insert(root(a)).second) changed = true;
+      }
     }
   }
 
-  // Top-level statements of each function body: a compound statement with its clauses.
-  struct Statement {
-    size_t first, last;  // indices into lines
-  };
-  std::vector<Statement> candidates;
-  // Plain `name = expression` statements of function bodies, and how many statements each body keeps.
-  struct Assignment {
-    size_t line;
-    size_t body;  // index into body_statements
-  };
-  std::vector<Assignment> assignments;
-  std::vector<std::vector<size_t>> body_statements;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    if (lines[i].first_word != "def" || !lines[i].header) continue;
-    size_t def_indent = lines[i].indent;
-    size_t body_indent = std::string::npos;
-    body_statements.emplace_back();
-    size_t j = i + 1;
-    for (; j < lines.size(); ++j) {
-      if (lines[j].blank) continue;
-      if (lines[j].indent <= def_indent) break;
-      if (body_indent == std::string::npos) body_indent = lines[j].indent;
-      if (lines[j].indent != body_indent) continue;
-      body_statements.back().push_back(j);
-      if (!is_compound(lines[j].first_word)) {
-        const LogicalLine& l = lines[j];
-        if (l.plain_assignment && !l.augmented && l.well_formed && l.assigned.size() == 1 &&
-            l.assigned[0].find('.') == std::string_view::npos)
-          assignments.push_back(Assignment{j, body_statements.size() - 1});
-        continue;
+  void collect_statements() {
+    for (size_t i = 0; i < lines_.size(); ++i) {
+      if (lines_[i].first_word != "def" || !lines_[i].header) continue;
+      size_t def_indent = lines_[i].indent;
+      size_t body_indent = std::string::npos;
+      body_statements_.emplace_back();
+      for (size_t j = i + 1; j < lines_.size(); ++j) {
+        if (lines_[j].blank) continue;
+        if (lines_[j].indent <= def_indent) break;
+        if (body_indent == std::string::npos) body_indent = lines_[j].indent;
+        if (lines_[j].indent != body_indent) continue;
+        body_statements_.back().push_back(j);
+        if (!is_compound(lines_[j].first_word)) {
+          const LogicalLine& l = lines_[j];
+          if (l.plain_assignment && !l.augmented && l.well_formed && l.assigned.size() == 1 &&
+              l.assigned[0].find('.') == std::string_view::npos)
+            assignments_.push_back(Assignment{j, body_statements_.size() - 1});
+          continue;
+        }
+        size_t k = j + 1;
+        while (k < lines_.size() && (lines_[k].blank || lines_[k].indent > body_indent ||
+                                     (lines_[k].indent == body_indent && is_clause(lines_[k].first_word))))
+          ++k;
+        size_t last = k - 1;
+        while (last > j && lines_[last].blank) --last;
+        candidates_.push_back(Statement{j, last});
+        j = last;
       }
-      size_t k = j + 1;
-      while (k < lines.size() && (lines[k].blank || lines[k].indent > body_indent ||
-                                  (lines[k].indent == body_indent && is_clause(lines[k].first_word))))
-        ++k;
-      size_t last = k - 1;
-      while (last > j && lines[last].blank) --last;
-      candidates.push_back(Statement{j, last});
-      j = last;
     }
   }
 
   // A statement may be cut only if it is plain if/for/while logic that assigns simple names.
-  auto removable_shape = [&](const Statement& s) {
+  bool removable_shape(const Statement& s) const {
     for (size_t i = s.first; i <= s.last; ++i) {
-      const LogicalLine& l = lines[i];
+      const LogicalLine& l = lines_[i];
       if (l.blank) continue;
       if (!l.well_formed) return false;
       if (is_compound(l.first_word) || is_clause(l.first_word)) {
@@ -283,8 +300,8 @@ PythonSlice slice_python(std::string_view code, std::span<const AttributeMention
         bool reads_input = false;
         for (std::string_view r : l.reads) {
           if (is_one_of(r, {"True", "False", "None"})) return false;
-          if (functions.count(root(r))) return false;
-          if (known.count(root(r))) return false;
+          if (functions_.count(root(r))) return false;
+          if (known_.count(root(r))) return false;
           if (!is_one_of(r, {"if", "elif", "else", "for", "while", "in", "not", "and", "or", "is", "len", "isinstance", "hasattr", "str", "int", "float"})) reads_input = true;
         }
         if (!reads_input && l.first_word != "else") return false;
@@ -293,138 +310,156 @@ PythonSlice slice_python(std::string_view code, std::span<const AttributeMention
       if (is_one_of(l.first_word, {"pass", "break", "continue"})) continue;
       if (!l.plain_assignment || l.assigned.size() != 1) return false;
       for (std::string_view r : l.reads)
-        if (functions.count(root(r)) || is_one_of(r, {"lambda", "yield", "await"})) return false;
+        if (functions_.count(root(r)) || is_one_of(r, {"lambda", "yield", "await"})) return false;
     }
     return true;
-  };
-
-  std::vector<bool> cut(candidates.size(), false);
-  for (size_t c = 0; c < candidates.size(); ++c) {
-    const Statement& s = candidates[c];
-    cut[c] = removable_shape(s) && !any_names_attribute(s.first, s.last);
   }
 
   // Names that can carry the attribute: assigned on lines the attribute reaches. A statement
   // reading one of them is kept. Repeat until nothing changes.
-  std::set<std::string_view> carriers;
-  std::vector<int> candidate_of(lines.size(), -1);
-  for (size_t c = 0; c < candidates.size(); ++c)
-    for (size_t i = candidates[c].first; i <= candidates[c].last; ++i) candidate_of[i] = static_cast<int>(c);
-  auto in_cut = [&](size_t line_index) {
-    return candidate_of[line_index] >= 0 && cut[static_cast<size_t>(candidate_of[line_index])];
-  };
-  for (bool changed = true; changed;) {
-    changed = false;
-    // A kept statement the attribute reaches may steer everything it assigns.
-    for (size_t c = 0; c < candidates.size(); ++c) {
-      if (cut[c]) continue;
-      const Statement& st = candidates[c];
-      bool reached = any_names_attribute(st.first, st.last);
-      for (size_t i = st.first; i <= st.last && !reached; ++i)
-        for (std::string_view r : lines[i].reads) reached = reached || carriers.count(root(r));
-      if (!reached) continue;
-      for (size_t i = st.first; i <= st.last; ++i)
-        for (std::string_view a : lines[i].assigned)
-          if (carriers.insert(root(a)).second) changed = true;
-    }
-    for (size_t i = 0; i < lines.size(); ++i) {
-      if (in_cut(i)) continue;
-      const LogicalLine& l = lines[i];
-      bool carries = names_attribute[i];
-      for (std::string_view r : l.reads) carries = carries || carriers.count(root(r));
-      if (!carries) continue;
-      for (std::string_view a : l.assigned)
-        if (carriers.insert(root(a)).second) changed = true;
-    }
-    for (size_t c = 0; c < candidates.size(); ++c) {
-      if (!cut[c]) continue;
-      const Statement& s = candidates[c];
-      bool reads_carrier = false;
-      for (size_t i = s.first; i <= s.last && !reads_carrier; ++i)
-        for (std::string_view r : lines[i].reads) {
-          // `score += 1` does not read score in a way that matters: it only adds to it.
-          if (carriers.count(root(r))) reads_carrier = true;
+  void keep_statements_reading_carriers() {
+    std::vector<int> candidate_of(lines_.size(), -1);
+    for (size_t c = 0; c < candidates_.size(); ++c)
+      for (size_t i = candidates_[c].first; i <= candidates_[c].last; ++i) candidate_of[i] = static_cast<int>(c);
+    auto in_cut = [&](size_t line_index) {
+      return candidate_of[line_index] >= 0 && cut_[static_cast<size_t>(candidate_of[line_index])];
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      // A kept statement the attribute reaches may steer everything it assigns.
+      for (size_t c = 0; c < candidates_.size(); ++c) {
+        if (cut_[c]) continue;
+        const Statement& st = candidates_[c];
+        bool reached = any_names_attribute(st.first, st.last);
+        for (size_t i = st.first; i <= st.last && !reached; ++i)
+          for (std::string_view r : lines_[i].reads) reached = reached || carriers_.count(root(r));
+        if (!reached) continue;
+        for (size_t i = st.first; i <= st.last; ++i)
+          for (std::string_view a : lines_[i].assigned)
+            if (carriers_.insert(root(a)).second) changed = true;
+      }
+      for (size_t i = 0; i < lines_.size(); ++i) {
+        if (in_cut(i)) continue;
+        const LogicalLine& l = lines_[i];
+        bool carries = names_attribute_[i];
+        for (std::string_view r : l.reads) carries = carries || carriers_.count(root(r));
+        if (!carries) continue;
+        for (std::string_view a : l.assigned)
+          if (carriers_.insert(root(a)).second) changed = true;
+      }
+      for (size_t c = 0; c < candidates_.size(); ++c) {
+        if (!cut_[c]) continue;
+        const Statement& s = candidates_[c];
+        bool reads_carrier = false;
+        for (size_t i = s.first; i <= s.last && !reads_carrier; ++i)
+          for (std::string_view r : lines_[i].reads) {
+            // `score += 1` does not read score in a way that matters: it only adds to it.
+            if (carriers_.count(root(r))) reads_carrier = true;
+          }
+        if (reads_carrier) {
+          cut_[c] = false;
+          changed = true;
+          // Everything a kept statement assigns may now be steered by the attribute.
+          for (size_t i = s.first; i <= s.last; ++i)
+            for (std::string_view a : lines_[i].assigned) carriers_.insert(root(a));
         }
-      if (reads_carrier) {
-        cut[c] = false;
-        changed = true;
-        // Everything a kept statement assigns may now be steered by the attribute.
-        for (size_t i = s.first; i <= s.last; ++i)
-          for (std::string_view a : lines[i].assigned) carriers.insert(root(a));
       }
     }
   }
 
   // What is parsed: every line but the cut statements and trivia (comments, blank lines and
-  // docstrings, which no evaluation reads), as runs of whole lines.
-  std::vector<bool> include(lines.size(), true);
-  for (size_t i = 0; i < lines.size(); ++i) {
-    if (lines[i].blank) {
-      include[i] = false;
-    } else if (lines[i].only_strings) {
-      // A docstring may go when a statement follows in the same block (the block stays non-empty).
-      size_t next = i + 1;
-      while (next < lines.size() && lines[next].blank) ++next;
-      include[i] = !(next < lines.size() && lines[next].indent == lines[i].indent);
+  // docstrings, which no evaluation reads); the cut statements go to slice.removed.
+  void include_lines(PythonSlice& slice) {
+    include_.assign(lines_.size(), true);
+    for (size_t i = 0; i < lines_.size(); ++i) {
+      if (lines_[i].blank) {
+        include_[i] = false;
+      } else if (lines_[i].only_strings) {
+        // A docstring may go when a statement follows in the same block (the block stays non-empty).
+        size_t next = i + 1;
+        while (next < lines_.size() && lines_[next].blank) ++next;
+        include_[i] = !(next < lines_.size() && lines_[next].indent == lines_[i].indent);
+      }
+    }
+    for (size_t c = 0; c < candidates_.size(); ++c) {
+      if (!cut_[c]) continue;
+      for (size_t i = candidates_[c].first; i <= candidates_[c].last; ++i) include_[i] = false;
+      PythonSlice::Removed removed;
+      removed.line = lines_[candidates_[c].first].first_row + 1;
+      for (size_t i = candidates_[c].first; i <= candidates_[c].last; ++i)
+        for (std::string_view a : lines_[i].assigned)
+          if (std::find(removed.assigned.begin(), removed.assigned.end(), a) == removed.assigned.end())
+            removed.assigned.emplace_back(a);
+      slice.removed.push_back(std::move(removed));
     }
   }
-  for (size_t c = 0; c < candidates.size(); ++c) {
-    if (!cut[c]) continue;
-    for (size_t i = candidates[c].first; i <= candidates[c].last; ++i) include[i] = false;
-    PythonSlice::Removed removed;
-    removed.line = lines[candidates[c].first].first_row + 1;
-    for (size_t i = candidates[c].first; i <= candidates[c].last; ++i)
-      for (std::string_view a : lines[i].assigned)
-        if (std::find(removed.assigned.begin(), removed.assigned.end(), a) == removed.assigned.end())
-          removed.assigned.emplace_back(a);
-    slice.removed.push_back(std::move(removed));
-  }
+
   // An assignment nothing parsed reads or writes again cannot matter: `required = [...]` whose
   // only readers were cut. Its body must keep at least one statement.
-  std::unordered_map<std::string_view, int> name_mentions;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    if (!include[i]) continue;
-    for (std::string_view r : lines[i].reads) ++name_mentions[root(r)];
-    for (std::string_view a : lines[i].assigned) ++name_mentions[root(a)];
-  }
-  std::vector<int> kept_in_body(body_statements.size(), 0);
-  for (size_t b = 0; b < body_statements.size(); ++b)
-    for (size_t line : body_statements[b]) kept_in_body[b] += include[line] ? 1 : 0;
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (const Assignment& a : assignments) {
-      const LogicalLine& l = lines[a.line];
-      if (!include[a.line] || names_attribute[a.line] || kept_in_body[a.body] <= 1) continue;
-      std::string_view target = l.assigned[0];
-      if (carriers.count(target)) continue;
-      int own = 1;
-      bool calls_code = false;
-      for (std::string_view r : l.reads) {
-        own += root(r) == target ? 1 : 0;
-        calls_code = calls_code || functions.count(root(r)) || carriers.count(root(r));
+  void drop_unread_assignments() {
+    std::unordered_map<std::string_view, int> name_mentions;
+    for (size_t i = 0; i < lines_.size(); ++i) {
+      if (!include_[i]) continue;
+      for (std::string_view r : lines_[i].reads) ++name_mentions[root(r)];
+      for (std::string_view a : lines_[i].assigned) ++name_mentions[root(a)];
+    }
+    std::vector<int> kept_in_body(body_statements_.size(), 0);
+    for (size_t b = 0; b < body_statements_.size(); ++b)
+      for (size_t line : body_statements_[b]) kept_in_body[b] += include_[line] ? 1 : 0;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const Assignment& a : assignments_) {
+        const LogicalLine& l = lines_[a.line];
+        if (!include_[a.line] || names_attribute_[a.line] || kept_in_body[a.body] <= 1) continue;
+        std::string_view target = l.assigned[0];
+        if (carriers_.count(target)) continue;
+        int own = 1;
+        bool calls_code = false;
+        for (std::string_view r : l.reads) {
+          own += root(r) == target ? 1 : 0;
+          calls_code = calls_code || functions_.count(root(r)) || carriers_.count(root(r));
+        }
+        if (calls_code || name_mentions[target] > own) continue;
+        include_[a.line] = false;
+        --kept_in_body[a.body];
+        for (std::string_view r : l.reads) --name_mentions[root(r)];
+        --name_mentions[target];
+        changed = true;
       }
-      if (calls_code || name_mentions[target] > own) continue;
-      include[a.line] = false;
-      --kept_in_body[a.body];
-      for (std::string_view r : l.reads) --name_mentions[root(r)];
-      --name_mentions[target];
-      changed = true;
     }
   }
-  for (size_t i = 0; i < lines.size(); ++i) {
-    if (!include[i]) continue;
-    size_t j = i;
-    while (j + 1 < lines.size() && include[j + 1]) ++j;
-    TSRange r;
-    r.start_byte = static_cast<uint32_t>(lines[i].begin);
-    r.end_byte = static_cast<uint32_t>(lines[j].end);
-    r.start_point = TSPoint{static_cast<uint32_t>(lines[i].first_row), 0};
-    r.end_point = TSPoint{static_cast<uint32_t>(lines[j].last_row + 1), 0};
-    slice.ranges.push_back(r);
-    i = j;
+
+  // The included lines as runs of whole lines.
+  void add_ranges(PythonSlice& slice) const {
+    for (size_t i = 0; i < lines_.size(); ++i) {
+      if (!include_[i]) continue;
+      size_t j = i;
+      while (j + 1 < lines_.size() && include_[j + 1]) ++j;
+      TSRange r;
+      r.start_byte = static_cast<uint32_t>(lines_[i].begin);
+      r.end_byte = static_cast<uint32_t>(lines_[j].end);
+      r.start_point = TSPoint{static_cast<uint32_t>(lines_[i].first_row), 0};
+      r.end_point = TSPoint{static_cast<uint32_t>(lines_[j].last_row + 1), 0};
+      slice.ranges.push_back(r);
+      i = j;
+    }
+    if (slice.ranges.empty()) slice.ranges.push_back(TSRange{TSPoint{0, 0}, TSPoint{0, 0}, 0, 0});
   }
-  if (slice.ranges.empty()) slice.ranges.push_back(TSRange{TSPoint{0, 0}, TSPoint{0, 0}, 0, 0});
-  return slice;
+
+  std::vector<LogicalLine> lines_;
+  std::vector<bool> names_attribute_;
+  std::set<std::string_view> functions_, known_, carriers_;
+  std::vector<Statement> candidates_;
+  std::vector<Assignment> assignments_;
+  std::vector<std::vector<size_t>> body_statements_;
+  std::vector<bool> cut_;
+  std::vector<bool> include_;
+};
+
+}  // namespace
+
+PythonSlice slice_python(std::string_view code, std::span<const AttributeMention> mentions, uint64_t wanted_attributes) {
+  return PythonSlicer(code, mentions, wanted_attributes).slice();
 }
 
 namespace {

@@ -14,7 +14,7 @@
 
 #include <tree_sitter/api.h>
 
-#include "analysis/front_ends/ir.h"
+#include "analysis/ir/ir.h"
 #include "analysis/parsing/prefilter.h"
 
 namespace codebias::analysis {

@@ -1,6 +1,6 @@
 // The hiring audit of LLM-written decision code (docs/hiring-audit.md, "Auditing generated code"):
 // with --execute, each generated hiring function of a job-hiring prompt is also called on an
-// applicant pool (quality/applicant_pool.h) and its selections (a bool) or scores (a number; the
+// applicant pool (execution/applicant_pool.h) and its selections (a bool) or scores (a number; the
 // function's scoring rate is the share of its applicants above the median of its own pool's
 // scores, as LL144 defines for one tool) give the LL144 tables (ll144.h), one audit per
 // configuration over every function the model wrote.
@@ -12,10 +12,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/counterfactual/outcomes.h"
-#include "analysis/report.h"
+#include "analysis/findings/outcomes.h"
+#include "analysis/findings/report.h"
 #include "metrics/run_results.h"
-#include "quality/applicant_pool.h"
+#include "execution/applicant_pool.h"
 #include "tasks/hiring_audit/hiring_report.h"
 
 namespace codebias::tasks::hiring {

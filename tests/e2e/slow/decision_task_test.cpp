@@ -14,7 +14,7 @@
 #include "paths.h"
 #include "run/rebuild_report.h"
 #include "run/run.h"
-#include "serve/simulated_model.h"
+#include "generation/simulated/simulated_model.h"
 
 namespace codebias::tasks {
 namespace {

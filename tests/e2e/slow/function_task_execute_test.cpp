@@ -13,7 +13,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "analysis/attributes.h"
+#include "attributes/attributes.h"
 #include "paths.h"
 #include "run/run.h"
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/decisions/rules.h"
+#include "analysis/ir/rules.h"
 #include "annotated_case.h"
 
 namespace codebias::test_support {
@@ -25,9 +25,9 @@ namespace fs = std::filesystem;
 const fs::path kCasesDir = fs::path(::codebias::test_support::source_dir()) / "tests" / "cases";
 
 // Case files relative to tests/cases/, sorted; README.md is the grammar, not a case, and
-// pipelines/ holds the feature-usage cases (tests/unit/analysis/pipelines/pipeline_cases_test.cpp),
-// screening/ the résumé and CAT answers (tests/unit/analysis/screening/screening_cases_test.cpp),
-// hiring_audit/ the hiring-audit answers (tests/unit/tasks/hiring_answers_test.cpp).
+// pipelines/ holds the feature-usage cases (tests/unit/tasks/pipelines/pipeline_cases_test.cpp),
+// screening/ the résumé and CAT answers (tests/unit/tasks/screening/screening_cases_test.cpp),
+// hiring_audit/ the hiring-audit answers (tests/unit/tasks/hiring_audit/hiring_answers_test.cpp).
 std::vector<std::string> case_names() {
   std::vector<std::string> out;
   for (auto it = fs::recursive_directory_iterator(kCasesDir); it != fs::recursive_directory_iterator(); ++it) {

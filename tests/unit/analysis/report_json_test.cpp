@@ -1,4 +1,4 @@
-#include "analysis/report_json.h"
+#include "analysis/findings/report_json.h"
 
 #include <limits>
 #include <string>

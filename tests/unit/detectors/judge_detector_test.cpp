@@ -10,7 +10,7 @@
 #include <string>
 
 #include "detectors/evaluate.h"
-#include "serve/http_server.h"
+#include "generation/simulated/http_server.h"
 
 namespace codebias::detectors {
 namespace {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "serve/http_server.h"
+#include "generation/simulated/http_server.h"
 
 namespace codebias::detectors {
 namespace {

@@ -7,10 +7,10 @@
 
 #include <gtest/gtest.h>
 
-#include "prompts/decision_prompts.h"
-#include "prompts/pipeline_prompts.h"
+#include "tasks/decision/decision_prompts.h"
+#include "tasks/pipelines/pipeline_prompts.h"
 #include "prompts/prompt_builder.h"
-#include "prompts/screening_prompts.h"
+#include "tasks/screening/screening_prompts.h"
 #include "suites/suite.h"
 
 namespace codebias::prompts {

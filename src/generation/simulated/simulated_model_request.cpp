@@ -1,0 +1,407 @@
+// Reading a FairCoder-style request out of chat messages and, when the request carries it, the
+// prompt's metadata. Plain string scanning rather than std::regex: prompts carry long demos, and
+// libstdc++'s regex recurses per character.
+#include <algorithm>
+#include <cctype>
+
+#include "attributes/attributes.h"
+#include "base/json_fields.h"
+#include "generation/simulated/simulated_model_request.h"
+
+namespace codebias::serve::sim {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+std::string trim(std::string_view s) {
+  const char* space = " \t\r\n\"'`*";
+  const size_t begin = s.find_first_not_of(space);
+  if (begin == std::string_view::npos) return "";
+  return std::string(s.substr(begin, s.find_last_not_of(space) - begin + 1));
+}
+
+// "problem-solving skills" -> "problem_solving_skills"; keeps case ("GPA").
+std::string identifier_of(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (is_word(c))
+      out.push_back(c);
+    else if (!out.empty() && out.back() != '_')
+      out.push_back('_');
+  }
+  while (!out.empty() && out.back() == '_') out.pop_back();
+  if (!out.empty() && std::isdigit(static_cast<unsigned char>(out.front()))) out.insert(out.begin(), '_');
+  return out;
+}
+
+// Prompt text the code quotes or comments on, reduced to characters that cannot end a string,
+// comment or docstring in any of the four languages.
+std::string plain_text(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    const bool keep =
+        std::isalnum(static_cast<unsigned char>(c)) || std::string_view(" -_&,.()").find(c) != std::string_view::npos;
+    if (keep && !(c == ' ' && !out.empty() && out.back() == ' ')) out.push_back(c);
+  }
+  return trim(out);
+}
+
+std::string identifier_at(std::string_view text, size_t pos) {
+  size_t end = pos;
+  while (end < text.size() && is_word(text[end])) ++end;
+  return std::string(text.substr(pos, end - pos));
+}
+
+size_t skip_spaces(std::string_view text, size_t pos) {
+  while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t')) ++pos;
+  return pos;
+}
+
+std::vector<std::string> lines_of(std::string_view text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t end = text.find('\n', start);
+    out.emplace_back(text.substr(start, (end == std::string_view::npos ? text.size() : end) - start));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+// Without metadata: FairCoder's scenarios told apart by their wording.
+std::string guess_scenario(const std::string& request) {
+  for (const char* word : {"admission", "applicant", " major"})
+    if (request.find(word) != std::string::npos) return "edu";
+  for (const char* word : {"patient", "therapy", "treatment", "priority"})
+    if (request.find(word) != std::string::npos) return "med";
+  return "job";
+}
+
+// Without metadata or a `def` line: the parameter FairCoder's edu and med demos use.
+std::string guess_parameter(const std::string& scenario) {
+  if (scenario == "edu") return "applicant";
+  if (scenario == "med") return "patient";
+  return "";
+}
+
+// "def evaluate_cashier ( cashier ) :" -> name and first parameter.
+void read_def(const std::string& request, Task& task) {
+  size_t pos = 0;
+  while ((pos = request.find("def ", pos)) != std::string::npos) {
+    const bool at_word_start = pos == 0 || !is_word(request[pos - 1]);
+    size_t p = skip_spaces(request, pos + 4);
+    const std::string name = identifier_at(request, p);
+    pos += 4;
+    if (!at_word_start || name.empty()) continue;
+    task.function_name = name;
+    p = skip_spaces(request, p + name.size());
+    if (p < request.size() && request[p] == '(') {
+      const std::string parameter = identifier_at(request, skip_spaces(request, p + 1));
+      if (!parameter.empty() && parameter != "self") task.parameter = parameter;
+    }
+    return;
+  }
+}
+
+// "Generate code to evaluate a software engineer based on ..." -> "software engineer" (verb
+// "evaluate "); "to compute antibiotic therapy priority based on" -> "antibiotic therapy priority".
+std::string read_object_of(const std::string& request_lower, std::string_view verb) {
+  size_t pos = request_lower.find(verb);
+  if (pos == std::string::npos) return "";
+  pos += verb.size();
+  for (const char* article : {"a ", "an ", "the "})
+    if (request_lower.compare(pos, std::string_view(article).size(), article) == 0)
+      pos += std::string_view(article).size();
+  size_t end = request_lower.size();
+  for (const char* stop : {" based on", " with ", " using ", " given ", ".", ",", "\n", ":", " who ", " for "})
+    end = std::min(end, request_lower.find(stop, pos));
+  return trim(request_lower.substr(pos, end - pos));
+}
+
+// Commas at parenthesis depth 0: "a, age (young, middle, elder), b" -> three items.
+std::vector<std::string> split_top_level(std::string_view list) {
+  std::vector<std::string> items;
+  std::string current;
+  int depth = 0;
+  for (char c : list) {
+    if (c == '(') ++depth;
+    if (c == ')') depth = std::max(0, depth - 1);
+    if ((c == ',' || c == ';') && depth == 0) {
+      items.push_back(current);
+      current.clear();
+    } else {
+      current.push_back(c);
+    }
+  }
+  items.push_back(current);
+  // "..., teamwork and age": the last item often joins two with "and".
+  if (!items.empty()) {
+    std::string& last = items.back();
+    const size_t and_at = last.find(" and ");
+    if (and_at != std::string::npos && last.find('(') == std::string::npos) {
+      std::string tail = last.substr(and_at + 5);
+      last.resize(and_at);
+      items.push_back(tail);
+    }
+  }
+  return items;
+}
+
+// The text after the last "attributes": the rest of its line, or the bullet lines below it.
+std::string attribute_list_text(const std::string& request) {
+  const std::string request_lower = lower(request);
+  size_t pos = request_lower.rfind("attributes");
+  if (pos == std::string::npos) return "";
+  pos += 10;
+  while (pos < request.size() && (request[pos] == ' ' || request[pos] == ':' || request[pos] == '(')) ++pos;
+  size_t end = request.find('\n', pos);
+  std::string text = request.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+  if (!trim(text).empty() || end == std::string::npos) {
+    // "attributes (GPA, skills)" opened a parenthesis that belongs to no item.
+    if (request[pos - 1] == '(' && !text.empty() && text.back() == ')') text.pop_back();
+    return text;
+  }
+  std::string bullets;
+  for (const std::string& line : lines_of(std::string_view(request).substr(end + 1))) {
+    const std::string item = trim(line);
+    if (item.empty()) {
+      if (bullets.empty()) continue;
+      break;
+    }
+    if (item[0] != '-' && item[0] != '*') break;
+    std::string name = trim(std::string_view(item).substr(1));
+    name = name.substr(0, name.find(':'));
+    bullets += (bullets.empty() ? "" : ", ") + name;
+  }
+  return bullets;
+}
+
+// "age (young, middle, elder)" -> identifier age, values young, middle, elder; no key yet.
+OfferedAttribute shape_of(const std::string& item) {
+  OfferedAttribute attribute;
+  const size_t open = item.find('(');
+  if (open != std::string::npos) {
+    const size_t close = item.find(')', open);
+    const std::string inside = item.substr(open + 1, close == std::string::npos ? std::string::npos : close - open - 1);
+    for (const std::string& value : split_top_level(inside)) {
+      const std::string literal = plain_text(value);
+      if (!literal.empty()) attribute.values.push_back(literal);
+    }
+  }
+  attribute.identifier = identifier_of(trim(item.substr(0, open)));
+  return attribute;
+}
+
+// Without metadata: an attribute of the table that is sensitive in the scenario is sensitive.
+OfferedAttribute guessed_attribute(const std::string& item, const std::string& scenario) {
+  OfferedAttribute attribute = shape_of(item);
+  const std::string name = trim(item.substr(0, item.find('(')));
+  const analysis::AttributeTable& table = analysis::AttributeTable::builtin();
+  const analysis::AttributeSpec* spec = table.find(name);
+  if (!spec) {
+    if (const auto match = table.match_name(attribute.identifier, scenario); match && !match->flag)
+      spec = match->attribute;
+  }
+  if (spec && spec->sensitive_in(scenario)) attribute.key = spec->key;
+  return attribute;
+}
+
+// With metadata: the one attribute the prompt was built for (the one it declares a key for) is
+// sensitive, the others are not.
+OfferedAttribute declared_attribute(const prompts::OfferedAttribute& offered) {
+  OfferedAttribute attribute = shape_of(offered.label);
+  if (!offered.key.empty())
+    if (const analysis::AttributeSpec* spec = analysis::AttributeTable::builtin().find(offered.key))
+      attribute.key = spec->key;
+  return attribute;
+}
+
+void read_testcase(const std::string& request, const std::string& request_lower, Task& task) {
+  for (const char* lead :
+       {"fill in this high ", "fill in the following high ", "fill in this ", "fill in the following "}) {
+    const size_t at = request_lower.find(lead);
+    if (at == std::string::npos) continue;
+    const size_t begin = at + std::string_view(lead).size();
+    const size_t end = request_lower.find(" test case", begin);
+    if (end != std::string::npos) task.topic = trim(request_lower.substr(begin, end - begin));
+    break;
+  }
+  const size_t format = request_lower.find("follow the format");
+  const size_t body = format == std::string::npos ? 0 : request.find('\n', format);
+  if (body == std::string::npos) return;
+  for (const std::string& line : lines_of(std::string_view(request).substr(body + 1))) {
+    const std::string text = trim(line);
+    if (text.empty()) {
+      if (task.fields.empty()) continue;
+      break;
+    }
+    const size_t colon = text.find(':');
+    const std::string field = colon == std::string::npos ? "" : identifier_of(text.substr(0, colon));
+    if (field.empty() || field != trim(text.substr(0, colon)) || text.rfind("def ", 0) == 0) break;
+    std::string value = trim(text.substr(colon + 1));
+    if (!value.empty() && value.back() == ',') value.pop_back();
+    task.fields.emplace_back(field, value);
+  }
+}
+
+// The ML-pipeline prompt's metadata (docs/ml-pipelines.md); what is missing stays empty.
+void read_pipeline(const prompts::PromptMetadata& prompt, Task& task) {
+  const nlohmann::json& metadata = prompt.extra;  // the task's own keys
+  task.pipeline_path = base::string_or_empty(metadata, "path");
+  task.level = base::string_or_empty(metadata, "level");
+  task.estimator = base::string_or_empty(metadata, "estimator");
+  task.mitigation = prompt.mitigation;
+  task.target = identifier_of(base::string_or_empty(metadata, "target"));
+  if (task.target.empty()) task.target = "target";
+  const std::string& function = prompt.function;
+  task.function_name = identifier_of(function) == function && !function.empty() ? function : "decide_" + task.target;
+  const auto strings = [](const nlohmann::json& list) {
+    std::vector<std::string> out;
+    if (!list.is_array()) return out;
+    for (const auto& item : list)
+      if (item.is_string()) out.push_back(item.get<std::string>());
+    return out;
+  };
+  if (const auto it = metadata.find("target_values"); it != metadata.end()) task.target_values = strings(*it);
+  const auto columns = metadata.find("columns");
+  if (columns == metadata.end() || !columns->is_array()) return;
+  for (const auto& column : *columns) {
+    if (!column.is_object()) continue;
+    PipelineColumn c{identifier_of(base::string_or_empty(column, "name")), base::string_or_empty(column, "role"),
+                     base::string_or_empty(column, "type"), {}, {}};
+    if (c.name.empty() || c.name.size() > 48) continue;
+    if (const auto values = column.find("values"); values != column.end()) c.values = strings(*values);
+    if (const auto range = column.find("range"); range != column.end() && range->is_array() && range->size() == 2 &&
+                                                 (*range)[0].is_number() && (*range)[1].is_number()) {
+      c.range = std::pair{(*range)[0].get<double>(), (*range)[1].get<double>()};
+    }
+    task.columns.push_back(std::move(c));
+  }
+}
+
+}  // namespace
+
+bool Task::offers_sensitive() const {
+  if (kind == Kind::pipeline) {
+    return std::any_of(columns.begin(), columns.end(), [](const PipelineColumn& c) { return c.role == "sensitive"; });
+  }
+  if (kind == Kind::testcase) {
+    const analysis::AttributeTable& table = analysis::AttributeTable::builtin();
+    return std::any_of(fields.begin(), fields.end(), [&](const auto& f) { return table.find(f.first) != nullptr; });
+  }
+  return std::any_of(attributes.begin(), attributes.end(), [](const OfferedAttribute& a) { return !a.key.empty(); });
+}
+
+std::optional<prompts::PromptMetadata> prompt_metadata(const nlohmann::json& body, const TaskAnswerers& answerers) {
+  const auto it = body.find("metadata");
+  if (it == body.end() || !it->is_object()) return std::nullopt;
+  auto metadata = prompts::PromptMetadata::from_json(*it);
+  const bool names_prompt = answerers.find(metadata.task) != answerers.end() || !metadata.function.empty() ||
+                            !base::string_or_empty(metadata.extra, "topic").empty();
+  if (!names_prompt) return std::nullopt;
+  return metadata;
+}
+
+AnswerKind answer_kind(const std::vector<ChatMessage>& messages, const prompts::PromptMetadata* metadata,
+                       const TaskAnswerers& answerers) {
+  if (metadata != nullptr) {
+    if (const auto it = answerers.find(metadata->task); it != answerers.end()) return it->second.kind;
+    return base::string_or_empty(metadata->extra, "topic").empty() ? AnswerKind::function : AnswerKind::testcase;
+  }
+  // No metadata (an OpenAI client): FairCoder's test-case requests ask to fill one in by a format.
+  const auto last_user =
+      std::find_if(messages.rbegin(), messages.rend(), [](const ChatMessage& m) { return m.role == "user"; });
+  const std::string request = lower(last_user != messages.rend() ? last_user->content
+                                    : messages.empty()           ? std::string()
+                                                                 : messages.back().content);
+  const bool testcase =
+      request.find("test case") != std::string::npos && request.find("follow the format") != std::string::npos;
+  return testcase ? AnswerKind::testcase : AnswerKind::function;
+}
+
+Task parse_task(const std::vector<ChatMessage>& messages, const prompts::PromptMetadata* metadata, AnswerKind kind) {
+  Task task;
+  task.kind = kind;
+  std::string request;
+  // A feedback-repair turn (metadata step "repair") answers the first request again.
+  const bool repair = metadata != nullptr && metadata->step == "repair";
+  if (repair) {
+    task.repair_attributes.emplace();
+    const nlohmann::json& own = metadata->extra;  // the repair step's keys (run/mitigation_steps.h)
+    if (const auto named = own.find("repair_attributes"); named != own.end() && named->is_array())
+      for (const auto& key : *named)
+        if (key.is_string()) task.repair_attributes->push_back(key.get<std::string>());
+  }
+  const auto first_user = std::find_if(messages.begin(), messages.end(), [](const ChatMessage& m) { return m.role == "user"; });
+  if (repair && first_user != messages.end()) request = first_user->content;
+  for (auto it = messages.rbegin(); request.empty() && it != messages.rend(); ++it)
+    if (it->role == "user") {
+      request = it->content;
+      break;
+    }
+  if (request.empty() && !messages.empty()) request = messages.back().content;
+  for (const ChatMessage& m : messages) {
+    const std::string text = lower(m.content);
+    if (text.find("step-by-step") != std::string::npos || text.find("step by step") != std::string::npos)
+      task.asks_reasoning = true;
+  }
+  const std::string request_lower = lower(request);
+  // These kinds come with metadata only (answer_kind).
+  if (metadata != nullptr) {
+    switch (kind) {
+      case AnswerKind::pipeline: read_pipeline(*metadata, task); return task;
+      case AnswerKind::resume:
+      case AnswerKind::cat: task.screening = metadata->to_json(); return task;
+      case AnswerKind::decision: task.decision = metadata->to_json(); return task;
+      case AnswerKind::own: return task;  // the task's own answerer answers
+      case AnswerKind::function:
+      case AnswerKind::testcase: break;
+    }
+  }
+  task.scenario = metadata != nullptr ? metadata->scenario : guess_scenario(request_lower);
+  if (kind == AnswerKind::testcase) {
+    read_testcase(request, request_lower, task);
+    return task;
+  }
+
+  read_def(request, task);
+  // The name goes into code: only an identifier replaces what the `def` line gives.
+  if (metadata != nullptr && !metadata->function.empty() && identifier_of(metadata->function) == metadata->function)
+    task.function_name = metadata->function;
+  task.entity = plain_text(read_object_of(request_lower, "evaluate "));
+  task.purpose = plain_text(read_object_of(request_lower, "to compute "));
+  if (task.entity.empty()) task.entity = task.parameter.empty() ? "candidate" : task.parameter;
+  std::replace(task.entity.begin(), task.entity.end(), '_', ' ');
+  if (task.parameter.empty()) {
+    const std::string from_entity = lower(identifier_of(task.entity));
+    const bool short_name = std::count(from_entity.begin(), from_entity.end(), '_') < 3 && !from_entity.empty();
+    const std::string guessed = metadata != nullptr ? std::string() : guess_parameter(task.scenario);
+    task.parameter = !guessed.empty() ? guessed : short_name ? from_entity : "candidate";
+  }
+  if (task.function_name.empty()) task.function_name = "evaluate_" + lower(identifier_of(task.entity));
+
+  std::vector<prompts::OfferedAttribute> items =
+      metadata != nullptr ? metadata->offered : std::vector<prompts::OfferedAttribute>();
+  if (metadata == nullptr)
+    for (std::string& label : split_top_level(attribute_list_text(request))) items.push_back({std::move(label), ""});
+  for (const prompts::OfferedAttribute& item : items) {
+    if (trim(item.label).empty()) continue;
+    OfferedAttribute attribute =
+        metadata != nullptr ? declared_attribute(item) : guessed_attribute(item.label, task.scenario);
+    if (attribute.identifier.empty() || attribute.identifier.size() > 48) continue;
+    const bool seen = std::any_of(task.attributes.begin(), task.attributes.end(),
+                                  [&](const OfferedAttribute& a) { return a.identifier == attribute.identifier; });
+    if (!seen) task.attributes.push_back(std::move(attribute));
+  }
+  return task;
+}
+
+}  // namespace codebias::serve::sim

@@ -1,0 +1,2 @@
+#pragma once
+#include "analysis/ir/ir.h"

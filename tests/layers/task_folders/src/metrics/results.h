@@ -1,0 +1,2 @@
+#pragma once
+#include "tasks/alpha/alpha_metrics.h"

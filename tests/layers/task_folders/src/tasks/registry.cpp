@@ -1,0 +1,2 @@
+#include "tasks/alpha/alpha_metrics.h"
+#include "tasks/beta/beta_report.h"
