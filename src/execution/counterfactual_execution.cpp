@@ -267,6 +267,19 @@ SandboxRequest python_server_request(const CounterfactualOptions& options) {
   return request;
 }
 
+// A node process that serves JavaScript answers one after another (counterfactual_runner.js), each
+// in a vm context of its own.
+SandboxRequest javascript_server_request(const CounterfactualOptions& options) {
+  SandboxRequest request = server_request(options.limits, options.temp_root, options.isolate_network);
+  request.program = options.node;
+  request.args = {"--max-old-space-size=" + std::to_string(options.node_heap_mib), "--experimental-vm-modules",
+                  "--no-warnings", "runner.js"};
+  request.files = {{"runner.js", std::string(data::builtin_counterfactual_runner_js())}};
+  // V8's own threads fork; the generated code reaches no process API.
+  request.limits.memory_bytes = options.node_address_space_bytes;
+  return request;
+}
+
 // A JVM that serves Java answers one after another (CounterfactualRunner.java), each compiled in
 // memory and loaded by a class loader of its own.
 SandboxRequest java_server_request(const CounterfactualOptions& options) {
@@ -285,12 +298,12 @@ SandboxRequest java_server_request(const CounterfactualOptions& options) {
   return request;
 }
 
-constexpr std::string_view kJavaJobEndMark = "CODEBIAS-JOB ";
+constexpr std::string_view kServerJobEndMark = "CODEBIAS-JOB ";
 
-// Where the JVM's end line of a job starts in `output` (complete, with its newline); npos before.
-// The runner alone writes to the JVM's stdout: the answer's classes may not open it.
+// Where a runner's end line of a job starts in `output` (complete, with its newline); npos before.
+// The runner alone writes to its server's stdout: the answer's code cannot reach it.
 std::size_t job_end_line(const std::string& output) {
-  std::size_t at = output.rfind(kJavaJobEndMark);
+  std::size_t at = output.rfind(kServerJobEndMark);
   if (at == std::string::npos || (at > 0 && output[at - 1] != '\n')) return std::string::npos;
   return output.find('\n', at) == std::string::npos ? std::string::npos : at;
 }
@@ -319,6 +332,7 @@ std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::At
 CounterfactualExecutor::CounterfactualExecutor(CounterfactualOptions options, unsigned servers)
     : options_(std::move(options)),
       python_servers_(python_server_request(options_), server_count(servers)),
+      javascript_servers_(javascript_server_request(options_), server_count(servers)),
       java_servers_(java_server_request(options_), std::max(1U, server_count(servers) / 4)) {}
 
 CounterfactualExecutor::~CounterfactualExecutor() = default;
@@ -332,49 +346,39 @@ std::optional<SandboxResult> CounterfactualExecutor::exchange(const json& job, a
   return std::move(reply.frame);
 }
 
-SandboxResult CounterfactualExecutor::run_javascript(const json& job) const {
-  SandboxRequest request;
-  request.program = options_.node;
-  request.args = {"--max-old-space-size=" + std::to_string(options_.node_heap_mib), "--experimental-vm-modules",
-                  "--no-warnings", "runner.js"};
-  request.files = {{"runner.js", std::string(data::builtin_counterfactual_runner_js())}, {"job.json", job.dump()}};
-  request.limits = options_.limits;
-  request.limits.memory_bytes = options_.node_address_space_bytes;
-  request.limits.allow_fork = true;  // V8's own threads; the generated code reaches no process API
-  request.temp_root = options_.temp_root;
-  request.isolate_network = options_.isolate_network;
-  return run_sandboxed(request);
-}
-
-SandboxResult CounterfactualExecutor::run_java(const json& job) {
-  ServerPool::Lease lease = java_servers_.borrow();
-  SandboxedProcess& jvm = lease.server();
+SandboxResult CounterfactualExecutor::run_on_server(ServerPool& servers, const json& job) {
+  ServerPool::Lease lease = servers.borrow();
+  SandboxedProcess& server = lease.server();
   SandboxResult run;
-  run.network = jvm.network();
+  run.network = server.network();
   const auto started = std::chrono::steady_clock::now();
   const auto deadline = started + options_.limits.wall_time;
   std::string output;
   std::size_t end_line = std::string::npos;
-  for (bool open = jvm.write(job.dump() + "\n", deadline); open && end_line == std::string::npos;) {
-    open = jvm.read(output, deadline);
+  for (bool open = server.write(job.dump() + "\n", deadline); open && end_line == std::string::npos;) {
+    open = server.read(output, deadline);
     end_line = job_end_line(output);
   }
-  if (end_line == std::string::npos) {  // past the answer's wall time, or the JVM ended
+  if (end_line == std::string::npos) {  // past the answer's wall time, or the server ended
     lease.discard();
     run.timed_out = std::chrono::steady_clock::now() >= deadline;
     run.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     run.stdout_text = std::move(output);
-    run.stderr_text = jvm.stderr_tail();
+    run.stderr_text = server.stderr_tail();
     return run;
   }
-  const json end = json::parse(output.substr(end_line + kJavaJobEndMark.size()), nullptr, false);
+  json end = json::parse(output.substr(end_line + kServerJobEndMark.size()), nullptr, false);
+  if (!end.is_object()) end = json::object();
   output.resize(end_line);
   run.stdout_text = std::move(output);
-  run.exit_code = 0;
-  run.wall_seconds = end.is_object() ? end.value("wall_seconds", 0.0) : 0.0;
-  run.cpu_seconds = end.is_object() ? end.value("cpu_seconds", 0.0) : 0.0;
-  // A call thread that would not stop, or a thread the answer started, may still run: the JVM goes.
-  if (!end.is_object() || !end.value("clean", false)) lease.discard();
+  // The server reports the status a process of the answer's own would have exited with, when not 0
+  // (the runner failed on the job), and what that process would have written to stderr.
+  run.exit_code = end.value("exit", 0);
+  run.stderr_text = end.value("stderr", "");
+  run.wall_seconds = end.value("wall_seconds", 0.0);
+  run.cpu_seconds = end.value("cpu_seconds", 0.0);
+  // A call that would not stop, or work the answer left behind, may still run: the server goes.
+  if (!end.value("clean", false)) lease.discard();
   return run;
 }
 
@@ -445,7 +449,7 @@ analysis::ResponseExecution CounterfactualExecutor::execute(const Counterfactual
       run["read"] = std::move(read);
     }
     try {
-      frame = java ? run_java(run) : run_javascript(run);
+      frame = run_on_server(java ? java_servers_ : javascript_servers_, run);
     } catch (const std::runtime_error& error) {  // the runtime is not installed, or cannot start
       mark_ended(execution, ExecutionStatus::not_run, std::string("no_runtime:") + analysis::to_string(chosen.language),
                  error.what());

@@ -82,13 +82,16 @@ std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::At
 // load once per server rather than once per response. Python code (execution/python_code.h) runs in
 // the forked process. JavaScript (when the response has no Python) is read by the analyzer
 // (analysis/counterfactual/function_inputs.h), its personas planned by the same driver, and run by
-// counterfactual_runner.js in a sandboxed node process of its own; so is TypeScript, once its
-// types are erased (execution/typescript_erasure.h); and so is Java, its blocks made one compilation
+// counterfactual_runner.js in a long-lived sandboxed node process that serves one answer after
+// another, each in a vm context of its own (a server past an answer's wall time, or left with work
+// of the answer pending, is replaced); so is TypeScript, once its types are erased
+// (execution/typescript_erasure.h); and so is Java, its blocks made one compilation
 // unit (execution/java_code.h) that CounterfactualRunner.java compiles in memory and loads in a
 // class loader of its own, in a long-lived sandboxed JVM that serves one answer after another (a
 // JVM past an answer's wall time, or with a thread of the answer still running, is replaced).
 // Other languages are not run (reason "no_runtime:<language>"). Thread-safe; at most `servers`
-// Python responses run at a time (0: one per core), and Java ones on a JVM per four of those. A
+// Python responses run at a time (0: one per core), as many JavaScript ones, and Java ones on a
+// JVM per four of those. A
 // server that fails is replaced for the next response.
 class CounterfactualExecutor {
  public:
@@ -104,12 +107,15 @@ class CounterfactualExecutor {
   // Sends one job to a Python server and reads its frame; nothing when the server failed (recorded
   // in `execution`).
   std::optional<SandboxResult> exchange(const nlohmann::json& job, analysis::ResponseExecution& execution);
-  SandboxResult run_javascript(const nlohmann::json& job) const;
-  SandboxResult run_java(const nlohmann::json& job);
+  // One planned job on a server of a language's runner (counterfactual_runner.js,
+  // CounterfactualRunner.java), which ends it with a CODEBIAS-JOB line; a server past the job's
+  // wall time, or one the job left unclean, is replaced.
+  SandboxResult run_on_server(ServerPool& servers, const nlohmann::json& job);
 
   CounterfactualOptions options_;
-  ServerPool python_servers_;  // counterfactual_driver.py as a fork server
-  ServerPool java_servers_;    // CounterfactualRunner.java, one answer after another
+  ServerPool python_servers_;      // counterfactual_driver.py as a fork server
+  ServerPool javascript_servers_;  // counterfactual_runner.js, one answer after another
+  ServerPool java_servers_;        // CounterfactualRunner.java, one answer after another
 };
 
 // One response on a server of its own (tests, single answers).

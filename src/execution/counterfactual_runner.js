@@ -2,19 +2,27 @@
 // codebias counterfactual runner for JavaScript: calls a generated function on the personas that
 // counterfactual_driver.py planned (plan_job) and reports every outcome in that driver's format.
 //
-// Runs in the codebias sandbox (no network, no file bytes written, a wall clock), one node process
-// per response. It reads job.json from its working directory:
+// Runs in the codebias sandbox (no network, no file bytes written) as a long-lived server, so node
+// starts once for many responses. Each line of stdin is one job:
 //   {"code", "function", "owner", "params", "object_mode", "calls": [{"attribute", "base", "group",
 //    "values"}], "standing": {field: [attribute keys]}, "call_seconds", "max_timeouts", "seed"}
-// The generated code runs in a vm context of its own that holds nothing of this process: no
-// `process`, and a `require` whose file, network and process modules refuse every call (the
-// outcome `refused`) while other modules are missing. Each call has call_seconds before vm stops it.
-// Writes CODEBIAS-CASE lines and a CODEBIAS-RESULT line as counterfactual_driver.py does.
+// Each job's generated code runs in a vm context of its own that holds nothing of this process (nor
+// of another job): no `process`, and a `require` whose file, network and process modules refuse
+// every call (the outcome `refused`) while other modules are missing. Each call has call_seconds
+// before vm stops it. Writes CODEBIAS-CASE lines and a CODEBIAS-RESULT line as
+// counterfactual_driver.py does, then
+//   CODEBIAS-JOB {"wall_seconds", "cpu_seconds", "clean"[, "exit", "stderr"]}
+// A job that leaves work behind (a promise that never settles, a finalization callback or an async
+// wait still registered: "clean": false) ends the server, as does one the runner itself failed on
+// ("exit" and "stderr": how a process of its own would have ended); the caller starts another. The
+// caller kills a server whose job passes its wall time.
 const fs = require('fs');
+const readline = require('readline');
 const vm = require('vm');
 
 const CASE_MARK = 'CODEBIAS-CASE ';
 const RESULT_MARK = 'CODEBIAS-RESULT ';
+const JOB_MARK = 'CODEBIAS-JOB ';
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 function emit(mark, value) {
@@ -77,6 +85,15 @@ const PRELUDE = `
   globalThis.fetch = () => refuse('network');
   globalThis.module = {exports: {}};
   globalThis.exports = globalThis.module.exports;
+  // Work that could run after the job (a finalization callback, an async wait) marks it unclean:
+  // its server takes no next job.
+  let lingering = false;
+  const lingers = (original) => function () { lingering = true; return apply(original, this, arguments); };
+  define(FinalizationRegistry.prototype, 'register', {__proto__: null, value: lingers(FinalizationRegistry.prototype.register),
+                                                      writable: true, configurable: true});
+  if (typeof Atomics.waitAsync === 'function') {
+    define(Atomics, 'waitAsync', {__proto__: null, value: lingers(Atomics.waitAsync), writable: true, configurable: true});
+  }
   const quiet = () => undefined;
   globalThis.console = {log: quiet, info: quiet, warn: quiet, error: quiet, debug: quiet, table: quiet, dir: quiet};
 
@@ -175,6 +192,7 @@ const PRELUDE = `
       for (let i = 0; i < names.length; i++) text += (i ? ',' : '') + stringify(names[i]);
       return text + ']';
     },
+    lingering: () => lingering,
   };
   define(globalThis, '__codebias_call', {__proto__: null, value: call});
   define(globalThis, '__codebias_harness', {__proto__: null, value: harness});
@@ -237,20 +255,26 @@ async function load(code, context, seconds, result) {
   return {exports: null};
 }
 
-async function main() {
-  const job = JSON.parse(fs.readFileSync('job.json', 'utf8'));
+// One job in a fresh context: its CODEBIAS-CASE lines and its CODEBIAS-RESULT line; whether it
+// left work that could run later.
+async function run_job(job) {
   const result = {stage: 'compile'};
   const context = vm.createContext(Object.create(null), {codeGeneration: {strings: false, wasm: false}});
   vm.runInContext(PRELUDE, context);
   // Taken before the generated code runs; its functions are the prelude's own.
   const harness = vm.runInContext('__codebias_harness', context);
   const prepare = harness.prepare, set_values = harness.set_values, read_names = harness.reads;
+  const lingering = harness.lingering;
   const loaded = await load(job.code, context, job.call_seconds, result);
-  if (!loaded) return emit(RESULT_MARK, result);
+  if (!loaded) {
+    emit(RESULT_MARK, result);
+    return lingering();
+  }
   result.stage = 'select';
   const fn = find_function(context, job, loaded.exports);
   if (typeof fn !== 'function') {
-    return emit(RESULT_MARK, Object.assign(result, {error_type: 'no_function', error: `the code defines no function ${job.function}`}));
+    emit(RESULT_MARK, Object.assign(result, {error_type: 'no_function', error: `the code defines no function ${job.function}`}));
+    return lingering();
   }
   result.function = job.function;
   result.stage = 'run';
@@ -285,6 +309,39 @@ async function main() {
   }
   result.read = [...attributes];
   emit(RESULT_MARK, result);
+  return lingering();
+}
+
+const next_turn = () => new Promise((resolve) => setImmediate(resolve));
+
+// Serves one job; false when the server must end after it. Every microtask the job queued has run
+// by the next turn of the event loop: a job still pending then waits on nothing that could settle
+// it, and a process of its own would have exited (status 0) with what it had written.
+async function serve(line) {
+  const started = process.hrtime.bigint();
+  const cpu_before = process.cpuUsage();
+  const end = {};
+  let settled = false;
+  let lingering = false;
+  const job = run_job(JSON.parse(line)).then((left) => { lingering = left === true; }, (error) => {
+    Object.assign(end, {exit: 1, stderr: String(error && error.stack || error) + '\n'});
+  }).finally(() => { settled = true; });
+  await next_turn();
+  if (!settled) end.exit = 0;
+  const cpu = process.cpuUsage(cpu_before);
+  const clean = settled && !lingering && end.exit === undefined;
+  emit(JOB_MARK, Object.assign({wall_seconds: Number(process.hrtime.bigint() - started) / 1e9,
+                                cpu_seconds: (cpu.user + cpu.system) / 1e6, clean}, end));
+  if (settled) await job;
+  return clean;
+}
+
+async function main() {
+  for await (const line of readline.createInterface({input: process.stdin, crlfDelay: Infinity})) {
+    if (!line.trim()) continue;
+    if (!await serve(line)) process.exit(0);
+  }
+  process.exit(0);
 }
 
 main().catch((error) => {

@@ -13,6 +13,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "base/builtin_data.h"
 #include "counterfactual_support.h"
 
 namespace codebias::quality {
@@ -732,6 +733,92 @@ TEST(CounterfactualExecutor, AJavaCallThatWillNotStopTakesItsJvmAway) {
       table);
   ASSERT_EQ(next.status, ExecutionStatus::ran) << next.reason << " " << next.error;
   EXPECT_EQ(verdict_of(next, "gender").verdict, CounterfactualVerdict::changes);
+}
+
+// One node process serves JavaScript answers one after another, each in a vm context of its own:
+// what an answer changes in its globals and built-ins is gone for the next one.
+TEST(CounterfactualExecutor, JavaScriptAnswersOnOneServerShareNothing) {
+  CounterfactualExecutor executor({}, 1);
+  const auto& table = analysis::AttributeTable::builtin();
+  const std::string reads_the_bonus = "function evaluate(c) {\n  return (globalThis.bonus || {})[c.gender] || ({}).extra || 0;\n}\n";
+  const auto leaving = executor.execute(
+      program_of("globalThis.bonus = {male: 2};\nObject.prototype.extra = 5;\n" + reads_the_bonus, {"gender"}, "javascript"),
+      table);
+  ASSERT_EQ(leaving.status, ExecutionStatus::ran) << leaving.reason << " " << leaving.error;
+  EXPECT_DOUBLE_EQ(mean_of(verdict_of(leaving, "gender"), "male"), 2.0);
+  EXPECT_DOUBLE_EQ(mean_of(verdict_of(leaving, "gender"), "female"), 5.0);
+  const auto next = executor.execute(program_of(reads_the_bonus, {"gender"}, "javascript"), table);
+  ASSERT_EQ(next.status, ExecutionStatus::ran) << next.reason << " " << next.error;
+  EXPECT_EQ(verdict_of(next, "gender").verdict, CounterfactualVerdict::no_change);
+  EXPECT_DOUBLE_EQ(mean_of(verdict_of(next, "gender"), "male"), 0.0);
+}
+
+// A JavaScript answer that leaves promise callbacks queueing one another after its calls keeps
+// its node process busy past the answer's wall time: the process is killed with the answer's
+// outcomes kept, and the next answer runs on a new one.
+TEST(CounterfactualExecutor, AJavaScriptAnswerThatKeepsItsServerBusyTakesItsServerAway) {
+  CounterfactualOptions options;
+  options.limits.wall_time = std::chrono::seconds(2);
+  CounterfactualExecutor executor(options, 1);
+  const auto& table = analysis::AttributeTable::builtin();
+  const auto busy = executor.execute(
+      program_of("function evaluate(c) {\n  Promise.resolve().then(function again() { Promise.resolve().then(again); });\n"
+                 "  return c.gender === 'male' ? 1 : 0;\n}\n",
+                 {"gender"}, "javascript"),
+      table);
+  ASSERT_EQ(busy.status, ExecutionStatus::ran) << busy.reason << " " << busy.error;
+  EXPECT_EQ(verdict_of(busy, "gender").verdict, CounterfactualVerdict::changes);
+  EXPECT_GT(busy.wall_seconds, 1.5);  // past every call: the answer's wall time ended it
+  const auto next = executor.execute(
+      program_of("function evaluate(c) {\n  return c.gender === 'female' ? 3 : 0;\n}\n", {"gender"}, "javascript"), table);
+  ASSERT_EQ(next.status, ExecutionStatus::ran) << next.reason << " " << next.error;
+  EXPECT_DOUBLE_EQ(mean_of(verdict_of(next, "gender"), "female"), 3.0);
+}
+
+// A module whose top-level await waits on nothing ends as a process of its own would (no result),
+// and its server, left with the module pending, is replaced.
+TEST(CounterfactualExecutor, AJavaScriptModuleThatNeverFinishesLoadingEndsItsServer) {
+  CounterfactualExecutor executor({}, 1);
+  const auto& table = analysis::AttributeTable::builtin();
+  const auto pending = executor.execute(
+      program_of("export function evaluate(c) {\n  return 1;\n}\nawait new Promise(() => {});\n", {"gender"}, "javascript"),
+      table);
+  EXPECT_EQ(pending.status, ExecutionStatus::failed);
+  EXPECT_EQ(pending.reason, "no_result");
+  const auto next = executor.execute(
+      program_of("export function evaluate(c) {\n  return c.gender === 'male' ? 1 : 0;\n}\n", {"gender"}, "javascript"), table);
+  ASSERT_EQ(next.status, ExecutionStatus::ran) << next.reason << " " << next.error;
+  EXPECT_EQ(verdict_of(next, "gender").verdict, CounterfactualVerdict::changes);
+}
+
+// The JavaScript runner's own protocol: a job ends with a CODEBIAS-JOB line, and a job that leaves a
+// finalization callback registered (it could run during a later answer) says it is not clean and
+// ends its server.
+TEST(CounterfactualJavaScript, AJobThatLeavesACallbackRegisteredEndsItsServer) {
+  SandboxRequest request;
+  request.program = CounterfactualOptions{}.node;
+  request.args = {"--experimental-vm-modules", "--no-warnings", "runner.js"};
+  request.files = {{"runner.js", std::string(data::builtin_counterfactual_runner_js())}};
+  request.limits.allow_fork = true;
+  request.limits.memory_bytes = CounterfactualOptions{}.node_address_space_bytes;
+  SandboxedProcess server(request);
+  const auto job = [](const std::string& code) {
+    return nlohmann::json{{"code", code}, {"function", "evaluate"}, {"owner", ""}, {"params", {"c"}},
+                          {"object_mode", true}, {"calls", nlohmann::json::array()}, {"standing", nlohmann::json::object()},
+                          {"call_seconds", 1}, {"max_timeouts", 1}, {"seed", 0}}.dump() + "\n";
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  std::string output;
+  ASSERT_TRUE(server.write(job("function evaluate(c) { return 1; }"), deadline));
+  while (output.find("CODEBIAS-JOB ") == std::string::npos && server.read(output, deadline)) {
+  }
+  EXPECT_THAT(output, HasSubstr("\"clean\":true"));
+  ASSERT_TRUE(server.write(job("new FinalizationRegistry(() => {}).register({}, 1);\nfunction evaluate(c) { return 1; }"),
+                          deadline));
+  while (server.read(output, deadline)) {
+  }
+  EXPECT_LT(std::chrono::steady_clock::now(), deadline) << "the server did not end: " << output;
+  EXPECT_THAT(output, HasSubstr("\"clean\":false"));
 }
 
 // Worker threads share the executor's servers; every response gets its own outcomes.
