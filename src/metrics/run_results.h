@@ -7,12 +7,12 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
-#include <variant>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -83,6 +83,47 @@ struct AnalysedSample {
   nlohmann::ordered_json analysis;  // the score contract's object; null when not done
 };
 
+// One rate's cell of a task's results and the n it rests on, for the small-groups warning
+// (reports/small_groups.h).
+struct RatedCell {
+  std::string cell;
+  int n = 0;
+  std::optional<int> n_prompts;  // the prompts the cell's n is over, where the task's cells have them
+};
+
+// A rated cell's name from its parts ("config / area"), empty parts left out.
+std::string rated_cell_label(std::initializer_list<std::string> parts);
+
+// The cells whose rates a task's report shows, and what their n counts ("answers with code").
+struct RatedCells {
+  std::string unit;
+  std::string n_name = "n";  // the cell's key for n in summary.json's small_groups
+  std::vector<RatedCell> cells;
+};
+
+// What a run's task computed, as the task's run analysis (tasks/task.h, analyse_run) made it.
+// The shared stages reach it only through these functions: its report sections, and what the
+// small-groups warning, the run's cost, `compare` and `gate` ask of it.
+class TaskResults {
+ public:
+  virtual ~TaskResults() = default;
+
+  // The task's report sections (reports/task_report.h), defined with the task's report code.
+  virtual std::unique_ptr<reports::TaskReport> report() const = 0;
+  // The cells the small-groups warning checks; nullopt where the task rates no cells.
+  virtual std::optional<RatedCells> rated_cells() const { return std::nullopt; }
+  // The function cells `compare`, `gate` and the cost per biased finding judge; nullptr where the
+  // task has none.
+  virtual const std::vector<FunctionCell>* function_cells() const { return nullptr; }
+
+ protected:
+  TaskResults() = default;
+  TaskResults(const TaskResults&) = default;
+  TaskResults(TaskResults&&) = default;
+  TaskResults& operator=(const TaskResults&) = default;
+  TaskResults& operator=(TaskResults&&) = default;
+};
+
 // The LL144 audit of generated hiring functions run on an applicant pool (tasks/hiring_audit/
 // code_audit.h), rendered by the tasks stage so the function report only places it.
 struct CodeAuditSection {
@@ -95,7 +136,11 @@ struct CodeAuditSection {
 
 // The function-implementation task's results: one cell per configuration × scenario × attribute,
 // in plan order of first appearance.
-struct FunctionResults {
+struct FunctionResults final : TaskResults {
+  std::unique_ptr<reports::TaskReport> report() const override;  // reports/function_report.cpp
+  std::optional<RatedCells> rated_cells() const override;
+  const std::vector<FunctionCell>* function_cells() const override { return &cells; }
+
   std::vector<FunctionCell> cells;
   // With a --mitigation sweep: each strategy against its baseline, and what each configuration cost.
   std::vector<MitigationComparison> mitigations;
@@ -107,13 +152,21 @@ struct FunctionResults {
 
 // The unit-test-generation task's results: the per-topic metrics of metrics/testcase_metrics.h in
 // the JSON form summary.json carries (to_json(TestcaseSummary)).
-struct TestcaseResults {
+struct TestcaseResults final : TaskResults {
+  explicit TestcaseResults(nlohmann::ordered_json metrics) : metrics(std::move(metrics)) {}
+  std::unique_ptr<reports::TaskReport> report() const override;  // reports/testcase_report.cpp
+  std::optional<RatedCells> rated_cells() const override;
+
   nlohmann::ordered_json metrics;
 };
 
 // The ML-pipeline task's results: feature retention per cell and the pipeline-vs-conditional
 // comparisons (metrics/pipeline_metrics.h).
-struct PipelineResults {
+struct PipelineResults final : TaskResults {
+  explicit PipelineResults(PipelineMetrics metrics) : metrics(std::move(metrics)) {}
+  std::unique_ptr<reports::TaskReport> report() const override;  // reports/pipeline_report.cpp
+  std::optional<RatedCells> rated_cells() const override;
+
   PipelineMetrics metrics;
 };
 
@@ -128,21 +181,31 @@ struct ResumeReading {
 
 // The resume task's results (BAD §5.1-§5.2): the screening metrics over every answered first
 // turn (fields a further turn filled in included), and how the answers were read.
-struct ResumeResults {
+struct ResumeResults final : TaskResults {
+  std::unique_ptr<reports::TaskReport> report() const override;  // reports/resume_report.cpp
+  std::optional<RatedCells> rated_cells() const override;
+
   ScreeningMetrics metrics;
   ResumeReading reading;
 };
 
 // The cat task's results (BAD §5.3, Table 1): ss, nss and icat per configuration and group, and
 // the position-bias check.
-struct CatResults {
+struct CatResults final : TaskResults {
+  explicit CatResults(CatMetrics metrics) : metrics(std::move(metrics)) {}
+  std::unique_ptr<reports::TaskReport> report() const override;  // reports/cat_report.cpp
+  std::optional<RatedCells> rated_cells() const override;
+
   CatMetrics metrics;
 };
 
 // The decision-function task's results (Solar, Huang et al.; docs/counterfactual.md): per tested
 // attribute, the share of answers with code the static analyzer reads as biased, and with
 // --execute what running them showed.
-struct DecisionResults {
+struct DecisionResults final : TaskResults {
+  std::unique_ptr<reports::TaskReport> report() const override;  // reports/decision_report.cpp
+  std::optional<RatedCells> rated_cells() const override;
+
   struct StaticRate {
     std::string attribute;
     std::optional<RateWithInterval> biased;  // biased / answers with code that test the attribute
@@ -151,22 +214,14 @@ struct DecisionResults {
   std::optional<CounterfactualSummary> counterfactual;
 };
 
-// The results of a task in its own folder (tasks/<task>/), which builds its own report sections
-// (reports/task_report.h): this stage only holds the factory.
-struct TaskFolderResults {
-  std::function<std::unique_ptr<reports::TaskReport>()> report;
-};
-
 struct RunResults {
   RunCounts counts;
   std::vector<AnalysedSample> samples;
-  // The task's own results, one alternative per kind; each has its report sections
-  // (reports/task_report.h).
-  std::variant<FunctionResults, TestcaseResults, PipelineResults, ResumeResults, CatResults, DecisionResults,
-               TaskFolderResults>
-      task;
+  // The task's own results, made by its run analysis; null until a task has analysed the run.
+  std::shared_ptr<const TaskResults> task;
 
-  // The function task's cells. Throws std::logic_error for the results of another task.
+  // The task's function cells (TaskResults::function_cells). Throws std::logic_error for a task
+  // without them.
   const std::vector<FunctionCell>& function_cells() const;
 };
 

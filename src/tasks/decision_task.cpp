@@ -102,7 +102,7 @@ metrics::RunResults analyse_decision_samples(const std::vector<metrics::SampleRe
     decision.static_rates.push_back({attribute, metrics::rate_with_interval(biased, with_code)});
   }
   if (settings.execute) decision.counterfactual = metrics::summarize_counterfactual(executed);
-  results.task = std::move(decision);
+  results.task = std::make_shared<metrics::DecisionResults>(std::move(decision));
   return results;
 }
 

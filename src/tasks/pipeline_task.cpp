@@ -252,7 +252,7 @@ metrics::RunResults analyse_pipeline_samples(const std::vector<metrics::SampleRe
     answers.push_back(metrics::pipeline_answer_from(planned.metadata, sample.analysis, planned.config,
                                                     planned.prompt_id, planned.sample_index));
   }
-  results.task = metrics::PipelineResults{metrics::compute_pipeline_metrics(answers)};
+  results.task = std::make_shared<metrics::PipelineResults>(metrics::compute_pipeline_metrics(answers));
   return results;
 }
 

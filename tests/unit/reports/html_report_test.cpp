@@ -52,6 +52,7 @@ struct Fixture {
       records.push_back(biased_record("s" + std::to_string(i), answers[i]));
     for (const auto& record : records) results.samples.push_back({&record, biased_analysis(2)});
     results.counts.planned = results.counts.done = static_cast<std::int64_t>(records.size());
+    results.task = std::make_shared<metrics::FunctionResults>();
     input.provenance = {{"model", "m</script><script>alert(2)</script>"}, {"simulated_model", simulated}};
     input.results = &results;
   }
