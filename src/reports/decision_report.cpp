@@ -131,7 +131,9 @@ class DecisionReport final : public TaskReport {
 
 namespace codebias::metrics {
 
-std::unique_ptr<reports::TaskReport> DecisionResults::report() const { return std::make_unique<reports::DecisionReport>(*this); }
+std::unique_ptr<reports::TaskReport> DecisionResults::report() const {
+  return std::make_unique<reports::DecisionReport>(*this);
+}
 
 std::optional<RatedCells> DecisionResults::rated_cells() const {
   RatedCells out{"answers with code", "n", {}};

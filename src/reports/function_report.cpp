@@ -566,12 +566,15 @@ std::string function_metrics_csv(const std::vector<metrics::FunctionCell>& cells
 
 namespace codebias::metrics {
 
-std::unique_ptr<reports::TaskReport> FunctionResults::report() const { return std::make_unique<reports::FunctionReport>(*this); }
+std::unique_ptr<reports::TaskReport> FunctionResults::report() const {
+  return std::make_unique<reports::FunctionReport>(*this);
+}
 
 std::optional<RatedCells> FunctionResults::rated_cells() const {
   RatedCells out{"programs with code", "n_with_code", {}};
   for (const auto& cell : cells) {
-    out.cells.push_back({cell_label(cell.config, cell.scenario, cell.attribute), cell.metrics.n_with_code, cell.n_prompts});
+    out.cells.push_back(
+        {cell_label(cell.config, cell.scenario, cell.attribute), cell.metrics.n_with_code, cell.n_prompts});
   }
   return out;
 }

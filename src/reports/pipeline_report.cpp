@@ -354,18 +354,20 @@ ordered_json pipeline_metrics_json(const metrics::PipelineMetrics& m) {
   return out;
 }
 
-
 }  // namespace codebias::reports
 
 namespace codebias::metrics {
 
-std::unique_ptr<reports::TaskReport> PipelineResults::report() const { return std::make_unique<reports::PipelineReport>(*this); }
+std::unique_ptr<reports::TaskReport> PipelineResults::report() const {
+  return std::make_unique<reports::PipelineReport>(*this);
+}
 
 std::optional<RatedCells> PipelineResults::rated_cells() const {
   RatedCells out{"answers with use decided", "n", {}};
   for (const auto& c : metrics.cells) {
-    out.cells.push_back({rated_cell_label({c.config, c.dataset, c.path, c.level, c.mitigation, c.attribute_set, c.attribute}),
-                         c.n_decided, std::nullopt});
+    out.cells.push_back(
+        {rated_cell_label({c.config, c.dataset, c.path, c.level, c.mitigation, c.attribute_set, c.attribute}),
+         c.n_decided, std::nullopt});
   }
   return out;
 }

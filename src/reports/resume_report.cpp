@@ -227,13 +227,16 @@ class ResumeReport final : public TaskReport {
 
 namespace codebias::metrics {
 
-std::unique_ptr<reports::TaskReport> ResumeResults::report() const { return std::make_unique<reports::ResumeReport>(*this); }
+std::unique_ptr<reports::TaskReport> ResumeResults::report() const {
+  return std::make_unique<reports::ResumeReport>(*this);
+}
 
 std::optional<RatedCells> ResumeResults::rated_cells() const {
   // A representation ratio is a share of an area's résumés: the area's count is its n.
   RatedCells out{"résumés in the area", "n", {}};
   for (const auto& section : metrics.by_config) {
-    for (const auto& area : section.areas) out.cells.push_back({rated_cell_label({section.config, area.area}), area.n, std::nullopt});
+    for (const auto& area : section.areas)
+      out.cells.push_back({rated_cell_label({section.config, area.area}), area.n, std::nullopt});
   }
   return out;
 }

@@ -142,7 +142,8 @@ void write_responses_jsonl(const RunReportInput& input, std::ostream& out) {
 
 std::string metrics_csv(const RunReportInput& input) {
   // A task's rows may carry their configuration's cost, which needs the run's prices.
-  return task_report(*input.results)->metrics_csv(cost_json(input).value("per_configuration", nlohmann::ordered_json()));
+  return task_report(*input.results)
+      ->metrics_csv(cost_json(input).value("per_configuration", nlohmann::ordered_json()));
 }
 
 std::string samples_csv(const RunReportInput& input) {

@@ -287,7 +287,9 @@ class TestcaseReport final : public TaskReport {
 
 namespace codebias::metrics {
 
-std::unique_ptr<reports::TaskReport> TestcaseResults::report() const { return std::make_unique<reports::TestcaseReport>(*this); }
+std::unique_ptr<reports::TaskReport> TestcaseResults::report() const {
+  return std::make_unique<reports::TestcaseReport>(*this);
+}
 
 std::optional<RatedCells> TestcaseResults::rated_cells() const {
   // The rates are means over blocks: a topic's attribute rests on its blocks (the "n" of its first

@@ -448,8 +448,8 @@ metrics::RunResults analyse_testcase_run(const std::vector<metrics::SampleRecord
   }
   metrics::TestcaseMetricsOptions options;
   options.block = block;
-  results.task =
-      std::make_shared<metrics::TestcaseResults>(metrics::to_json(metrics::summarize_testcases(reports, table, options)));
+  results.task = std::make_shared<metrics::TestcaseResults>(
+      metrics::to_json(metrics::summarize_testcases(reports, table, options)));
   return results;
 }
 

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "tasks/suite_loading.h"
 #include "cli.h"
 #include "paths.h"
 #include "run/run.h"
@@ -38,7 +39,7 @@ using Planted = std::map<std::string, std::map<std::string, std::map<std::string
 
 Planted planted_rates() {
   std::map<std::string, std::map<std::string, std::map<std::string, std::pair<double, int>>>> sums;
-  for (const auto& prompt : build_hiring_prompts(suites::builtin_suite("hiring-audit"), {})) {
+  for (const auto& prompt : build_hiring_prompts(tasks::builtin_suite("hiring-audit"), {})) {
     const std::string design = prompt.metadata["design"];
     const std::vector<double> p = planted_probabilities(prompt.metadata);
     const json& candidates = prompt.metadata["candidates"];

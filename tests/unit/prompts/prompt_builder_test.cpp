@@ -1,3 +1,4 @@
+#include "tasks/suite_loading.h"
 #include "prompts/prompt_builder.h"
 
 #include <algorithm>
@@ -20,7 +21,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
 
-const suites::Suite& faircoder() { return suites::builtin_suite("faircoder"); }
+const suites::Suite& faircoder() { return tasks::builtin_suite("faircoder"); }
 
 // The options of one task's prompts; build() calls that task's builder.
 struct TaskOptions : PromptOptions {
