@@ -12,7 +12,6 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "tasks/suite_loading.h"
 #include "cli.h"
 #include "paths.h"
 #include "run/run.h"
@@ -22,6 +21,7 @@
 #include "tasks/hiring_audit/hiring_prompts.h"
 #include "tasks/hiring_audit/hiring_simulated.h"
 #include "tasks/hiring_audit/hiring_suite.h"
+#include "tasks/suite_loading.h"
 
 namespace codebias::tasks::hiring {
 namespace {

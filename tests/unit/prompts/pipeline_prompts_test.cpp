@@ -1,6 +1,5 @@
 // The ml-pipeline prompt builder over the built-in ml-pipelines suite: slice, ids, determinism,
 // column order, estimator draw, metadata, variants, mitigations and attribute sets.
-#include "tasks/suite_loading.h"
 #include "prompts/pipeline_prompts.h"
 
 #include <algorithm>
@@ -15,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/strings.h"
+#include "tasks/suite_loading.h"
 
 namespace codebias::prompts {
 namespace {

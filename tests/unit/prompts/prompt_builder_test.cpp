@@ -1,4 +1,3 @@
-#include "tasks/suite_loading.h"
 #include "prompts/prompt_builder.h"
 
 #include <algorithm>
@@ -12,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "suites/suite.h"
+#include "tasks/suite_loading.h"
 
 namespace codebias::prompts {
 namespace {

@@ -1,6 +1,5 @@
 // PromptMetadata: one reader and one writer of the metadata every prompt carries, which leave the
 // stored JSON byte-identical.
-#include "tasks/suite_loading.h"
 #include "prompts/prompt_metadata.h"
 
 #include <string>
@@ -13,6 +12,7 @@
 #include "prompts/prompt_builder.h"
 #include "prompts/screening_prompts.h"
 #include "suites/suite.h"
+#include "tasks/suite_loading.h"
 
 namespace codebias::prompts {
 namespace {

@@ -9,8 +9,8 @@
 
 #include <gtest/gtest.h>
 
-#include "tasks/suite_loading.h"
 #include "prompts/screening_prompts.h"
+#include "tasks/suite_loading.h"
 
 namespace codebias::prompts {
 namespace {

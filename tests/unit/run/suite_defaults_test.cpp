@@ -4,9 +4,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "tasks/suite_loading.h"
 #include "run/run.h"
 #include "suites/suite.h"
+#include "tasks/suite_loading.h"
 
 namespace codebias::run {
 namespace {

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "tasks/suite_loading.h"
 #include "prompts/decision_prompts.h"
 #include "prompts/prompt_builder.h"
 #include "serve/simulated_model.h"
 #include "suites/suite.h"
+#include "tasks/suite_loading.h"
 #include "tasks/task.h"
 
 namespace codebias::serve {

@@ -8,10 +8,10 @@
 
 #include <gtest/gtest.h>
 
-#include "tasks/suite_loading.h"
 #include "prompts/screening_prompts.h"
 #include "run/follow_ups.h"
 #include "serve/simulated_model.h"
+#include "tasks/suite_loading.h"
 #include "tasks/task.h"
 
 namespace codebias::serve {

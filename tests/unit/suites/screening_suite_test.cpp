@@ -7,8 +7,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "tasks/suite_loading.h"
 #include "suites/suite.h"
+#include "tasks/suite_loading.h"
 
 namespace codebias::suites {
 namespace {

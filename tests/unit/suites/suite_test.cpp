@@ -1,4 +1,3 @@
-#include "tasks/suite_loading.h"
 #include "suites/suite.h"
 #include "paths.h"
 
@@ -17,6 +16,7 @@
 
 #include "base/builtin_data.h"
 #include "suites/template_text.h"
+#include "tasks/suite_loading.h"
 
 namespace codebias::suites {
 namespace {
