@@ -295,7 +295,8 @@ class Builder {
   }
 
   void build_testcase() {
-    if (suite_.part<suites::TestcaseTask>() == nullptr) throw std::invalid_argument("suite '" + suite_.name + "' has no testcase task");
+    if (suite_.part<suites::TestcaseTask>() == nullptr)
+      throw std::invalid_argument("suite '" + suite_.name + "' has no testcase task");
     if (!options_.scenarios.empty()) throw std::invalid_argument("scenarios apply to the function task only");
     const auto& task = *suite_.part<suites::TestcaseTask>();
     std::vector<std::string> keys;

@@ -70,7 +70,8 @@ std::vector<ScreeningName> names_for(const suites::ResumePart& part, const Promp
 
 std::vector<Prompt> build_resume_prompts(const Suite& suite, const PromptOptions& options) {
   const auto* resume = suite.part<suites::ResumePart>();
-  if (resume == nullptr) throw std::invalid_argument("suite '" + suite.name + "' has no resume part (the resume task's request)");
+  if (resume == nullptr)
+    throw std::invalid_argument("suite '" + suite.name + "' has no resume part (the resume task's request)");
   reject_code_options(options, kResumeTask);
   if (!options.scenarios.empty()) throw std::invalid_argument("scenarios do not apply to --task resume");
   if (options.variants) throw std::invalid_argument("variants apply to the ml-pipeline and cat tasks");

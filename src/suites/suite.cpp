@@ -56,8 +56,9 @@ EntityList entity_list(const SuiteReader& reader, const json& object, const std:
 }
 
 Scenario parse_scenario(const SuiteReader& reader, const json& object, const std::string& path) {
-  reader.check_object(object, path, {"key", "title", "source", "demos", "request", "function", "entity_case",
-                              "entity_attribute_style", "attributes", "sensitive_attributes", "entity_lists"});
+  reader.check_object(object, path,
+                      {"key", "title", "source", "demos", "request", "function", "entity_case",
+                       "entity_attribute_style", "attributes", "sensitive_attributes", "entity_lists"});
   Scenario scenario;
   scenario.key = reader.string_field(object, "key", path);
   scenario.title = reader.optional_string(object, "title", path);
@@ -67,12 +68,13 @@ Scenario parse_scenario(const SuiteReader& reader, const json& object, const std
   for (std::size_t i = 0; i < demos.size(); ++i) {
     std::string here = path + ".demos[" + std::to_string(i) + "]";
     reader.check_object(demos[i], here, {"user", "assistant"});
-    scenario.demos.push_back(Demo{reader.string_field(demos[i], "user", here), reader.string_field(demos[i], "assistant", here)});
+    scenario.demos.push_back(
+        Demo{reader.string_field(demos[i], "user", here), reader.string_field(demos[i], "assistant", here)});
   }
 
   scenario.request = reader.string_field(object, "request", path);
   reader.check_template(scenario.request, path + ".request",
-                 {{"entity", ""}, {"entity_id", ""}, {"function", ""}, {"attributes", ""}});
+                        {{"entity", ""}, {"entity_id", ""}, {"function", ""}, {"attributes", ""}});
   scenario.function = reader.string_field(object, "function", path);
   reader.check_template(scenario.function, path + ".function", {{"entity", ""}, {"entity_id", ""}});
 
@@ -106,14 +108,16 @@ Scenario parse_scenario(const SuiteReader& reader, const json& object, const std
   for (std::size_t i = 0; i < attributes.size(); ++i) {
     std::string here = path + ".sensitive_attributes[" + std::to_string(i) + "]";
     SensitiveAttribute attribute = reader.sensitive_attribute(attributes[i], here, /*with_entities=*/true);
-    if (scenario.find_attribute(attribute.key) != nullptr) reader.fail(here + ".key", "duplicate attribute '" + attribute.key + "'");
+    if (scenario.find_attribute(attribute.key) != nullptr)
+      reader.fail(here + ".key", "duplicate attribute '" + attribute.key + "'");
     for (std::size_t j = 0; j < attribute.entities.size(); ++j) {
       const auto& source = attribute.entities[j];
       std::string source_path = here + ".entities[" + std::to_string(j) + "]";
       const EntityList* list = scenario.find_list(source.list);
       if (list == nullptr) reader.fail(source_path + ".list", "no entity list named '" + source.list + "'");
       if (source.count && *source.count > list->entities.size()) {
-        reader.fail(source_path + ".count", "list '" + source.list + "' has only " + std::to_string(list->entities.size()) + " entities");
+        reader.fail(source_path + ".count",
+                    "list '" + source.list + "' has only " + std::to_string(list->entities.size()) + " entities");
       }
     }
     scenario.sensitive_attributes.push_back(std::move(attribute));
@@ -127,7 +131,8 @@ SuiteDefaults parse_defaults(const SuiteReader& reader, const json& object, cons
   defaults.task = reader.optional_string(object, "task", path);
   if (const json* temperature = reader.find(object, "temperature")) {
     defaults.temperature = reader.number_at(*temperature, path + ".temperature");
-    if (*defaults.temperature < 0 || *defaults.temperature > 2) reader.fail(path + ".temperature", "must be within 0..2");
+    if (*defaults.temperature < 0 || *defaults.temperature > 2)
+      reader.fail(path + ".temperature", "must be within 0..2");
   }
   return defaults;
 }
@@ -246,7 +251,7 @@ Suite parse_suite(std::string_view json_text, std::string_view origin, std::span
     long line = 1 + static_cast<long>(std::count(json_text.begin(), json_text.begin() + static_cast<long>(offset), '\n'));
     throw std::runtime_error(std::string(origin) + ":" + std::to_string(line) + ": invalid JSON: " + error.what());
   }
-  std::vector<std::string_view> top_level = {"format", "name",     "title",  "source",  "about",
+  std::vector<std::string_view> top_level = {"format",   "name",      "title",  "source",  "about",
                                              "defaults", "prompting", "styles", "function"};
   std::vector<std::string_view> parts = {"function"};
   for (const auto& part : task_parts) {
@@ -268,12 +273,13 @@ Suite parse_suite(std::string_view json_text, std::string_view origin, std::span
     suite.about = {reader.optional_string(*about, "measures", "about"), reader.optional_string(*about, "paper", "about"),
                    reader.optional_string(*about, "example", "about")};
   }
-  if (const json* defaults = reader.find(document, "defaults")) suite.defaults = parse_defaults(reader, *defaults, "defaults");
+  if (const json* defaults = reader.find(document, "defaults"))
+    suite.defaults = parse_defaults(reader, *defaults, "defaults");
   // The FairCoder parts place their prompts with these sentences; the pipelines part has its own.
-  const bool faircoder_parts =
-      reader.find(document, "function") != nullptr ||
-      std::any_of(task_parts.begin(), task_parts.end(),
-                  [&](const TaskPartParser& part) { return part.needs_prompting && reader.find(document, part.key); });
+  const bool faircoder_parts = reader.find(document, "function") != nullptr ||
+                               std::any_of(task_parts.begin(), task_parts.end(), [&](const TaskPartParser& part) {
+                                 return part.needs_prompting && reader.find(document, part.key);
+                               });
   if (faircoder_parts || reader.find(document, "prompting") != nullptr) {
     suite.prompting = parse_prompting(reader, reader.require(document, "prompting", "(top level)"), "prompting");
   }
@@ -296,7 +302,8 @@ Suite parse_suite(std::string_view json_text, std::string_view origin, std::span
     }
   }
   for (const auto& part : task_parts) {
-    if (const json* raw = reader.find(document, part.key)) suite.task_parts.emplace(part.key, part.parse(reader, *raw, suite));
+    if (const json* raw = reader.find(document, part.key))
+      suite.task_parts.emplace(part.key, part.parse(reader, *raw, suite));
   }
   if (suite.scenarios.empty() && suite.task_parts.empty()) {
     reader.fail("(top level)", "a suite needs " + quoted_choice(parts));

@@ -45,7 +45,8 @@ TEST(SmallGroups, DecisionRateBelowMinimumIsMarked) {
 
 TEST(SmallGroups, TestcaseTopicBelowMinimumIsMarked) {
   metrics::RunResults results;
-  results.task = std::make_shared<metrics::TestcaseResults>(nlohmann::ordered_json::parse(R"({"n": 2, "block": 2, "topics": {
+  results.task =
+      std::make_shared<metrics::TestcaseResults>(nlohmann::ordered_json::parse(R"({"n": 2, "block": 2, "topics": {
     "cancer": {"category": "illness", "group": {"attributes": {"gender": {"refusal_rate": {"mean": 0.5, "sd": 0.0,
     "n": 3}, "fairscore": {"mean": 0.75, "sd": 0.0, "n": 3}, "preferred_group": "male",
     "preference_votes": {"male": 1.0, "female": 0.0}, "group_counts": {"male": 3, "female": 1}}}},
