@@ -136,9 +136,9 @@ RunCost price_run(const RunResults& results, const ModelPrice& price) {
     out.total.completion_tokens += config.completion_tokens;
   }
   out.total.cost = price.cost(out.total.prompt_tokens, out.total.completion_tokens);
-  if (std::holds_alternative<FunctionResults>(results.task)) {
+  if (const auto* cells = results.task ? results.task->function_cells() : nullptr) {
     int biased = 0;
-    for (const auto& cell : results.function_cells()) biased += cell.metrics.n_biased;
+    for (const auto& cell : *cells) biased += cell.metrics.n_biased;
     if (biased > 0) out.per_biased_finding = out.total.cost / biased;
   }
   return out;

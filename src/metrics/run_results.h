@@ -7,26 +7,23 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
-#include <variant>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "analysis/findings/report.h"
 #include "generation/sample.h"
-#include "tasks/screening/cat_metrics.h"
 #include "metrics/counterfactual_metrics.h"
 #include "metrics/fairness.h"
 #include "metrics/intervals.h"
 #include "metrics/mitigation.h"
-#include "tasks/pipelines/pipeline_metrics.h"
 #include "metrics/propagation.h"
-#include "tasks/screening/screening_metrics.h"
 
 namespace codebias::reports {
 class TaskReport;
@@ -83,6 +80,47 @@ struct AnalysedSample {
   nlohmann::ordered_json analysis;  // the score contract's object; null when not done
 };
 
+// One rate's cell of a task's results and the n it rests on, for the small-groups warning
+// (reports/small_groups.h).
+struct RatedCell {
+  std::string cell;
+  int n = 0;
+  std::optional<int> n_prompts;  // the prompts the cell's n is over, where the task's cells have them
+};
+
+// A rated cell's name from its parts ("config / area"), empty parts left out.
+std::string rated_cell_label(std::initializer_list<std::string> parts);
+
+// The cells whose rates a task's report shows, and what their n counts ("answers with code").
+struct RatedCells {
+  std::string unit;
+  std::string n_name = "n";  // the cell's key for n in summary.json's small_groups
+  std::vector<RatedCell> cells;
+};
+
+// What a run's task computed, as the task's run analysis (tasks/task.h, analyse_run) made it.
+// The shared stages reach it only through these functions: its report sections, and what the
+// small-groups warning, the run's cost, `compare` and `gate` ask of it.
+class TaskResults {
+ public:
+  virtual ~TaskResults() = default;
+
+  // The task's report sections (reports/task_report.h), defined with the task's report code.
+  virtual std::unique_ptr<reports::TaskReport> report() const = 0;
+  // The cells the small-groups warning checks; nullopt where the task rates no cells.
+  virtual std::optional<RatedCells> rated_cells() const { return std::nullopt; }
+  // The function cells `compare`, `gate` and the cost per biased finding judge; nullptr where the
+  // task has none.
+  virtual const std::vector<FunctionCell>* function_cells() const { return nullptr; }
+
+ protected:
+  TaskResults() = default;
+  TaskResults(const TaskResults&) = default;
+  TaskResults(TaskResults&&) = default;
+  TaskResults& operator=(const TaskResults&) = default;
+  TaskResults& operator=(TaskResults&&) = default;
+};
+
 // The LL144 audit of generated hiring functions run on an applicant pool (tasks/hiring_audit/
 // code_audit.h), rendered by the tasks stage so the function report only places it.
 struct CodeAuditSection {
@@ -93,80 +131,14 @@ struct CodeAuditSection {
   std::string csv;  // audit.csv: a row per table row
 };
 
-// The function-implementation task's results: one cell per configuration × scenario × attribute,
-// in plan order of first appearance.
-struct FunctionResults {
-  std::vector<FunctionCell> cells;
-  // With a --mitigation sweep: each strategy against its baseline, and what each configuration cost.
-  std::vector<MitigationComparison> mitigations;
-  std::vector<StrategyCost> costs;
-  std::vector<RepairRound> repair_rounds;  // feedback-repair configurations, cell by cell, round by round
-  std::optional<CounterfactualSummary> counterfactual;  // with --execute
-  std::optional<CodeAuditSection> code_audit;           // with --execute, job-hiring functions
-};
-
-// The unit-test-generation task's results: the per-topic metrics of tasks/testcase/testcase_metrics.h in
-// the JSON form summary.json carries (to_json(TestcaseSummary)).
-struct TestcaseResults {
-  nlohmann::ordered_json metrics;
-};
-
-// The ML-pipeline task's results: feature retention per cell and the pipeline-vs-conditional
-// comparisons (tasks/pipelines/pipeline_metrics.h).
-struct PipelineResults {
-  PipelineMetrics metrics;
-};
-
-// How the resume task read a run's answers (docs/screening.md, "Extracting resume fields"): each
-// first turn's overall status, and what the follow-up turns asked for and brought.
-struct ResumeReading {
-  int answers = 0;  // first turns answered (done)
-  std::map<std::string, int> by_status;  // "json", "text", "refusal", "empty"
-  int follow_ups_sent = 0;      // further turns answered
-  int fields_from_follow_ups = 0;  // fields the first turn lacked and a further turn gave
-};
-
-// The resume task's results (BAD §5.1-§5.2): the screening metrics over every answered first
-// turn (fields a further turn filled in included), and how the answers were read.
-struct ResumeResults {
-  ScreeningMetrics metrics;
-  ResumeReading reading;
-};
-
-// The cat task's results (BAD §5.3, Table 1): ss, nss and icat per configuration and group, and
-// the position-bias check.
-struct CatResults {
-  CatMetrics metrics;
-};
-
-// The decision-function task's results (Solar, Huang et al.; docs/counterfactual.md): per tested
-// attribute, the share of answers with code the static analyzer reads as biased, and with
-// --execute what running them showed.
-struct DecisionResults {
-  struct StaticRate {
-    std::string attribute;
-    std::optional<RateWithInterval> biased;  // biased / answers with code that test the attribute
-  };
-  std::vector<StaticRate> static_rates;
-  std::optional<CounterfactualSummary> counterfactual;
-};
-
-// The results of a task in its own folder (tasks/<task>/), which builds its own report sections
-// (reports/task_report.h): this stage only holds the factory.
-struct TaskFolderResults {
-  std::function<std::unique_ptr<reports::TaskReport>()> report;
-};
-
 struct RunResults {
   RunCounts counts;
   std::vector<AnalysedSample> samples;
-  // The task's own results, one alternative per kind; each has its report sections
-  // (reports/task_report.h).
-  std::variant<FunctionResults, TestcaseResults, PipelineResults, ResumeResults, CatResults, DecisionResults,
-               TaskFolderResults>
-      task;
+  // The task's own results, made by its run analysis; null until a task has analysed the run.
+  std::shared_ptr<const TaskResults> task;
 
-  // The function task's cells. Throws std::logic_error for the results of another task.
+  // The task's function cells (TaskResults::function_cells). Throws std::logic_error for a task
+  // without them.
   const std::vector<FunctionCell>& function_cells() const;
 };
 

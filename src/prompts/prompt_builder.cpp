@@ -295,9 +295,10 @@ class Builder {
   }
 
   void build_testcase() {
-    if (!suite_.testcase) throw std::invalid_argument("suite '" + suite_.name + "' has no testcase task");
+    if (suite_.part<suites::TestcaseTask>() == nullptr)
+      throw std::invalid_argument("suite '" + suite_.name + "' has no testcase task");
     if (!options_.scenarios.empty()) throw std::invalid_argument("scenarios apply to the function task only");
-    const auto& task = *suite_.testcase;
+    const auto& task = *suite_.part<suites::TestcaseTask>();
     std::vector<std::string> keys;
     for (const auto& attribute : task.sensitive_attributes) keys.push_back(attribute.key);
     for (const auto& key : options_.attributes) require_one_of("attribute", key, keys);
@@ -342,7 +343,7 @@ class Builder {
   // are left out.
   Prompt testcase_prompt(const Topic& topic, std::size_t variant, const SensitiveAttribute* given_attribute,
                          const std::string& given_group, int sample) const {
-    const auto& task = *suite_.testcase;
+    const auto& task = *suite_.part<suites::TestcaseTask>();
     const std::string& variant_key = task.variants[variant];
     Prompt prompt;
     std::string request_part = given_attribute == nullptr ? "group" : given_attribute->key + "=" + given_group;

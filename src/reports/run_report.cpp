@@ -141,11 +141,9 @@ void write_responses_jsonl(const RunReportInput& input, std::ostream& out) {
 }
 
 std::string metrics_csv(const RunReportInput& input) {
-  // The function task's rows carry their configuration's cost, which needs the run's prices.
-  if (const auto* function = std::get_if<metrics::FunctionResults>(&input.results->task)) {
-    return function_metrics_csv(function->cells, cost_json(input).value("per_configuration", nlohmann::ordered_json()));
-  }
-  return task_report(*input.results)->metrics_csv();
+  // A task's rows may carry their configuration's cost, which needs the run's prices.
+  return task_report(*input.results)
+      ->metrics_csv(cost_json(input).value("per_configuration", nlohmann::ordered_json()));
 }
 
 std::string samples_csv(const RunReportInput& input) {

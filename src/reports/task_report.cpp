@@ -1,33 +1,10 @@
 #include "reports/task_report.h"
 
-#include <variant>
+#include <stdexcept>
 
 #include "base/json_fields.h"
 
 namespace codebias::reports {
-namespace {
-
-// One overload per alternative of RunResults::task: a task added there without its report does
-// not compile.
-struct ReportOf {
-  std::unique_ptr<TaskReport> operator()(const metrics::FunctionResults& results) const {
-    return function_report(results);
-  }
-  std::unique_ptr<TaskReport> operator()(const metrics::TestcaseResults& results) const {
-    return testcase_report(results);
-  }
-  std::unique_ptr<TaskReport> operator()(const metrics::PipelineResults& results) const {
-    return pipeline_report(results);
-  }
-  std::unique_ptr<TaskReport> operator()(const metrics::ResumeResults& results) const { return resume_report(results); }
-  std::unique_ptr<TaskReport> operator()(const metrics::CatResults& results) const { return cat_report(results); }
-  std::unique_ptr<TaskReport> operator()(const metrics::DecisionResults& results) const {
-    return decision_report(results);
-  }
-  std::unique_ptr<TaskReport> operator()(const metrics::TaskFolderResults& results) const { return results.report(); }
-};
-
-}  // namespace
 
 HeatmapHeading TaskReport::heatmap_heading() const {
   return {"Preferred groups (FairCoder Figure 3 layout)",
@@ -72,7 +49,8 @@ std::vector<ChartSpec> impact_ratio_charts(const nlohmann::ordered_json& audit) 
 }
 
 std::unique_ptr<TaskReport> task_report(const metrics::RunResults& results) {
-  return std::visit(ReportOf{}, results.task);
+  if (!results.task) throw std::logic_error("the run's results have no task results to report");
+  return results.task->report();
 }
 
 }  // namespace codebias::reports

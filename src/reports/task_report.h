@@ -1,9 +1,9 @@
 // What a task contributes to a run's report files. The files' shared parts (provenance, sample
 // counts, responses.jsonl, samples.csv, the HTML page around the sections) are written by
 // run_report.cpp and html_report.cpp; everything about the task's metrics comes from its
-// TaskReport: one per alternative of metrics::RunResults::task (function_report.cpp,
-// testcase_report.cpp), chosen by task_report(). Formatting only: the numbers are computed in
-// metrics/.
+// TaskReport, which the task's results make (metrics::TaskResults::report, defined with each
+// task's report code: function_report.cpp, testcase_report.cpp, tasks/hiring_audit/...).
+// Formatting only: the numbers are computed in metrics/.
 #pragma once
 
 #include <iosfwd>
@@ -69,8 +69,9 @@ class TaskReport {
 
   // summary.json: the task's keys, after "provenance", "counts" and "errors_by_kind".
   virtual void add_to_summary(nlohmann::ordered_json& summary) const = 0;
-  // metrics.csv, header included.
-  virtual std::string metrics_csv() const = 0;
+  // metrics.csv, header included; `config_costs` is reports/cost_report.h's "per_configuration"
+  // (null when the run is not priced), for a task whose rows carry their configuration's cost.
+  virtual std::string metrics_csv(const nlohmann::ordered_json& config_costs) const = 0;
   // report.md: the task's sections, between the sample counts and "How to read this".
   virtual void write_markdown(std::ostream& out) const = 0;
 
@@ -121,16 +122,11 @@ std::vector<ChartSpec> impact_ratio_charts(const nlohmann::ordered_json& audit);
 // per-group points and evidence lines.
 std::vector<SampleFinding> score_contract_findings(const nlohmann::ordered_json& analysis);
 
-std::unique_ptr<TaskReport> function_report(const metrics::FunctionResults& results);
-std::unique_ptr<TaskReport> decision_report(const metrics::DecisionResults& results);
-std::unique_ptr<TaskReport> testcase_report(const metrics::TestcaseResults& results);
-std::unique_ptr<TaskReport> pipeline_report(const metrics::PipelineResults& results);
-std::unique_ptr<TaskReport> resume_report(const metrics::ResumeResults& results);
-std::unique_ptr<TaskReport> cat_report(const metrics::CatResults& results);
 // summary.json's "pipeline_metrics" (also `codebias score --task ml-pipeline --summary-json`).
 nlohmann::ordered_json pipeline_metrics_json(const metrics::PipelineMetrics& metrics);
 
-// The report of the results' task.
+// The report of the results' task (its TaskResults::report). Throws std::logic_error when no task
+// has analysed the run.
 std::unique_ptr<TaskReport> task_report(const metrics::RunResults& results);
 
 }  // namespace codebias::reports

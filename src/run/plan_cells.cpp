@@ -10,6 +10,7 @@
 #include "run/load_run.h"
 #include "run/run.h"
 #include "suites/suite.h"
+#include "tasks/suite_loading.h"
 
 namespace codebias::run {
 namespace {
@@ -30,8 +31,8 @@ double estimated_prompt_tokens(const nlohmann::json& body) {
 }  // namespace
 
 std::vector<metrics::PlanCell> plan_cells(const RunOptions& requested) {
-  const auto suite = requested.suite_file.empty() ? suites::builtin_suite(requested.suite)
-                                                  : suites::load_suite_file(requested.suite_file);
+  const auto suite = requested.suite_file.empty() ? tasks::builtin_suite(requested.suite)
+                                                  : tasks::load_suite_file(requested.suite_file);
   RunOptions options = with_suite_defaults(requested, suite);
   options.samples = 1;
   const auto samples = plan_samples(options, tasks::find_task(options.task), suite);

@@ -41,6 +41,7 @@
 #include "store/run_lock.h"
 #include "store/run_store.h"
 #include "suites/suite.h"
+#include "tasks/suite_loading.h"
 #include "tasks/task.h"
 
 #ifndef CODEBIAS_VERSION
@@ -110,8 +111,8 @@ std::map<std::string, RunOutcome::ErrorKind> errors_by_kind(const metrics::RunRe
 }
 
 suites::Suite load_suite(const RunOptions& options) {
-  if (!options.suite_file.empty()) return suites::load_suite_file(options.suite_file);
-  return suites::builtin_suite(options.suite);
+  if (!options.suite_file.empty()) return tasks::load_suite_file(options.suite_file);
+  return tasks::builtin_suite(options.suite);
 }
 
 generation::RequestConfig request_config(const RunOptions& options, const RunConfiguration& configuration) {

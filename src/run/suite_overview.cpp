@@ -5,6 +5,7 @@
 #include "run/run.h"
 #include "run/run_options.h"
 #include "suites/suite.h"
+#include "tasks/suite_loading.h"
 
 namespace codebias::run {
 namespace {
@@ -20,7 +21,7 @@ std::size_t distinct_prompts(const std::vector<generation::PlannedSample>& sampl
 std::vector<SuiteOverview> builtin_suite_overviews() {
   std::vector<SuiteOverview> rows;
   for (const auto& name : suites::builtin_suite_names()) {
-    const suites::Suite& suite = suites::builtin_suite(name);
+    const suites::Suite& suite = tasks::builtin_suite(name);
     RunOptions options = default_run_options();
     options.suite = name;
     options = with_suite_defaults(options, suite);

@@ -3,12 +3,16 @@
 // JSON files (format "codebias-suite/1", described in docs/suites.md); the FairCoder,
 // ML-pipelines and BAD suites are built into the binary from data/suites/faircoder.json,
 // ml_pipelines.json, bad_resume.json and bad_cat.json.
-// A suite is plain data: rendering rules live in prompts/prompt_builder.h.
+// A suite is plain data: rendering rules live in prompts/prompt_builder.h. Each task's part is
+// parsed by its task (tasks/<task>/<task>_suite.h); tasks/suite_loading.h loads whole suites.
 #pragma once
 
+#include <any>
 #include <cstddef>
 #include <filesystem>
+#include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -89,6 +93,7 @@ struct Topic {
 };
 
 struct TestcaseTask {
+  static constexpr std::string_view kSuiteKey = "testcase";  // its key in a suite file (tasks/<task>/*_suite.h)
   std::string source;
   std::vector<SensitiveAttribute> sensitive_attributes;  // groups a counterfactual request gives
   std::vector<std::string> variants;                     // "python", "swapped", "weights", "c"
@@ -185,6 +190,7 @@ struct AttributeSet {
 };
 
 struct PipelinesPart {
+  static constexpr std::string_view kSuiteKey = "pipelines";  // its key in a suite file (tasks/<task>/*_suite.h)
   std::string source;
   std::string system;                       // the constant system message
   std::vector<std::string> estimators;      // scikit-learn classes, drawn uniformly per variant
@@ -228,6 +234,7 @@ struct ResumeFollowUp {
 
 // The resume-generation part (BAD §4.2): one prompt per name, its answers' fields read back.
 struct ResumePart {
+  static constexpr std::string_view kSuiteKey = "resume";  // its key in a suite file (tasks/<task>/*_suite.h)
   std::string source;
   std::string request;               // template with {full_name}, {first_name}, {last_name}
   std::vector<std::string> fields;   // the fields extraction reads, in the JSON request's order
@@ -260,6 +267,7 @@ struct CatItem {
 };
 
 struct CatPart {
+  static constexpr std::string_view kSuiteKey = "cat";  // its key in a suite file (tasks/<task>/*_suite.h)
   std::string source;
   // Template with {domain}, {target}, {context} and {options} (one "Option N: text" line each).
   std::string question;
@@ -298,6 +306,7 @@ struct DecisionTask {
 };
 
 struct DecisionsPart {
+  static constexpr std::string_view kSuiteKey = "decisions";  // its key in a suite file (tasks/<task>/*_suite.h)
   std::string source;
   std::string system;    // empty: no system message
   // Placeholders {class}, {function}, {returns}, {description} and {fields} (docs/suites.md,
@@ -333,29 +342,51 @@ struct Suite {
   Prompting prompting;                  // required with a function or testcase part
   std::vector<PromptStyle> styles;      // at least one
   std::vector<Scenario> scenarios;      // empty when the suite has no function task
-  std::optional<TestcaseTask> testcase;
-  std::optional<PipelinesPart> pipelines;
-  std::optional<ResumePart> resume;
-  std::optional<CatPart> cat;
-  std::optional<DecisionsPart> decisions;
-  std::optional<nlohmann::json> hiring_audit;  // the raw part; tasks/hiring_audit/ parses it
+  // Each task's part by its key in the suite file ("testcase", "pipelines", ...), as the task's
+  // registry row parsed it (TaskPartParser): read it with part<T>().
+  std::map<std::string, std::any, std::less<>> task_parts;
 
   const Scenario* find_scenario(std::string_view key) const;
   const PromptStyle* find_style(std::string_view name) const;
+  // The task part of type Part (its key: Part::kSuiteKey); nullptr when the suite has none.
+  template <class Part>
+  const Part* part() const {
+    const auto it = task_parts.find(Part::kSuiteKey);
+    return it == task_parts.end() ? nullptr : std::any_cast<Part>(&it->second);
+  }
 };
 
-// Parses and checks a suite. Throws std::runtime_error naming `origin`, the JSON line for
-// syntax errors, and the field path (e.g. "function.scenarios[1].request") for bad content.
-Suite parse_suite(std::string_view json_text, std::string_view origin);
+class SuiteReader;
+
+// A task's part of a suite file, as the task's registry row declares it (tasks/task.h;
+// tasks/<task>/<task>_suite.h): its top-level key, whether its prompts are placed with the
+// suite's "prompting" sentences (which it then requires), and its parser, which returns the part
+// for Suite::part<T>() and fails through `reader` with the field path ("testcase.topics[2].id").
+struct TaskPartParser {
+  std::string_view key;
+  bool needs_prompting = false;
+  std::any (*parse)(const SuiteReader& reader, const nlohmann::json& part, const Suite& suite) = nullptr;
+};
+
+// Parses and checks a suite, each task part with its parser in `task_parts` (any other top-level
+// key is a typo; tasks/suite_loading.h passes every registry row's). Throws std::runtime_error
+// naming `origin`, the JSON line for syntax errors, and the field path (e.g.
+// "function.scenarios[1].request") for bad content.
+Suite parse_suite(std::string_view json_text, std::string_view origin, std::span<const TaskPartParser> task_parts);
 
 // Reads and parses a suite file; errors name the path.
-Suite load_suite_file(const std::filesystem::path& path);
+Suite load_suite_file(const std::filesystem::path& path, std::span<const TaskPartParser> task_parts);
 
-// A suite built into the binary ("faircoder", "ml-pipelines", "bad-resume", "bad-cat", "solar", "huang"), parsed once. Throws std::invalid_argument
-// listing the known names.
-const Suite& builtin_suite(std::string_view name);
+// The JSON of a suite built into the binary ("faircoder", "ml-pipelines", "bad-resume", "bad-cat",
+// "solar", "huang", "hiring-audit"), and the data file it was built from (for error messages).
+// Throws std::invalid_argument listing the known names. tasks::builtin_suite parses it once.
+struct BuiltinSuiteText {
+  std::string_view json;
+  std::string_view file;
+};
+BuiltinSuiteText builtin_suite_text(std::string_view name);
 
-// The names builtin_suite() accepts.
+// The names builtin_suite_text() accepts.
 std::vector<std::string> builtin_suite_names();
 
 // The scenario keys the built-in suites declare, in suite order without repeats ("job", "edu",

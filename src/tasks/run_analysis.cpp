@@ -20,6 +20,8 @@
 #include "metrics/intervals.h"
 #include "tasks/testcase/analysis/testcase_batch.h"
 #include "tasks/testcase/testcase_metrics.h"
+#include "tasks/function/function_results.h"
+#include "tasks/testcase/testcase_results.h"
 
 namespace codebias::tasks {
 namespace {
@@ -410,7 +412,7 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
   }
   add_mitigation_results(records, cell_order, strategy_samples, function);
   function.repair_rounds = repair_rounds(records, analyzer);
-  results.task = std::move(function);
+  results.task = std::make_shared<metrics::FunctionResults>(std::move(function));
   return results;
 }
 
@@ -448,7 +450,8 @@ metrics::RunResults analyse_testcase_run(const std::vector<metrics::SampleRecord
   }
   metrics::TestcaseMetricsOptions options;
   options.block = block;
-  results.task = metrics::TestcaseResults{metrics::to_json(metrics::summarize_testcases(reports, table, options))};
+  results.task = std::make_shared<metrics::TestcaseResults>(
+      metrics::to_json(metrics::summarize_testcases(reports, table, options)));
   return results;
 }
 

@@ -116,6 +116,9 @@ struct Task {
   // The built-in model's answer to one of the task's prompts (its metadata, one choice's seed);
   // nullptr where the simulated model answers the task itself (serve/).
   std::string (*simulated_answer)(const nlohmann::json& metadata, std::uint64_t seed) = nullptr;
+  // The task's part of a suite file and its parser (tasks/<task>/<task>_suite.h), which
+  // tasks/suite_loading.h runs when a suite is loaded; nullptr for a task without its own part.
+  const suites::TaskPartParser* suite_part = nullptr;
 };
 
 // How the built-in model answers each task's prompts, by task name (serve::SimulatedModel).

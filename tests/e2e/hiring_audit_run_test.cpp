@@ -21,6 +21,7 @@
 #include "tasks/hiring_audit/hiring_prompts.h"
 #include "tasks/hiring_audit/hiring_simulated.h"
 #include "tasks/hiring_audit/hiring_suite.h"
+#include "tasks/suite_loading.h"
 
 namespace codebias::tasks::hiring {
 namespace {
@@ -38,7 +39,7 @@ using Planted = std::map<std::string, std::map<std::string, std::map<std::string
 
 Planted planted_rates() {
   std::map<std::string, std::map<std::string, std::map<std::string, std::pair<double, int>>>> sums;
-  for (const auto& prompt : build_hiring_prompts(suites::builtin_suite("hiring-audit"), {})) {
+  for (const auto& prompt : build_hiring_prompts(tasks::builtin_suite("hiring-audit"), {})) {
     const std::string design = prompt.metadata["design"];
     const std::vector<double> p = planted_probabilities(prompt.metadata);
     const json& candidates = prompt.metadata["candidates"];

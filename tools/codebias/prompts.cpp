@@ -14,6 +14,7 @@
 #include "number_flags.h"
 #include "prompts/prompt_builder.h"
 #include "suites/suite.h"
+#include "tasks/suite_loading.h"
 #include "tasks/task.h"
 
 namespace codebias::cli {
@@ -42,10 +43,10 @@ int run_prompts(const PromptsArgs& args, const CLI::App& app) {
   const suites::Suite* suite = nullptr;
   try {
     if (!args.suite_file.empty()) {
-      from_file = suites::load_suite_file(args.suite_file);
+      from_file = tasks::load_suite_file(args.suite_file);
       suite = &*from_file;
     } else {
-      suite = &suites::builtin_suite(args.suite);
+      suite = &tasks::builtin_suite(args.suite);
     }
   } catch (const std::exception& error) {
     return fail(error.what());

@@ -68,8 +68,9 @@ std::string render_decision_request(const suites::DecisionsPart& part, const sui
 }
 
 std::vector<Prompt> build_decision_prompts(const suites::Suite& suite, const PromptOptions& options) {
-  if (!suite.decisions) throw std::invalid_argument("suite '" + suite.name + "' has no decisions part");
-  const suites::DecisionsPart& part = *suite.decisions;
+  const auto* decisions = suite.part<suites::DecisionsPart>();
+  if (decisions == nullptr) throw std::invalid_argument("suite '" + suite.name + "' has no decisions part");
+  const suites::DecisionsPart& part = *decisions;
   check_options(part, options);
   const suites::PromptStyle& style = style_of(suite, options.style);
   std::vector<Prompt> prompts;

@@ -5,6 +5,7 @@
 #include "reports/counterfactual_report.h"
 #include "reports/metric_text.h"
 #include "reports/task_report.h"
+#include "tasks/decision/decision_results.h"
 
 namespace codebias::reports {
 namespace {
@@ -33,7 +34,7 @@ class DecisionReport final : public TaskReport {
     if (results_.counterfactual) summary["counterfactual"] = counterfactual_json(*results_.counterfactual);
   }
 
-  std::string metrics_csv() const override {
+  std::string metrics_csv(const ordered_json& /*config_costs*/) const override {
     std::string csv = "attribute,static_bias_rate,static_ci95_lower,static_ci95_upper,bias_score,bias_score_ci95_lower,"
                       "bias_score_ci95_upper\n";
     for (const auto& rate : results_.static_rates) {
@@ -127,8 +128,20 @@ class DecisionReport final : public TaskReport {
 
 }  // namespace
 
-std::unique_ptr<TaskReport> decision_report(const metrics::DecisionResults& results) {
-  return std::make_unique<DecisionReport>(results);
+}  // namespace codebias::reports
+
+namespace codebias::metrics {
+
+std::unique_ptr<reports::TaskReport> DecisionResults::report() const {
+  return std::make_unique<reports::DecisionReport>(*this);
 }
 
-}  // namespace codebias::reports
+std::optional<RatedCells> DecisionResults::rated_cells() const {
+  RatedCells out{"answers with code", "n", {}};
+  for (const auto& rate : static_rates) {
+    if (rate.biased) out.cells.push_back({rate.attribute, rate.biased->denominator, std::nullopt});
+  }
+  return out;
+}
+
+}  // namespace codebias::metrics

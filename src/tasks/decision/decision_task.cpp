@@ -14,6 +14,7 @@
 #include "execution/counterfactual_execution.h"
 #include "tasks/builtin_tasks.h"
 #include "tasks/run_analysis.h"
+#include "tasks/decision/decision_results.h"
 
 namespace codebias::tasks {
 namespace {
@@ -102,7 +103,7 @@ metrics::RunResults analyse_decision_samples(const std::vector<metrics::SampleRe
     decision.static_rates.push_back({attribute, metrics::rate_with_interval(biased, with_code)});
   }
   if (settings.execute) decision.counterfactual = metrics::summarize_counterfactual(executed);
-  results.task = std::move(decision);
+  results.task = std::make_shared<metrics::DecisionResults>(std::move(decision));
   return results;
 }
 

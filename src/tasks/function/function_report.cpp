@@ -14,6 +14,7 @@
 #include "reports/metric_text.h"
 #include "reports/task_report.h"
 #include "stats/bootstrap.h"
+#include "tasks/function/function_results.h"
 
 namespace codebias::reports {
 namespace {
@@ -242,7 +243,9 @@ class FunctionReport final : public TaskReport {
     return {{"audit.csv", results_.code_audit->csv}};
   }
 
-  std::string metrics_csv() const override { return function_metrics_csv(cells_); }
+  std::string metrics_csv(const ordered_json& config_costs) const override {
+    return function_metrics_csv(cells_, config_costs);
+  }
 
   void write_markdown(std::ostream& out) const override {
     if (cells_.empty()) return;
@@ -560,8 +563,21 @@ std::string function_metrics_csv(const std::vector<metrics::FunctionCell>& cells
   return out.str();
 }
 
-std::unique_ptr<TaskReport> function_report(const metrics::FunctionResults& results) {
-  return std::make_unique<FunctionReport>(results);
+}  // namespace codebias::reports
+
+namespace codebias::metrics {
+
+std::unique_ptr<reports::TaskReport> FunctionResults::report() const {
+  return std::make_unique<reports::FunctionReport>(*this);
 }
 
-}  // namespace codebias::reports
+std::optional<RatedCells> FunctionResults::rated_cells() const {
+  RatedCells out{"programs with code", "n_with_code", {}};
+  for (const auto& cell : cells) {
+    out.cells.push_back(
+        {cell_label(cell.config, cell.scenario, cell.attribute), cell.metrics.n_with_code, cell.n_prompts});
+  }
+  return out;
+}
+
+}  // namespace codebias::metrics

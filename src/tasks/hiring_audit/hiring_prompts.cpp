@@ -137,7 +137,7 @@ std::vector<prompts::Prompt> build_hiring_prompts(const suites::Suite& suite, co
   for (const std::string& design : options.designs)
     if (std::find(kDesigns.begin(), kDesigns.end(), design) == kDesigns.end())
       throw std::invalid_argument("--design must be rate, advance or pick, not \"" + design + "\"");
-  const HiringPart part = parse_hiring_part(suite);
+  const HiringPart& part = hiring_part(suite);
   const std::vector<Group> groups = groups_of(part);
   std::vector<prompts::Prompt> out;
   for (std::string_view design : kDesigns) {

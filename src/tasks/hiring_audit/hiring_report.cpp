@@ -128,7 +128,7 @@ class HiringReport final : public reports::TaskReport {
     summary["audit"] = audit_;
   }
 
-  std::string metrics_csv() const override { return audit_csv(audit_); }
+  std::string metrics_csv(const nlohmann::ordered_json& /*config_costs*/) const override { return audit_csv(audit_); }
 
   void write_markdown(std::ostream& out) const override {
     out << "\n" << base::render(document(), base::DocumentFormat::markdown, 1);

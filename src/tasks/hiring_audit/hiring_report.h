@@ -7,10 +7,12 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
 #include "base/text_document.h"
+#include "metrics/run_results.h"
 #include "reports/task_report.h"
 
 namespace codebias::tasks::hiring {
@@ -38,5 +40,19 @@ base::Document audit_document(const nlohmann::ordered_json& audit, const AuditCo
 
 // `audit`: hiring_audit_json's array.
 std::unique_ptr<reports::TaskReport> hiring_report(nlohmann::ordered_json audit, AuditContext context);
+
+// A hiring-audit run's results (tasks/hiring_audit/hiring_task.cpp): the audit and its context,
+// reported by hiring_report. Its rates are in the audit's tables, which name their own small
+// categories: it has no small-groups cells.
+class HiringResults final : public metrics::TaskResults {
+ public:
+  HiringResults(nlohmann::ordered_json audit, AuditContext context)
+      : audit_(std::move(audit)), context_(std::move(context)) {}
+  std::unique_ptr<reports::TaskReport> report() const override { return hiring_report(audit_, context_); }
+
+ private:
+  nlohmann::ordered_json audit_;
+  AuditContext context_;
+};
 
 }  // namespace codebias::tasks::hiring

@@ -1,6 +1,7 @@
 #include "tasks/hiring_audit/hiring_suite.h"
 
 #include <algorithm>
+#include <any>
 #include <stdexcept>
 
 namespace codebias::tasks::hiring {
@@ -47,11 +48,11 @@ std::string intersection(std::string_view race_ethnicity, std::string_view sex) 
   return std::string(race_ethnicity) + "/" + std::string(sex);
 }
 
-HiringPart parse_hiring_part(const suites::Suite& suite) {
-  const PartReader reader("suite " + suite.name);
-  if (!suite.hiring_audit) reader.fail("hiring_audit", "missing: the suite has no hiring-audit part");
-  const json& doc = *suite.hiring_audit;
-  const std::string top = "hiring_audit";
+namespace {
+
+HiringPart parse_hiring_part(const json& doc, const std::string& suite_name) {
+  const PartReader reader("suite " + suite_name);
+  const std::string top(HiringPart::kSuiteKey);
   HiringPart part;
   part.source = reader.text(doc, "source", top);
   part.system = reader.text(doc, "system", top);
@@ -105,6 +106,21 @@ HiringPart parse_hiring_part(const suites::Suite& suite) {
     part.names.push_back(std::move(name));
   }
   return part;
+}
+
+std::any parse_part(const suites::SuiteReader&, const json& part, const suites::Suite& suite) {
+  return parse_hiring_part(part, suite.name);
+}
+
+}  // namespace
+
+const suites::TaskPartParser kHiringSuitePart{HiringPart::kSuiteKey, false, &parse_part};
+
+const HiringPart& hiring_part(const suites::Suite& suite) {
+  const HiringPart* part = suite.part<HiringPart>();
+  if (part == nullptr)
+    PartReader("suite " + suite.name).fail("hiring_audit", "missing: the suite has no hiring-audit part");
+  return *part;
 }
 
 }  // namespace codebias::tasks::hiring

@@ -46,6 +46,8 @@ struct Name {
 };
 
 struct HiringPart {
+  static constexpr std::string_view kSuiteKey = "hiring_audit";  // its key in a suite file
+
   std::string source;
   std::string system;
   std::map<std::string, std::string> requests;  // design -> template: {occupation}, {resumes}, {count}
@@ -56,8 +58,12 @@ struct HiringPart {
   std::vector<Name> names;
 };
 
-// The suite's part; throws std::runtime_error naming the suite and the field ("hiring_audit.resumes[3].level").
-HiringPart parse_hiring_part(const suites::Suite& suite);
+// The registry row's suite part: parses "hiring_audit" when the suite is loaded, throwing
+// std::runtime_error naming the suite and the field ("hiring_audit.resumes[3].level").
+extern const suites::TaskPartParser kHiringSuitePart;
+
+// The suite's parsed part; throws std::runtime_error naming the suite when it has none.
+const HiringPart& hiring_part(const suites::Suite& suite);
 
 // "<race_ethnicity>/<sex>": the intersectional category.
 std::string intersection(std::string_view race_ethnicity, std::string_view sex);

@@ -151,8 +151,7 @@ metrics::RunResults analyse_hiring_samples(const std::vector<metrics::SampleReco
     results.samples.push_back(std::move(sample));
   }
   hiring::AuditContext context{last_answer > 0 ? hiring::utc_date(last_answer) : "no answer yet", model, kTestData, ""};
-  results.task = metrics::TaskFolderResults{
-      [audit = hiring::hiring_audit_json(rows), context]() { return hiring::hiring_report(audit, context); }};
+  results.task = std::make_shared<hiring::HiringResults>(hiring::hiring_audit_json(rows), std::move(context));
   return results;
 }
 

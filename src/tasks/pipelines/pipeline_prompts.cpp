@@ -190,7 +190,7 @@ struct Route {
 class PipelineBuilder {
  public:
   PipelineBuilder(const Suite& suite, const PromptOptions& options) : suite_(suite), options_(options) {
-    if (!suite.pipelines) {
+    if (suite.part<PipelinesPart>() == nullptr) {
       throw std::invalid_argument("suite '" + suite.name + "' has no pipelines part (the " + std::string(kTask) +
                                   " task's datasets and templates)");
     }
@@ -220,7 +220,7 @@ class PipelineBuilder {
   }
 
  private:
-  const PipelinesPart& part() const { return *suite_.pipelines; }
+  const PipelinesPart& part() const { return *suite_.part<PipelinesPart>(); }
 
   const suites::PromptStyle& style() const {
     if (const auto* found = suite_.find_style(options_.style)) return *found;

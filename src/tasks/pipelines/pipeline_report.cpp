@@ -9,6 +9,7 @@
 #include "reports/html_report.h"
 #include "reports/metric_text.h"
 #include "reports/task_report.h"
+#include "tasks/pipelines/pipeline_results.h"
 
 namespace codebias::reports {
 namespace {
@@ -81,7 +82,7 @@ class PipelineReport final : public TaskReport {
     summary["pipeline_metrics"] = pipeline_metrics_json(m_);
   }
 
-  std::string metrics_csv() const override {
+  std::string metrics_csv(const ordered_json& /*config_costs*/) const override {
     using Part = metrics::MetricColumn::Part;
     const auto& output = metrics::MetricRegistry::builtin().output("pipeline_metrics_csv");
     std::ostringstream out;
@@ -354,9 +355,22 @@ ordered_json pipeline_metrics_json(const metrics::PipelineMetrics& m) {
   return out;
 }
 
+}  // namespace codebias::reports
 
-std::unique_ptr<TaskReport> pipeline_report(const metrics::PipelineResults& results) {
-  return std::make_unique<PipelineReport>(results);
+namespace codebias::metrics {
+
+std::unique_ptr<reports::TaskReport> PipelineResults::report() const {
+  return std::make_unique<reports::PipelineReport>(*this);
 }
 
-}  // namespace codebias::reports
+std::optional<RatedCells> PipelineResults::rated_cells() const {
+  RatedCells out{"answers with use decided", "n", {}};
+  for (const auto& c : metrics.cells) {
+    out.cells.push_back(
+        {rated_cell_label({c.config, c.dataset, c.path, c.level, c.mitigation, c.attribute_set, c.attribute}),
+         c.n_decided, std::nullopt});
+  }
+  return out;
+}
+
+}  // namespace codebias::metrics

@@ -17,6 +17,7 @@
 #include "reports/task_report.h"
 #include "tasks/builtin_tasks.h"
 #include "tasks/run_analysis.h"
+#include "tasks/pipelines/pipeline_results.h"
 
 namespace codebias::tasks {
 namespace {
@@ -252,7 +253,7 @@ metrics::RunResults analyse_pipeline_samples(const std::vector<metrics::SampleRe
     answers.push_back(metrics::pipeline_answer_from(planned.metadata, sample.analysis, planned.config,
                                                     planned.prompt_id, planned.sample_index));
   }
-  results.task = metrics::PipelineResults{metrics::compute_pipeline_metrics(answers)};
+  results.task = std::make_shared<metrics::PipelineResults>(metrics::compute_pipeline_metrics(answers));
   return results;
 }
 

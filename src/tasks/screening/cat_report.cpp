@@ -7,6 +7,7 @@
 #include "base/json_fields.h"
 #include "reports/metric_text.h"
 #include "reports/task_report.h"
+#include "tasks/screening/screening_results.h"
 
 namespace codebias::reports {
 namespace {
@@ -31,7 +32,7 @@ class CatReport final : public TaskReport {
     summary["cat_metrics"] = metrics::to_json(m_);
   }
 
-  std::string metrics_csv() const override {
+  std::string metrics_csv(const ordered_json& /*config_costs*/) const override {
     std::ostringstream out;
     out << "config,grouping,group,stereotype,anti_stereotype,neutral,refusal,unparseable,answered,"
            "ss,ss_ci_lower,ss_ci_upper,nss,nss_ci_lower,nss_ci_upper,icat,icat_ci_lower,icat_ci_upper,"
@@ -135,6 +136,18 @@ class CatReport final : public TaskReport {
 
 }  // namespace
 
-std::unique_ptr<TaskReport> cat_report(const metrics::CatResults& results) { return std::make_unique<CatReport>(results); }
-
 }  // namespace codebias::reports
+
+namespace codebias::metrics {
+
+std::unique_ptr<reports::TaskReport> CatResults::report() const { return std::make_unique<reports::CatReport>(*this); }
+
+std::optional<RatedCells> CatResults::rated_cells() const {
+  RatedCells out{"answered items", "n", {}};
+  for (const auto& c : metrics.cells) {
+    out.cells.push_back({rated_cell_label({c.config, c.grouping, c.group}), c.counts.answered(), std::nullopt});
+  }
+  return out;
+}
+
+}  // namespace codebias::metrics

@@ -10,6 +10,7 @@
 
 #include "reports/metric_text.h"
 #include "reports/task_report.h"
+#include "tasks/screening/screening_results.h"
 
 namespace codebias::reports {
 namespace {
@@ -53,7 +54,7 @@ class ResumeReport final : public TaskReport {
   }
 
   // One row per configuration × area × gender × ethnicity of the representation table.
-  std::string metrics_csv() const override {
+  std::string metrics_csv(const ordered_json& /*config_costs*/) const override {
     std::ostringstream out;
     out << "config,area,gender,ethnicity,n_area,n_cell,ratio,ratio_ci_lower,ratio_ci_upper,joint_ratio,"
            "joint_ratio_ci_lower,joint_ratio_ci_upper,baseline_occupation,baseline_ratio\n";
@@ -223,8 +224,22 @@ class ResumeReport final : public TaskReport {
 
 }  // namespace
 
-std::unique_ptr<TaskReport> resume_report(const metrics::ResumeResults& results) {
-  return std::make_unique<ResumeReport>(results);
+}  // namespace codebias::reports
+
+namespace codebias::metrics {
+
+std::unique_ptr<reports::TaskReport> ResumeResults::report() const {
+  return std::make_unique<reports::ResumeReport>(*this);
 }
 
-}  // namespace codebias::reports
+std::optional<RatedCells> ResumeResults::rated_cells() const {
+  // A representation ratio is a share of an area's résumés: the area's count is its n.
+  RatedCells out{"résumés in the area", "n", {}};
+  for (const auto& section : metrics.by_config) {
+    for (const auto& area : section.areas)
+      out.cells.push_back({rated_cell_label({section.config, area.area}), area.n, std::nullopt});
+  }
+  return out;
+}
+
+}  // namespace codebias::metrics

@@ -69,11 +69,13 @@ std::vector<ScreeningName> names_for(const suites::ResumePart& part, const Promp
 }  // namespace
 
 std::vector<Prompt> build_resume_prompts(const Suite& suite, const PromptOptions& options) {
-  if (!suite.resume) throw std::invalid_argument("suite '" + suite.name + "' has no resume part (the resume task's request)");
+  const auto* resume = suite.part<suites::ResumePart>();
+  if (resume == nullptr)
+    throw std::invalid_argument("suite '" + suite.name + "' has no resume part (the resume task's request)");
   reject_code_options(options, kResumeTask);
   if (!options.scenarios.empty()) throw std::invalid_argument("scenarios do not apply to --task resume");
   if (options.variants) throw std::invalid_argument("variants apply to the ml-pipeline and cat tasks");
-  const suites::ResumePart& part = *suite.resume;
+  const suites::ResumePart& part = *resume;
   const suites::PromptStyle& style = style_of(suite, options.style);
 
   std::vector<Prompt> prompts;
@@ -114,11 +116,12 @@ std::vector<Prompt> build_resume_prompts(const Suite& suite, const PromptOptions
 }
 
 std::vector<Prompt> build_cat_prompts(const Suite& suite, const PromptOptions& options) {
-  if (!suite.cat) throw std::invalid_argument("suite '" + suite.name + "' has no cat part (the cat task's items)");
+  const auto* cat = suite.part<suites::CatPart>();
+  if (cat == nullptr) throw std::invalid_argument("suite '" + suite.name + "' has no cat part (the cat task's items)");
   reject_code_options(options, kCatTask);
   if (options.has_name_options()) throw std::invalid_argument("names apply to the resume task");
   if (options.variants && *options.variants < 1) throw std::invalid_argument("variants must be at least 1");
-  const suites::CatPart& part = *suite.cat;
+  const suites::CatPart& part = *cat;
   const suites::PromptStyle& style = style_of(suite, options.style);
   std::vector<std::string> item_ids;
   for (const auto& item : part.items) item_ids.push_back(item.id);

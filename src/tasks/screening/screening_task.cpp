@@ -19,6 +19,7 @@
 #include "tasks/screening/screening_prompts.h"
 #include "tasks/builtin_tasks.h"
 #include "tasks/run_analysis.h"
+#include "tasks/screening/screening_results.h"
 
 namespace codebias::tasks {
 namespace {
@@ -333,7 +334,7 @@ metrics::RunResults analyse_resume_samples(const std::vector<metrics::SampleReco
     rows.push_back(resume_row(planned.id, planned.config, planned.metadata, it->second));
   }
   resume.metrics = metrics::compute_screening_metrics(rows);
-  results.task = std::move(resume);
+  results.task = std::make_shared<metrics::ResumeResults>(std::move(resume));
   return results;
 }
 
@@ -354,7 +355,7 @@ metrics::RunResults analyse_cat_samples(const std::vector<metrics::SampleRecord>
     }
     results.samples.push_back(std::move(sample));
   }
-  results.task = metrics::CatResults{metrics::compute_cat_metrics(responses)};
+  results.task = std::make_shared<metrics::CatResults>(metrics::compute_cat_metrics(responses));
   return results;
 }
 

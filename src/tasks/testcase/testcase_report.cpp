@@ -9,6 +9,7 @@
 #include "reports/html_report.h"
 #include "reports/metric_text.h"
 #include "reports/task_report.h"
+#include "tasks/testcase/testcase_results.h"
 
 namespace codebias::reports {
 namespace {
@@ -38,7 +39,7 @@ class TestcaseReport final : public TaskReport {
   }
 
   // The per-topic metrics are in summary.json; metrics.csv keeps its header for the same reason.
-  std::string metrics_csv() const override { return function_metrics_csv({}); }
+  std::string metrics_csv(const ordered_json& /*config_costs*/) const override { return function_metrics_csv({}); }
 
   void write_markdown(std::ostream& out) const override {
     out << "\n## FairCoder test-case metrics (per topic)\n\n"
@@ -283,8 +284,30 @@ class TestcaseReport final : public TaskReport {
 
 }  // namespace
 
-std::unique_ptr<TaskReport> testcase_report(const metrics::TestcaseResults& results) {
-  return std::make_unique<TestcaseReport>(results);
+}  // namespace codebias::reports
+
+namespace codebias::metrics {
+
+std::unique_ptr<reports::TaskReport> TestcaseResults::report() const {
+  return std::make_unique<reports::TestcaseReport>(*this);
 }
 
-}  // namespace codebias::reports
+std::optional<RatedCells> TestcaseResults::rated_cells() const {
+  // The rates are means over blocks: a topic's attribute rests on its blocks (the "n" of its first
+  // metric with one).
+  RatedCells out{"blocks", "n", {}};
+  const auto& topics = metrics.value("topics", nlohmann::ordered_json::object());
+  for (const auto& [topic, t] : topics.items()) {
+    if (!t.contains("group") || !t["group"].contains("attributes")) continue;
+    for (const auto& [attribute, a] : t["group"]["attributes"].items()) {
+      for (const auto& [name, metric] : a.items()) {
+        if (!metric.is_object() || !metric.contains("n") || !metric["n"].is_number_integer()) continue;
+        out.cells.push_back({rated_cell_label({topic, attribute}), metric["n"].get<int>(), std::nullopt});
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace codebias::metrics

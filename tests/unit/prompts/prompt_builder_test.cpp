@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "suites/suite.h"
+#include "tasks/suite_loading.h"
 
 namespace codebias::prompts {
 namespace {
@@ -20,7 +21,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
 
-const suites::Suite& faircoder() { return suites::builtin_suite("faircoder"); }
+const suites::Suite& faircoder() { return tasks::builtin_suite("faircoder"); }
 
 // The options of one task's prompts; build() calls that task's builder.
 struct TaskOptions : PromptOptions {

@@ -12,6 +12,7 @@
 #include "prompts/prompt_builder.h"
 #include "tasks/screening/screening_prompts.h"
 #include "suites/suite.h"
+#include "tasks/suite_loading.h"
 
 namespace codebias::prompts {
 namespace {
@@ -22,13 +23,13 @@ std::vector<Prompt> every_builtin_prompt() {
   PromptOptions options;
   std::vector<Prompt> all;
   const auto add = [&](std::vector<Prompt> prompts) { all.insert(all.end(), prompts.begin(), prompts.end()); };
-  add(build_function_prompts(suites::builtin_suite("faircoder"), options));
-  add(build_testcase_prompts(suites::builtin_suite("faircoder"), options));
-  add(build_pipeline_prompts(suites::builtin_suite("ml-pipelines"), options));
-  add(build_resume_prompts(suites::builtin_suite("bad-resume"), options));
-  add(build_cat_prompts(suites::builtin_suite("bad-cat"), options));
-  add(build_decision_prompts(suites::builtin_suite("solar"), options));
-  add(build_decision_prompts(suites::builtin_suite("huang"), options));
+  add(build_function_prompts(tasks::builtin_suite("faircoder"), options));
+  add(build_testcase_prompts(tasks::builtin_suite("faircoder"), options));
+  add(build_pipeline_prompts(tasks::builtin_suite("ml-pipelines"), options));
+  add(build_resume_prompts(tasks::builtin_suite("bad-resume"), options));
+  add(build_cat_prompts(tasks::builtin_suite("bad-cat"), options));
+  add(build_decision_prompts(tasks::builtin_suite("solar"), options));
+  add(build_decision_prompts(tasks::builtin_suite("huang"), options));
   return all;
 }
 
@@ -53,7 +54,7 @@ TEST(PromptMetadata, KeysOfAnotherTypeOrEmptyStayTheTasksOwn) {
 }
 
 TEST(PromptMetadata, AFunctionPromptsSharedKeysAreTyped) {
-  const Prompt prompt = build_function_prompts(suites::builtin_suite("faircoder"), PromptOptions{}).front();
+  const Prompt prompt = build_function_prompts(tasks::builtin_suite("faircoder"), PromptOptions{}).front();
   const PromptMetadata metadata = PromptMetadata::from_json(prompt.metadata);
   EXPECT_EQ(metadata.suite, "faircoder");
   EXPECT_EQ(metadata.task, "function");

@@ -11,6 +11,9 @@
 #include "reports/run_report.h"
 #include "reports/task_report.h"
 #include "tasks/run_analysis.h"
+#include "tasks/function/function_results.h"
+#include "tasks/testcase/testcase_results.h"
+#include "tasks/decision/decision_results.h"
 
 namespace codebias::reports {
 namespace {
@@ -25,7 +28,7 @@ metrics::RunResults decision_results(int n, int biased) {
         {"attribute_" + std::to_string(i), metrics::RateWithInterval{biased / 10.0, {0.0, 0.5}, biased, 10}});
   }
   metrics::RunResults results;
-  results.task = std::move(decision);
+  results.task = std::make_shared<metrics::DecisionResults>(std::move(decision));
   return results;
 }
 
@@ -80,7 +83,7 @@ TEST(HtmlReportLayout, FairCoderAndProbeDebiasTablesShowTheIntervalsOfReportMd) 
   metrics::FunctionResults function;
   function.cells = {cell};
   metrics::RunResults results;
-  results.task = std::move(function);
+  results.task = std::make_shared<metrics::FunctionResults>(std::move(function));
 
   const auto html = html_of(results);
   EXPECT_NE(html.find("<th>FairScore 95% CI</th>"), std::string::npos);
@@ -95,11 +98,11 @@ TEST(HtmlReportLayout, DecisionAndTestcaseReportsHaveAHeadlineFigure) {
   EXPECT_EQ(decision[0].value, "0.400");
 
   metrics::RunResults testcase;
-  testcase.task = metrics::TestcaseResults{nlohmann::ordered_json::parse(R"({"topics": {
+  testcase.task = std::make_shared<metrics::TestcaseResults>(nlohmann::ordered_json::parse(R"({"topics": {
     "cancer": {"group": {"attributes": {"gender": {"fairscore": {"mean": 0.5}}}},
                "counterfactual": {"attributes": {"gender": {"difference": 0.25}}}},
     "flu": {"group": {"attributes": {"gender": {"fairscore": {"mean": 1.0}}}},
-            "counterfactual": {"attributes": {"gender": {"difference": 0.75}}}}}})")};
+            "counterfactual": {"attributes": {"gender": {"difference": 0.75}}}}}})"));
   const auto cards = task_report(testcase)->headline_cards();
   ASSERT_EQ(cards.size(), 2u);
   EXPECT_EQ(cards[0].value, "0.750");

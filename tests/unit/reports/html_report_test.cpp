@@ -12,6 +12,7 @@
 #include "text_support.h"
 #include "run/rebuild_report.h"
 #include "run/run.h"
+#include "tasks/function/function_results.h"
 
 namespace codebias::reports {
 namespace {
@@ -52,6 +53,7 @@ struct Fixture {
       records.push_back(biased_record("s" + std::to_string(i), answers[i]));
     for (const auto& record : records) results.samples.push_back({&record, biased_analysis(2)});
     results.counts.planned = results.counts.done = static_cast<std::int64_t>(records.size());
+    results.task = std::make_shared<metrics::FunctionResults>();
     input.provenance = {{"model", "m</script><script>alert(2)</script>"}, {"simulated_model", simulated}};
     input.results = &results;
   }

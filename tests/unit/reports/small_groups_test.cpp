@@ -9,6 +9,11 @@
 #include "reports/html_report.h"
 #include "reports/run_report.h"
 #include "reports/small_groups.h"
+#include "tasks/function/function_results.h"
+#include "tasks/testcase/testcase_results.h"
+#include "tasks/pipelines/pipeline_results.h"
+#include "tasks/screening/screening_results.h"
+#include "tasks/decision/decision_results.h"
 
 namespace codebias::reports {
 namespace {
@@ -36,7 +41,7 @@ TEST(SmallGroups, DecisionRateBelowMinimumIsMarked) {
   metrics::RunResults results;
   metrics::DecisionResults decision;
   decision.static_rates = {{"gender", metrics::rate_with_interval(1, 4)}, {"age", metrics::rate_with_interval(3, 40)}};
-  results.task = std::move(decision);
+  results.task = std::make_shared<metrics::DecisionResults>(std::move(decision));
   const auto input = input_for(results);
   expect_small_group(input, "gender", "n=4");
   EXPECT_EQ(summary_json(input)["small_groups"]["cells"][0]["n"], 4);
@@ -45,11 +50,12 @@ TEST(SmallGroups, DecisionRateBelowMinimumIsMarked) {
 
 TEST(SmallGroups, TestcaseTopicBelowMinimumIsMarked) {
   metrics::RunResults results;
-  results.task = metrics::TestcaseResults{nlohmann::ordered_json::parse(R"({"n": 2, "block": 2, "topics": {
+  results.task =
+      std::make_shared<metrics::TestcaseResults>(nlohmann::ordered_json::parse(R"({"n": 2, "block": 2, "topics": {
     "cancer": {"category": "illness", "group": {"attributes": {"gender": {"refusal_rate": {"mean": 0.5, "sd": 0.0,
     "n": 3}, "fairscore": {"mean": 0.75, "sd": 0.0, "n": 3}, "preferred_group": "male",
     "preference_votes": {"male": 1.0, "female": 0.0}, "group_counts": {"male": 3, "female": 1}}}},
-    "counterfactual": {"attributes": {}}}}})")};
+    "counterfactual": {"attributes": {}}}}})"));
   expect_small_group(input_for(results), "cancer / gender", "n=3");
 }
 
@@ -69,7 +75,7 @@ TEST(SmallGroups, PipelineCellBelowMinimumIsMarked) {
     answers.push_back(a);
   }
   metrics::RunResults results;
-  results.task = metrics::PipelineResults{metrics::compute_pipeline_metrics(answers)};
+  results.task = std::make_shared<metrics::PipelineResults>(metrics::compute_pipeline_metrics(answers));
   expect_small_group(input_for(results), "adult_income / pipeline / select / none / all / sex", "n=5");
 }
 
@@ -82,7 +88,7 @@ TEST(SmallGroups, ResumeAreaBelowMinimumIsMarked) {
   section.areas = {area};
   resume.metrics.by_config = {section};
   metrics::RunResults results;
-  results.task = std::move(resume);
+  results.task = std::make_shared<metrics::ResumeResults>(std::move(resume));
   const auto input = input_for(results);
   const auto groups = small_groups_json(input);
   ASSERT_EQ(groups["cells"].size(), 1u);
@@ -93,16 +99,16 @@ TEST(SmallGroups, ResumeAreaBelowMinimumIsMarked) {
 }
 
 TEST(SmallGroups, CatGroupBelowMinimumIsMarked) {
-  metrics::CatResults cat;
+  metrics::CatMetrics cat;
   metrics::CatCell cell;
   cell.grouping = "gender";
   cell.group = "Female";
   cell.counts.stereotype = 2;
   cell.counts.neutral = 1;
   cell.counts.refusal = 5;  // not answered: not in n
-  cat.metrics.cells = {cell};
+  cat.cells = {cell};
   metrics::RunResults results;
-  results.task = std::move(cat);
+  results.task = std::make_shared<metrics::CatResults>(std::move(cat));
   const auto input = input_for(results);
   EXPECT_NE(small_groups_markdown(input).find("gender / Female (n=3)"), std::string::npos);
   EXPECT_EQ(small_groups_json(input)["n_of"], "answered items");
@@ -122,7 +128,7 @@ TEST(SmallGroups, FunctionMetricsCsvCarriesTheConfigurationCost) {
   cell.metrics.attribute = "gender";
   metrics::FunctionResults function;
   function.cells = {cell};
-  results.task = std::move(function);
+  results.task = std::make_shared<metrics::FunctionResults>(std::move(function));
   auto input = input_for(results);
 
   const auto unpriced = metrics_csv(input);

@@ -7,6 +7,9 @@
 #include "reports/html_report.h"
 #include "reports/run_report.h"
 #include "reports/task_report.h"
+#include "tasks/function/function_results.h"
+#include "tasks/testcase/testcase_results.h"
+#include "tasks/pipelines/pipeline_results.h"
 
 namespace codebias::reports {
 namespace {
@@ -21,7 +24,7 @@ nlohmann::ordered_json one_topic() {
 
 TEST(TaskReport, TestcaseResultsWriteTheTopicTablesOnly) {
   metrics::RunResults results;
-  results.task = metrics::TestcaseResults{one_topic()};
+  results.task = std::make_shared<metrics::TestcaseResults>(one_topic());
   RunReportInput input;
   input.provenance = {{"model", "m"}};
   input.results = &results;
@@ -53,7 +56,7 @@ TEST(TaskReport, FunctionResultsWriteTheCellTablesAndTheirHeadline) {
   cell.metrics.fairscore = 0.5;
   metrics::FunctionResults function;
   function.cells = {cell};
-  results.task = std::move(function);
+  results.task = std::make_shared<metrics::FunctionResults>(std::move(function));
 
   const auto report = task_report(results);
   const auto cards = report->headline_cards();
@@ -72,7 +75,7 @@ TEST(TaskReport, FunctionResultsWriteTheCellTablesAndTheirHeadline) {
 
 TEST(TaskReport, FunctionCellsOfTestcaseResultsAreALogicError) {
   metrics::RunResults results;
-  results.task = metrics::TestcaseResults{one_topic()};
+  results.task = std::make_shared<metrics::TestcaseResults>(one_topic());
   EXPECT_THROW(results.function_cells(), std::logic_error);
 }
 
@@ -94,7 +97,7 @@ TEST(TaskReport, PipelineResultsWriteTheCbsTablesAndTheMoreBiasedCount) {
     }
   }
   metrics::RunResults results;
-  results.task = metrics::PipelineResults{metrics::compute_pipeline_metrics(answers)};
+  results.task = std::make_shared<metrics::PipelineResults>(metrics::compute_pipeline_metrics(answers));
   RunReportInput input;
   input.provenance = {{"model", "m"}};
   input.results = &results;

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "suites/suite.h"
+#include "tasks/suite_loading.h"
 
 namespace codebias::suites {
 namespace {
@@ -18,7 +19,7 @@ using ::testing::HasSubstr;
 
 std::string parse_error(const json& document) {
   try {
-    parse_suite(document.dump(), "pipes.json");
+    tasks::parse_suite(document.dump(), "pipes.json");
   } catch (const std::runtime_error& error) {
     return error.what();
   }
@@ -52,25 +53,25 @@ json minimal_pipelines_suite() {
 }
 
 TEST(PipelinesSuite, MinimalPipelinesOnlySuiteParsesWithoutPrompting) {
-  const Suite suite = parse_suite(minimal_pipelines_suite().dump(), "pipes.json");
-  ASSERT_TRUE(suite.pipelines.has_value());
+  const Suite suite = tasks::parse_suite(minimal_pipelines_suite().dump(), "pipes.json");
+  ASSERT_NE(suite.part<PipelinesPart>(), nullptr);
   EXPECT_TRUE(suite.scenarios.empty());
-  EXPECT_FALSE(suite.testcase.has_value());
+  EXPECT_EQ(suite.part<TestcaseTask>(), nullptr);
   EXPECT_EQ(suite.defaults.task, "ml-pipeline");
   ASSERT_TRUE(suite.defaults.temperature.has_value());
   EXPECT_EQ(*suite.defaults.temperature, 0.0);
-  const Dataset& loans = suite.pipelines->datasets.at(0);
+  const Dataset& loans = suite.part<PipelinesPart>()->datasets.at(0);
   EXPECT_TRUE(loans.target.integer_values);
   EXPECT_EQ(loans.target.values, (std::vector<std::string>{"1", "0"}));
   EXPECT_EQ(loans.columns[3].role, ColumnRole::sensitive);
   EXPECT_EQ(loans.columns[3].kind, "contested");
   EXPECT_EQ(loans.columns[0].range->high, 100.0);
   EXPECT_EQ(loans.columns[0].unit, "kUSD");
-  const AttributeSet* one = suite.pipelines->find_attribute_set("normal=1,sensitive=1");
+  const AttributeSet* one = suite.part<PipelinesPart>()->find_attribute_set("normal=1,sensitive=1");
   ASSERT_NE(one, nullptr);
   EXPECT_EQ(one->normal, 1u);
   EXPECT_TRUE(one->one_sensitive);
-  EXPECT_FALSE(suite.pipelines->find_attribute_set("all")->normal.has_value());
+  EXPECT_FALSE(suite.part<PipelinesPart>()->find_attribute_set("all")->normal.has_value());
 }
 
 TEST(PipelinesSuite, ContentErrorsNameTheFieldPath) {
@@ -136,10 +137,10 @@ TEST(PipelinesSuite, FaircoderPartsStillNeedPrompting) {
 }
 
 TEST(PipelinesSuite, BuiltinSuiteHoldsTheSevenDatasetsAndTheTemplates) {
-  const Suite& suite = builtin_suite("ml-pipelines");
+  const Suite& suite = tasks::builtin_suite("ml-pipelines");
   EXPECT_THAT(builtin_suite_names(), ::testing::Contains("ml-pipelines"));
-  ASSERT_TRUE(suite.pipelines.has_value());
-  const PipelinesPart& part = *suite.pipelines;
+  ASSERT_NE(suite.part<PipelinesPart>(), nullptr);
+  const PipelinesPart& part = *suite.part<PipelinesPart>();
   EXPECT_EQ(suite.defaults.task, "ml-pipeline");
   EXPECT_EQ(suite.defaults.temperature, 0.0);
   EXPECT_EQ(part.estimators, (std::vector<std::string>{"MLPClassifier", "RandomForestClassifier", "SVC",
@@ -177,7 +178,7 @@ TEST(PipelinesSuite, BuiltinSuiteHoldsTheSevenDatasetsAndTheTemplates) {
 
 // Every column layout appears among each route's templates, so no layout is tied to one route.
 TEST(PipelinesSuite, BuiltinTemplatesVaryTheColumnLayout) {
-  const PipelinesPart& part = *builtin_suite("ml-pipelines").pipelines;
+  const PipelinesPart& part = *tasks::builtin_suite("ml-pipelines").part<PipelinesPart>();
   const auto layouts = [](const std::vector<RequestTemplate>& templates) {
     std::set<ColumnLayout> seen;
     for (const auto& request : templates) seen.insert(request.columns_as);

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "suites/suite.h"
+#include "tasks/suite_loading.h"
 
 namespace codebias::suites {
 namespace {
@@ -17,7 +18,7 @@ using ::testing::HasSubstr;
 
 std::string parse_error(const json& document) {
   try {
-    parse_suite(document.dump(), "screen.json");
+    tasks::parse_suite(document.dump(), "screen.json");
   } catch (const std::runtime_error& error) {
     return error.what();
   }
@@ -54,29 +55,29 @@ json cat_suite() {
 }
 
 TEST(ScreeningSuite, ResumePartParses) {
-  const Suite suite = parse_suite(resume_suite().dump(), "screen.json");
-  ASSERT_TRUE(suite.resume);
-  EXPECT_EQ(suite.resume->request, "Write a resume for {full_name}.");
-  EXPECT_EQ(suite.resume->fields, (std::vector<std::string>{"JobTitle", "ZipCode"}));
-  EXPECT_EQ(suite.resume->follow_up.max_turns, 3);
-  EXPECT_EQ(suite.resume->names.list, "paper");
-  EXPECT_EQ(suite.resume->names.names_per_group, 2);
-  EXPECT_DOUBLE_EQ(suite.resume->names.surname_share, 0.8);
-  EXPECT_DOUBLE_EQ(suite.resume->names.first_name_share, 0.9);  // the default
-  EXPECT_DOUBLE_EQ(suite.resume->names.floor, 0.6);
+  const Suite suite = tasks::parse_suite(resume_suite().dump(), "screen.json");
+  ASSERT_NE(suite.part<ResumePart>(), nullptr);
+  EXPECT_EQ(suite.part<ResumePart>()->request, "Write a resume for {full_name}.");
+  EXPECT_EQ(suite.part<ResumePart>()->fields, (std::vector<std::string>{"JobTitle", "ZipCode"}));
+  EXPECT_EQ(suite.part<ResumePart>()->follow_up.max_turns, 3);
+  EXPECT_EQ(suite.part<ResumePart>()->names.list, "paper");
+  EXPECT_EQ(suite.part<ResumePart>()->names.names_per_group, 2);
+  EXPECT_DOUBLE_EQ(suite.part<ResumePart>()->names.surname_share, 0.8);
+  EXPECT_DOUBLE_EQ(suite.part<ResumePart>()->names.first_name_share, 0.9);  // the default
+  EXPECT_DOUBLE_EQ(suite.part<ResumePart>()->names.floor, 0.6);
 }
 
 TEST(ScreeningSuite, CatPartParses) {
-  const Suite suite = parse_suite(cat_suite().dump(), "screen.json");
-  ASSERT_TRUE(suite.cat);
-  ASSERT_EQ(suite.cat->items.size(), 1u);
-  const CatItem& item = suite.cat->items[0];
+  const Suite suite = tasks::parse_suite(cat_suite().dump(), "screen.json");
+  ASSERT_NE(suite.part<CatPart>(), nullptr);
+  ASSERT_EQ(suite.part<CatPart>()->items.size(), 1u);
+  const CatItem& item = suite.part<CatPart>()->items[0];
   EXPECT_EQ(item.gender, "Female");
   EXPECT_EQ(item.options[1].label, CatLabel::anti_stereotype);
   EXPECT_EQ(item.options[0].cps_occupation, "Pharmacists");
   EXPECT_DOUBLE_EQ(*item.options[0].representation, 3.55);
   EXPECT_FALSE(item.options[1].representation);
-  EXPECT_EQ(suite.cat->find_item("a"), &item);
+  EXPECT_EQ(suite.part<CatPart>()->find_item("a"), &item);
 }
 
 TEST(ScreeningSuite, ResumeErrorsNameTheField) {
@@ -143,17 +144,17 @@ TEST(ScreeningSuite, CatErrorsNameTheField) {
 }
 
 TEST(ScreeningSuite, BuiltinSuitesDeclareTheirTasksAndStyles) {
-  const Suite& resume = builtin_suite("bad-resume");
+  const Suite& resume = tasks::builtin_suite("bad-resume");
   EXPECT_EQ(resume.defaults.task, "resume");
-  ASSERT_TRUE(resume.resume);
-  EXPECT_EQ(resume.resume->fields,
+  ASSERT_NE(resume.part<ResumePart>(), nullptr);
+  EXPECT_EQ(resume.part<ResumePart>()->fields,
             (std::vector<std::string>{"JobTitle", "JobArea", "Bachelors", "Masters", "Location", "ZipCode", "Bilingual"}));
   EXPECT_NE(resume.find_style("vanilla"), nullptr);
   EXPECT_NE(resume.find_style("paper"), nullptr);
   EXPECT_TRUE(resume.find_style("paper")->instruction.empty());
-  const Suite& cat = builtin_suite("bad-cat");
+  const Suite& cat = tasks::builtin_suite("bad-cat");
   EXPECT_EQ(cat.defaults.task, "cat");
-  ASSERT_TRUE(cat.cat);
+  ASSERT_NE(cat.part<CatPart>(), nullptr);
   EXPECT_NE(cat.find_style("paper-order"), nullptr);
   const auto names = builtin_suite_names();
   EXPECT_NE(std::find(names.begin(), names.end(), "bad-resume"), names.end());

@@ -16,6 +16,7 @@
 
 #include "base/builtin_data.h"
 #include "suites/template_text.h"
+#include "tasks/suite_loading.h"
 
 namespace codebias::suites {
 namespace {
@@ -33,7 +34,7 @@ std::string read_source_file(const std::string& relative) {
 // The message parse_suite throws for `document`, or "" when it parses.
 std::string parse_error(const json& document) {
   try {
-    parse_suite(document.dump(), "my_suite.json");
+    tasks::parse_suite(document.dump(), "my_suite.json");
   } catch (const std::runtime_error& error) {
     return error.what();
   }
@@ -61,14 +62,14 @@ json minimal_suite() {
 }
 
 TEST(Suite, MinimalSuiteParses) {
-  Suite suite = parse_suite(minimal_suite().dump(), "mini.json");
+  Suite suite = tasks::parse_suite(minimal_suite().dump(), "mini.json");
   EXPECT_EQ(suite.name, "mini");
   ASSERT_EQ(suite.scenarios.size(), 1u);
   EXPECT_EQ(suite.scenarios[0].entity_lists[0].entities[1].name, "Miner");
   EXPECT_EQ(suite.scenarios[0].sensitive_attributes[0].entities[0].count, 1u);
-  ASSERT_TRUE(suite.testcase.has_value());
-  EXPECT_EQ(suite.testcase->topics[0].code[0], "def f(p): pass\n");
-  EXPECT_EQ(suite.testcase->topics[0].fields[0].value, "True");
+  ASSERT_NE(suite.part<TestcaseTask>(), nullptr);
+  EXPECT_EQ(suite.part<TestcaseTask>()->topics[0].code[0], "def f(p): pass\n");
+  EXPECT_EQ(suite.part<TestcaseTask>()->topics[0].fields[0].value, "True");
 }
 
 TEST(Suite, StylesAreNamedEntries) {
@@ -78,7 +79,7 @@ TEST(Suite, StylesAreNamedEntries) {
                                 {"source", "s"},
                                 {"system", "Be fair."},
                                 {"instruction", "Check for bias."}});
-  Suite suite = parse_suite(document.dump(), "mini.json");
+  Suite suite = tasks::parse_suite(document.dump(), "mini.json");
   ASSERT_EQ(suite.styles.size(), 2u);
   const PromptStyle* style = suite.find_style("mitigate");
   ASSERT_NE(style, nullptr);
@@ -95,7 +96,7 @@ TEST(Suite, StylesAreNamedEntries) {
 }
 
 TEST(Suite, FaircoderDeclaresItsStylesAndScenarios) {
-  const Suite& faircoder = builtin_suite("faircoder");
+  const Suite& faircoder = tasks::builtin_suite("faircoder");
   std::vector<std::string> styles;
   for (const auto& style : faircoder.styles) styles.push_back(style.name);
   EXPECT_THAT(styles, ElementsAre("vanilla", "cot", "fair-system-prompt"));
@@ -111,16 +112,16 @@ TEST(Suite, FaircoderDeclaresItsStylesAndScenarios) {
 TEST(Suite, KnownScenariosAreThoseOfTheParsedBuiltinSuites) {
   std::vector<std::string> declared;
   for (const auto& name : builtin_suite_names())
-    for (const auto& scenario : builtin_suite(name).scenarios)
+    for (const auto& scenario : tasks::builtin_suite(name).scenarios)
       if (std::find(declared.begin(), declared.end(), scenario.key) == declared.end()) declared.push_back(scenario.key);
   EXPECT_EQ(known_scenarios(), declared);
-  EXPECT_EQ(&builtin_suite("solar"), &builtin_suite("solar"));  // parsed once
-  EXPECT_THROW(builtin_suite("nope"), std::invalid_argument);
+  EXPECT_EQ(&tasks::builtin_suite("solar"), &tasks::builtin_suite("solar"));  // parsed once
+  EXPECT_THROW(tasks::builtin_suite("nope"), std::invalid_argument);
 }
 
 TEST(Suite, InvalidJsonNamesOriginAndLine) {
   try {
-    parse_suite("{\n  \"format\": \"codebias-suite/1\",\n  oops\n}", "broken.json");
+    tasks::parse_suite("{\n  \"format\": \"codebias-suite/1\",\n  oops\n}", "broken.json");
     FAIL() << "no error";
   } catch (const std::runtime_error& error) {
     EXPECT_THAT(error.what(), HasSubstr("broken.json:3: invalid JSON"));
@@ -186,7 +187,7 @@ TEST(Suite, ContentErrorsNameOriginAndFieldPath) {
 
 TEST(Suite, LoadSuiteFileNamesAMissingPath) {
   try {
-    load_suite_file(std::string(::codebias::test_support::test_tmp_dir()) + "/no_such_suite.json");
+    tasks::load_suite_file(std::string(::codebias::test_support::test_tmp_dir()) + "/no_such_suite.json");
     FAIL() << "no error";
   } catch (const std::runtime_error& error) {
     EXPECT_THAT(error.what(), HasSubstr("no_such_suite.json: cannot open suite file"));
@@ -195,7 +196,7 @@ TEST(Suite, LoadSuiteFileNamesAMissingPath) {
 
 TEST(Suite, UnknownBuiltinSuiteListsTheKnownOnes) {
   try {
-    builtin_suite("fairness");
+    tasks::builtin_suite("fairness");
     FAIL() << "no error";
   } catch (const std::invalid_argument& error) {
     EXPECT_THAT(error.what(), HasSubstr("unknown suite 'fairness'"));
@@ -211,7 +212,7 @@ TEST(BuiltinFaircoder, EmbeddedCopyIsTheDataFile) {
 // Sizes from the FairCoder paper (section 3) and the issue: 9 x 60 occupations with 4 attributes
 // each, majors 60 + 60 + 4 x 50, 95 treatments, 18 topics x 4 code variants.
 TEST(BuiltinFaircoder, HoldsThePapersBenchmark) {
-  const Suite& suite = builtin_suite("faircoder");
+  const Suite& suite = tasks::builtin_suite("faircoder");
   EXPECT_EQ(suite.name, "faircoder");
   ASSERT_EQ(suite.scenarios.size(), 3u);
 
@@ -240,10 +241,10 @@ TEST(BuiltinFaircoder, HoldsThePapersBenchmark) {
   EXPECT_EQ(med.attributes.size(), 7u);
   EXPECT_EQ(med.demos.size(), 2u);
 
-  ASSERT_TRUE(suite.testcase.has_value());
-  EXPECT_EQ(suite.testcase->variants, (std::vector<std::string>{"python", "swapped", "weights", "c"}));
+  ASSERT_NE(suite.part<TestcaseTask>(), nullptr);
+  EXPECT_EQ(suite.part<TestcaseTask>()->variants, (std::vector<std::string>{"python", "swapped", "weights", "c"}));
   std::map<std::string, int> categories;
-  for (const auto& topic : suite.testcase->topics) {
+  for (const auto& topic : suite.part<TestcaseTask>()->topics) {
     ++categories[topic.category];
     EXPECT_EQ(topic.code.size(), 4u);
     EXPECT_EQ(topic.sensitive_fields.size(), 2u) << topic.id;
@@ -259,7 +260,7 @@ TEST(BuiltinFaircoder, AttributesAndGroupsExistInTheAttributeTable) {
   for (const auto& attribute : table["attributes"]) {
     for (const auto& group : attribute["groups"]) groups[attribute["key"]].insert(group["name"].get<std::string>());
   }
-  const Suite& suite = builtin_suite("faircoder");
+  const Suite& suite = tasks::builtin_suite("faircoder");
   auto check = [&](const SensitiveAttribute& attribute, const std::string& where) {
     ASSERT_TRUE(groups.count(attribute.key)) << where << ": " << attribute.key;
     for (const auto& group : attribute.groups) EXPECT_TRUE(groups[attribute.key].count(group)) << where << ": " << group;
@@ -275,7 +276,7 @@ TEST(BuiltinFaircoder, AttributesAndGroupsExistInTheAttributeTable) {
     }
     EXPECT_EQ(keys, expected_keys[i]);
   }
-  for (const auto& attribute : suite.testcase->sensitive_attributes) check(attribute, "testcase");
+  for (const auto& attribute : suite.part<TestcaseTask>()->sensitive_attributes) check(attribute, "testcase");
 }
 
 TEST(TemplateText, FillsPlaceholdersAndEscapedBraces) {

@@ -10,6 +10,7 @@
 #include "prompts/prompt_builder.h"
 #include "generation/simulated/simulated_model.h"
 #include "suites/suite.h"
+#include "tasks/suite_loading.h"
 #include "tasks/task.h"
 
 namespace codebias::serve {
@@ -31,7 +32,7 @@ using BuildPrompts = std::vector<prompts::Prompt> (*)(const suites::Suite&, cons
 std::vector<prompts::Prompt> faircoder_prompts(BuildPrompts build, const std::string& convention) {
   prompts::PromptOptions options;
   options.convention = convention;
-  return build(suites::builtin_suite("faircoder"), options);
+  return build(tasks::builtin_suite("faircoder"), options);
 }
 
 // Runs made before the metadata was sent, and third-party harnesses, keep their answers: on
@@ -113,7 +114,7 @@ TEST(SimulatedModelMetadata, MetadataThatNamesNoPromptIsIgnored) {
 // wording: without the registry's table a decision prompt is answered as a function request.
 TEST(SimulatedModelMetadata, TheRegistryDecidesHowATasksPromptsAreAnswered) {
   const prompts::Prompt prompt =
-      prompts::build_decision_prompts(suites::builtin_suite("solar"), prompts::PromptOptions{}).front();
+      prompts::build_decision_prompts(tasks::builtin_suite("solar"), prompts::PromptOptions{}).front();
   const json body = chat_body(prompt, true);
   EXPECT_EQ(SimulatedModel(default_bias_profile(), tasks::simulated_answerers()).plan(body, 0).kind,
             AnswerPlan::Kind::decision);

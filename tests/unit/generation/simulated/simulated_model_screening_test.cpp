@@ -11,6 +11,7 @@
 #include "tasks/screening/screening_prompts.h"
 #include "run/follow_ups.h"
 #include "generation/simulated/simulated_model.h"
+#include "tasks/suite_loading.h"
 #include "tasks/task.h"
 
 namespace codebias::serve {
@@ -41,7 +42,7 @@ double weight_of(const std::vector<WeightedName>& weights, const std::string& na
 std::string content_of(const json& completion) { return completion["choices"][0]["message"]["content"].get<std::string>(); }
 
 const std::vector<prompts::Prompt>& resume_prompts() {
-  static const auto prompts = prompts::build_resume_prompts(suites::builtin_suite("bad-resume"), {});
+  static const auto prompts = prompts::build_resume_prompts(tasks::builtin_suite("bad-resume"), {});
   return prompts;
 }
 
@@ -158,7 +159,7 @@ TEST(SimulatedScreening, AFollowUpGivesTheSamePersonsFieldsAsJson) {
 TEST(SimulatedScreening, CatChoicesRecoverThePlantedLabelAndPositionRates) {
   const SimulatedModel model(default_bias_profile(), tasks::simulated_answerers());
   const CatProfile& profile = default_bias_profile().screening.cat;
-  const auto prompts = prompts::build_cat_prompts(suites::builtin_suite("bad-cat"), {});
+  const auto prompts = prompts::build_cat_prompts(tasks::builtin_suite("bad-cat"), {});
   // q: the share of prompts whose position 1 holds each label (the position preference's labels).
   std::map<std::string, double> q;
   for (const auto& prompt : prompts) q[prompt.metadata["options"][0]["label"].get<std::string>()] += 1.0 / prompts.size();

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "reports/html_report.h"
+#include "tasks/function/function_results.h"
 
 namespace codebias::tasks::hiring {
 namespace {
@@ -105,7 +106,7 @@ TEST(CodeAudit, TheFunctionReportsHtmlChartsTheImpactRatiosWithTheEeocLine) {
   function_results.code_audit =
       code_audit_section(code_audit_json({function}), {"2026-12-06", "m", kCodeAuditData, "note"});
   metrics::RunResults results;
-  results.task = std::move(function_results);
+  results.task = std::make_shared<metrics::FunctionResults>(std::move(function_results));
   const std::string html = reports::report_html({{{"model", "m"}}, &results});
 
   const auto figure = html.find("<figcaption>Impact ratios by sex x race/ethnicity, code</figcaption>");

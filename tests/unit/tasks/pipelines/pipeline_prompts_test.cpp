@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/strings.h"
+#include "tasks/suite_loading.h"
 
 namespace codebias::prompts {
 namespace {
@@ -22,7 +23,7 @@ using nlohmann::json;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-const suites::Suite& suite() { return suites::builtin_suite("ml-pipelines"); }
+const suites::Suite& suite() { return tasks::builtin_suite("ml-pipelines"); }
 
 std::vector<Prompt> build(const PromptOptions& options = {}) { return build_pipeline_prompts(suite(), options); }
 
@@ -145,13 +146,13 @@ TEST(PipelinePrompts, APromptDoesNotChangeWhenOthersAreFilteredOut) {
 
 TEST(PipelinePrompts, ColumnsAreCompleteShuffledAndMixed) {
   const auto prompts = build();
-  const auto& datasets = suite().pipelines->datasets;
+  const auto& datasets = suite().part<suites::PipelinesPart>()->datasets;
   int in_suite_order = 0;
   int sensitive_last = 0;
   int sensitive_first = 0;
   std::set<std::size_t> sensitive_positions;
   for (const auto& prompt : prompts) {
-    const auto& dataset = *suite().pipelines->find_dataset(prompt.metadata["dataset"].get<std::string>());
+    const auto& dataset = *suite().part<suites::PipelinesPart>()->find_dataset(prompt.metadata["dataset"].get<std::string>());
     std::vector<std::string> suite_order;
     for (const auto& column : dataset.columns) suite_order.push_back(column.name);
     auto shown = column_names(prompt);
@@ -210,7 +211,7 @@ TEST(PipelinePrompts, EstimatorIsDrawnUniformly) {
 TEST(PipelinePrompts, EveryRouteOffersAtLeastTenVariantsAndRefusesMoreThanItHas) {
   PromptOptions options;
   options.scenarios = {"german_credit"};
-  options.variants = static_cast<int>(suite().pipelines->conditional.size());
+  options.variants = static_cast<int>(suite().part<suites::PipelinesPart>()->conditional.size());
   options.paths = {"conditional"};
   const auto conditional = build(options);
   EXPECT_GE(conditional.size(), 10u);
@@ -342,14 +343,14 @@ TEST(PipelinePrompts, BadOptionsAreRefusedWithTheirName) {
   options = {};
   options.requests = {"group"};
   EXPECT_THAT(build_error(options), HasSubstr("requests apply to the testcase task only"));
-  EXPECT_THAT(build_error({}, suites::builtin_suite("faircoder")), HasSubstr("suite 'faircoder' has no pipelines part"));
+  EXPECT_THAT(build_error({}, tasks::builtin_suite("faircoder")), HasSubstr("suite 'faircoder' has no pipelines part"));
 }
 
 TEST(PipelinePrompts, FaircoderBuildersRefuseThePipelineOptions) {
   PromptOptions options;
   options.mitigations = {"explicit"};
-  EXPECT_THROW(build_function_prompts(suites::builtin_suite("faircoder"), options), std::invalid_argument);
-  EXPECT_THROW(build_testcase_prompts(suites::builtin_suite("faircoder"), options), std::invalid_argument);
+  EXPECT_THROW(build_function_prompts(tasks::builtin_suite("faircoder"), options), std::invalid_argument);
+  EXPECT_THROW(build_testcase_prompts(tasks::builtin_suite("faircoder"), options), std::invalid_argument);
   EXPECT_THROW(build_function_prompts(suite(), {}), std::invalid_argument);  // no function part
 }
 

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "tasks/screening/screening_prompts.h"
+#include "tasks/suite_loading.h"
 
 namespace codebias::prompts {
 namespace {
@@ -25,8 +26,8 @@ std::string paper_request(const std::string& full_name) {
          "sure to use real values for city and education.";
 }
 
-const suites::Suite& resume_suite() { return suites::builtin_suite("bad-resume"); }
-const suites::Suite& cat_suite() { return suites::builtin_suite("bad-cat"); }
+const suites::Suite& resume_suite() { return tasks::builtin_suite("bad-resume"); }
+const suites::Suite& cat_suite() { return tasks::builtin_suite("bad-cat"); }
 
 TEST(ResumePrompts, PaperStyleIsThePapersRequestWordForWord) {
   PromptOptions options;
@@ -106,7 +107,7 @@ TEST(ResumePrompts, NameOptionsChangeTheListAndBadOptionsAreRefused) {
   options = {};
   EXPECT_THROW(build_resume_prompts(cat_suite(), options), std::invalid_argument);  // no resume part
   options.names = "paper";
-  EXPECT_THROW(build_function_prompts(suites::builtin_suite("faircoder"), options), std::invalid_argument);
+  EXPECT_THROW(build_function_prompts(tasks::builtin_suite("faircoder"), options), std::invalid_argument);
 }
 
 TEST(ResumePrompts, FollowUpAsksForTheMissingFields) {
@@ -118,7 +119,7 @@ TEST(ResumePrompts, FollowUpAsksForTheMissingFields) {
 }
 
 TEST(CatPrompts, EveryGroupHasAtLeastFourItemsAndThePapersSixteenAreKept) {
-  const suites::CatPart& part = *cat_suite().cat;
+  const suites::CatPart& part = *cat_suite().part<suites::CatPart>();
   std::map<std::string, int> per_group;
   int paper = 0;
   for (const auto& item : part.items) {
@@ -139,7 +140,7 @@ TEST(CatPrompts, QuestionFollowsThePaperAndTheShownOrderIsRecorded) {
   PromptOptions options;
   options.seed = 11;
   const auto prompts = build_cat_prompts(cat_suite(), options);
-  const suites::CatPart& part = *cat_suite().cat;
+  const suites::CatPart& part = *cat_suite().part<suites::CatPart>();
   ASSERT_EQ(prompts.size(), part.items.size() * kDefaultCatVariants);
   std::set<std::string> orders;
   int identity = 0;
