@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 namespace codebias::data {
 
@@ -11,18 +12,17 @@ std::string_view builtin_attributes_json();
 // data/analysis/refusal_phrases.json: how a test-case answer declines the task.
 std::string_view builtin_refusal_phrases_json();
 
-// data/suites/faircoder.json: the built-in FairCoder benchmark suite.
+// One file built into the binary: its name, its path in the repository and its bytes.
+struct BuiltinFile {
+  std::string_view name;
+  std::string_view path;
+  std::string_view text;
+};
+// Every suite file of data/suites/, by file name (src/CMakeLists.txt generates the list): "faircoder"
+// for data/suites/faircoder.json, "ml-pipelines" for ml_pipelines.json.
+const std::vector<BuiltinFile>& builtin_suite_files();
+// data/suites/faircoder.json: the built-in FairCoder benchmark suite (also in builtin_suite_files).
 std::string_view builtin_faircoder_suite_json();
-// data/suites/ml_pipelines.json: the built-in ML-pipelines suite (docs/ml-pipelines.md).
-std::string_view builtin_ml_pipelines_suite_json();
-// data/suites/bad_resume.json and bad_cat.json: the candidate-screening suites (docs/screening.md).
-std::string_view builtin_bad_resume_suite_json();
-std::string_view builtin_bad_cat_suite_json();
-// data/suites/solar.json and huang.json: the decision-function suites (docs/counterfactual.md).
-std::string_view builtin_solar_suite_json();
-std::string_view builtin_huang_suite_json();
-// data/suites/hiring_audit.json: the hiring-audit suite (docs/hiring-audit.md).
-std::string_view builtin_hiring_audit_suite_json();
 // data/attributes/solar.json and huang.json: their attribute tables.
 std::string_view builtin_solar_attributes_json();
 std::string_view builtin_huang_attributes_json();

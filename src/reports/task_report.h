@@ -122,9 +122,6 @@ std::vector<ChartSpec> impact_ratio_charts(const nlohmann::ordered_json& audit);
 // per-group points and evidence lines.
 std::vector<SampleFinding> score_contract_findings(const nlohmann::ordered_json& analysis);
 
-// summary.json's "pipeline_metrics" (also `codebias score --task ml-pipeline --summary-json`).
-nlohmann::ordered_json pipeline_metrics_json(const metrics::PipelineMetrics& metrics);
-
 // The report of the results' task (its TaskResults::report). Throws std::logic_error when no task
 // has analysed the run.
 std::unique_ptr<TaskReport> task_report(const metrics::RunResults& results);

@@ -320,7 +320,9 @@ Suite load_suite_file(const std::filesystem::path& path, std::span<const TaskPar
 }
 
 std::vector<std::string> builtin_suite_names() {
-  return {"faircoder", "ml-pipelines", "bad-resume", "bad-cat", "solar", "huang", "hiring-audit"};
+  std::vector<std::string> names;
+  for (const data::BuiltinFile& file : data::builtin_suite_files()) names.emplace_back(file.name);
+  return names;
 }
 
 std::string DecisionsPart::key_of(const DecisionTask& task, std::string_view name) const {
@@ -331,13 +333,8 @@ std::string DecisionsPart::key_of(const DecisionTask& task, std::string_view nam
 }
 
 BuiltinSuiteText builtin_suite_text(std::string_view name) {
-  if (name == "faircoder") return {data::builtin_faircoder_suite_json(), "data/suites/faircoder.json"};
-  if (name == "ml-pipelines") return {data::builtin_ml_pipelines_suite_json(), "data/suites/ml_pipelines.json"};
-  if (name == "bad-resume") return {data::builtin_bad_resume_suite_json(), "data/suites/bad_resume.json"};
-  if (name == "bad-cat") return {data::builtin_bad_cat_suite_json(), "data/suites/bad_cat.json"};
-  if (name == "solar") return {data::builtin_solar_suite_json(), "data/suites/solar.json"};
-  if (name == "huang") return {data::builtin_huang_suite_json(), "data/suites/huang.json"};
-  if (name == "hiring-audit") return {data::builtin_hiring_audit_suite_json(), "data/suites/hiring_audit.json"};
+  for (const data::BuiltinFile& file : data::builtin_suite_files())
+    if (file.name == name) return {file.text, file.path};
   std::string known;
   for (const auto& known_name : builtin_suite_names()) known += (known.empty() ? "" : ", ") + known_name;
   throw std::invalid_argument("unknown suite '" + std::string(name) + "' (built-in suites: " + known +

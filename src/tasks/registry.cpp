@@ -1,48 +1,20 @@
 // The table of every task codebias knows (tasks stage). Adding a task is one row here plus its
 // own file (docs/architecture.md, "How to add a suite").
 #include <stdexcept>
-
-#include "tasks/decision/decision_prompts.h"
-#include "tasks/pipelines/pipeline_prompts.h"
-#include "tasks/screening/screening_prompts.h"
-#include "tasks/builtin_tasks.h"
-#include "tasks/decision/decision_suite.h"
-#include "tasks/hiring_audit/hiring_suite.h"
+#include "tasks/decision/decision_task.h"
+#include "tasks/function/function_task.h"
 #include "tasks/hiring_audit/hiring_task.h"
-#include "tasks/pipelines/pipelines_suite.h"
-#include "tasks/screening/screening_suite.h"
-#include "tasks/testcase/testcase_suite.h"
+#include "tasks/pipelines/pipeline_task.h"
+#include "tasks/screening/screening_task.h"
+#include "tasks/testcase/testcase_task.h"
 
 namespace codebias::tasks {
 
 const std::vector<Task>& all_tasks() {
-  static const std::vector<Task> tasks = {
-      {"function", "scoring functions (FairCoder function implementation)", &make_function_scorer,
-       &prompts::build_function_prompts, &analyse_function_samples, true, true, nullptr, true,
-       &function_answer_to_execute},
-      {"testcase", "FairCoder's unit-test generation (lines carry topic/request/fields metadata; docs/testcases.md)",
-       &make_testcase_scorer, &prompts::build_testcase_prompts, &analyse_testcase_samples, false, false, nullptr, false,
-       nullptr, nullptr, &kTestcaseSuitePart},
-      {"ml-pipeline", "which dataset columns a conditional function or an ML pipeline uses (docs/ml-pipelines.md)",
-       &make_pipeline_scorer, &prompts::build_pipeline_prompts, &analyse_pipeline_samples, false, true, nullptr, false,
-       nullptr, nullptr, &kPipelinesSuitePart},
-      {"resume", "resumes written for names that signal gender and ethnicity (BAD; docs/screening.md)",
-       &make_resume_scorer, &prompts::build_resume_prompts, &analyse_resume_samples, false, false, &resume_next_turn,
-       false, nullptr, nullptr, &kResumeSuitePart},
-      {"cat", "Context Association Test: stereotype, anti-stereotype or neutral occupation (BAD; docs/screening.md)",
-       &make_cat_scorer, &prompts::build_cat_prompts, &analyse_cat_samples, false, false, nullptr, false, nullptr,
-       nullptr, &kCatSuitePart},
-      {"decision", "a function deciding about a person (Solar, Huang et al.; lines name the tested attributes; "
-                   "docs/counterfactual.md)",
-       &make_function_scorer, &prompts::build_decision_prompts, &analyse_decision_samples, false, true, nullptr,
-       false, &decision_answer_to_execute, nullptr, &kDecisionsSuitePart},
-      {"hiring-audit", "LLM screeners rating, advancing or picking résumés under names of every sex x race/ethnicity "
-                       "group: the NYC LL144 audit (docs/hiring-audit.md)",
-       &make_hiring_scorer, &hiring::build_hiring_prompts, &analyse_hiring_samples, false, false, nullptr, false,
-       nullptr, &hiring::simulated_hiring_answer, &hiring::kHiringSuitePart},
-      {"faircoder-compat", "function lines read by FairCoder's published scorer, its mistakes included (README.md)",
-       &make_faircoder_compat_scorer, nullptr, nullptr, true},
-  };
+  // One row per task, each made by its task folder.
+  static const std::vector<Task> tasks = {function_task_row(), testcase_task_row(),  pipeline_task_row(),
+                                          resume_task_row(),   cat_task_row(),       decision_task_row(),
+                                          hiring_audit_task_row(), faircoder_compat_task_row()};
   return tasks;
 }
 

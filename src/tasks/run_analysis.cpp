@@ -2,7 +2,7 @@
 
 #include "analysis/prompt_attributes.h"
 #include "base/json_fields.h"
-#include "tasks/builtin_tasks.h"
+#include "tasks/run_analysis.h"
 #include "tasks/hiring_audit/code_audit.h"
 
 #include <algorithm>

@@ -15,6 +15,7 @@
 #include "execution/counterfactual_execution.h"
 #include "tasks/run_executions.h"
 #include "tasks/stored_execution.h"
+#include "tasks/task.h"
 
 namespace codebias::tasks {
 
@@ -79,5 +80,14 @@ struct PendingCounterfactual {
 // starts when every outcome is stored.
 void execute_pending(const std::vector<PendingCounterfactual>& pending, std::vector<analysis::ResponseReport>& reports,
                      RunExecutions* started, const StoredExecutions& stored);
+
+// The function and testcase tasks' run analyses and what the function task executes of a stored
+// sample, with the registry's signatures (tasks/task.h: analyse_run, executable_answer).
+metrics::RunResults analyse_function_samples(const std::vector<metrics::SampleRecord>& records,
+                                             const RunAnalysisSettings& settings);
+metrics::RunResults analyse_testcase_samples(const std::vector<metrics::SampleRecord>& records,
+                                             const RunAnalysisSettings& settings);
+std::optional<ExecutableAnswer> function_answer_to_execute(const metrics::SampleRecord& record,
+                                                           const RunAnalysisSettings& settings);
 
 }  // namespace codebias::tasks

@@ -12,9 +12,12 @@
 #include "metrics/counterfactual_metrics.h"
 #include "prompts/prompt_metadata.h"
 #include "execution/counterfactual_execution.h"
-#include "tasks/builtin_tasks.h"
+#include "tasks/decision/decision_task.h"
 #include "tasks/run_analysis.h"
 #include "tasks/decision/decision_results.h"
+#include "tasks/decision/decision_prompts.h"
+#include "tasks/decision/decision_suite.h"
+#include "tasks/function_scorer.h"
 
 namespace codebias::tasks {
 namespace {
@@ -105,6 +108,18 @@ metrics::RunResults analyse_decision_samples(const std::vector<metrics::SampleRe
   if (settings.execute) decision.counterfactual = metrics::summarize_counterfactual(executed);
   results.task = std::make_shared<metrics::DecisionResults>(std::move(decision));
   return results;
+}
+
+Task decision_task_row() {
+  return {.name = "decision",
+          .description = "a function deciding about a person (Solar, Huang et al.; lines name the tested attributes; "
+                         "docs/counterfactual.md)",
+          .make_scorer = &make_function_scorer,
+          .build_prompts = &prompts::build_decision_prompts,
+          .analyse_run = &analyse_decision_samples,
+          .executes_answers = true,
+          .executable_answer = &decision_answer_to_execute,
+          .suite_part = &kDecisionsSuitePart};
 }
 
 }  // namespace codebias::tasks

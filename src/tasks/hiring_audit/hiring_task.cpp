@@ -155,4 +155,15 @@ metrics::RunResults analyse_hiring_samples(const std::vector<metrics::SampleReco
   return results;
 }
 
+Task hiring_audit_task_row() {
+  return {.name = "hiring-audit",
+          .description = "LLM screeners rating, advancing or picking résumés under names of every sex x race/ethnicity "
+                         "group: the NYC LL144 audit (docs/hiring-audit.md)",
+          .make_scorer = &make_hiring_scorer,
+          .build_prompts = &hiring::build_hiring_prompts,
+          .analyse_run = &analyse_hiring_samples,
+          .simulated_answer = &hiring::simulated_hiring_answer,
+          .suite_part = &hiring::kHiringSuitePart};
+}
+
 }  // namespace codebias::tasks

@@ -20,4 +20,7 @@ std::unique_ptr<Scorer> make_hiring_scorer(const ScoreSettings& settings);
 metrics::RunResults analyse_hiring_samples(const std::vector<metrics::SampleRecord>& records,
                                            const RunAnalysisSettings& settings);
 
+// The row of tasks/registry.cpp.
+Task hiring_audit_task_row();
+
 }  // namespace codebias::tasks

@@ -20,3 +20,11 @@ struct PipelineResults final : TaskResults {
 };
 
 }  // namespace codebias::metrics
+
+namespace codebias::reports {
+
+// summary.json's "pipeline_metrics" (also `codebias score --task ml-pipeline --summary-json`);
+// tasks/pipelines/pipeline_report.cpp.
+nlohmann::ordered_json pipeline_metrics_json(const metrics::PipelineMetrics& metrics);
+
+}  // namespace codebias::reports

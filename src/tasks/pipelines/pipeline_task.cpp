@@ -15,9 +15,11 @@
 #include "prompts/prompt_metadata.h"
 #include "tasks/pipelines/pipeline_execution.h"
 #include "reports/task_report.h"
-#include "tasks/builtin_tasks.h"
+#include "tasks/pipelines/pipeline_task.h"
 #include "tasks/run_analysis.h"
 #include "tasks/pipelines/pipeline_results.h"
+#include "tasks/pipelines/pipeline_prompts.h"
+#include "tasks/pipelines/pipelines_suite.h"
 
 namespace codebias::tasks {
 namespace {
@@ -255,6 +257,16 @@ metrics::RunResults analyse_pipeline_samples(const std::vector<metrics::SampleRe
   }
   results.task = std::make_shared<metrics::PipelineResults>(metrics::compute_pipeline_metrics(answers));
   return results;
+}
+
+Task pipeline_task_row() {
+  return {.name = "ml-pipeline",
+          .description = "which dataset columns a conditional function or an ML pipeline uses (docs/ml-pipelines.md)",
+          .make_scorer = &make_pipeline_scorer,
+          .build_prompts = &prompts::build_pipeline_prompts,
+          .analyse_run = &analyse_pipeline_samples,
+          .executes_answers = true,
+          .suite_part = &kPipelinesSuitePart};
 }
 
 }  // namespace codebias::tasks

@@ -17,9 +17,10 @@
 #include "tasks/screening/cat_metrics.h"
 #include "tasks/screening/screening_metrics.h"
 #include "tasks/screening/screening_prompts.h"
-#include "tasks/builtin_tasks.h"
+#include "tasks/screening/screening_task.h"
 #include "tasks/run_analysis.h"
 #include "tasks/screening/screening_results.h"
+#include "tasks/screening/screening_suite.h"
 
 namespace codebias::tasks {
 namespace {
@@ -357,6 +358,25 @@ metrics::RunResults analyse_cat_samples(const std::vector<metrics::SampleRecord>
   }
   results.task = std::make_shared<metrics::CatResults>(metrics::compute_cat_metrics(responses));
   return results;
+}
+
+Task resume_task_row() {
+  return {.name = "resume",
+          .description = "resumes written for names that signal gender and ethnicity (BAD; docs/screening.md)",
+          .make_scorer = &make_resume_scorer,
+          .build_prompts = &prompts::build_resume_prompts,
+          .analyse_run = &analyse_resume_samples,
+          .next_turn = &resume_next_turn,
+          .suite_part = &kResumeSuitePart};
+}
+
+Task cat_task_row() {
+  return {.name = "cat",
+          .description = "Context Association Test: stereotype, anti-stereotype or neutral occupation (BAD; docs/screening.md)",
+          .make_scorer = &make_cat_scorer,
+          .build_prompts = &prompts::build_cat_prompts,
+          .analyse_run = &analyse_cat_samples,
+          .suite_part = &kCatSuitePart};
 }
 
 }  // namespace codebias::tasks

@@ -1,12 +1,15 @@
 // FairCoder's unit-test-generation task (§2.2): the test cases a model wrote, and the sensitive
 // values they assign (analysis/testcase.h), summarised per topic (tasks/testcase/testcase_metrics.h).
-#include "tasks/builtin_tasks.h"
+#include "tasks/testcase/testcase_task.h"
 
 #include <istream>
 #include <stdexcept>
 
 #include "tasks/testcase/analysis/testcase_batch.h"
 #include "tasks/testcase/testcase_metrics.h"
+#include "prompts/prompt_builder.h"
+#include "tasks/run_analysis.h"
+#include "tasks/testcase/testcase_suite.h"
 
 namespace codebias::tasks {
 namespace {
@@ -46,6 +49,15 @@ class TestcaseScorer : public Scorer {
 
 std::unique_ptr<Scorer> make_testcase_scorer(const ScoreSettings& settings) {
   return std::make_unique<TestcaseScorer>(settings);
+}
+
+Task testcase_task_row() {
+  return {.name = "testcase",
+          .description = "FairCoder's unit-test generation (lines carry topic/request/fields metadata; docs/testcases.md)",
+          .make_scorer = &make_testcase_scorer,
+          .build_prompts = &prompts::build_testcase_prompts,
+          .analyse_run = &analyse_testcase_samples,
+          .suite_part = &kTestcaseSuitePart};
 }
 
 }  // namespace codebias::tasks

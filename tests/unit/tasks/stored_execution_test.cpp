@@ -11,8 +11,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "tasks/builtin_tasks.h"
 #include "tasks/run_analysis.h"
+#include "tasks/pipelines/pipeline_task.h"
 
 namespace codebias::tasks {
 namespace {
