@@ -2,9 +2,13 @@
 // own file (docs/architecture.md, "How to add a suite").
 #include <stdexcept>
 
+#include "generation/simulated/simulated_model_answer.h"
 #include "tasks/decision/decision_prompts.h"
+#include "tasks/decision/decision_simulated.h"
 #include "tasks/pipelines/pipeline_prompts.h"
+#include "tasks/pipelines/pipeline_simulated.h"
 #include "tasks/screening/screening_prompts.h"
+#include "tasks/screening/screening_simulated.h"
 #include "tasks/builtin_tasks.h"
 #include "tasks/hiring_audit/hiring_task.h"
 
@@ -14,19 +18,23 @@ const std::vector<Task>& all_tasks() {
   static const std::vector<Task> tasks = {
       {"function", "scoring functions (FairCoder function implementation)", &make_function_scorer,
        &prompts::build_function_prompts, &analyse_function_samples, true, true, nullptr, true,
-       &function_answer_to_execute},
+       &function_answer_to_execute, &serve::sim::function_answer},
       {"testcase", "FairCoder's unit-test generation (lines carry topic/request/fields metadata; docs/testcases.md)",
-       &make_testcase_scorer, &prompts::build_testcase_prompts, &analyse_testcase_samples, false},
+       &make_testcase_scorer, &prompts::build_testcase_prompts, &analyse_testcase_samples, false, false, nullptr, false,
+       nullptr, &serve::sim::testcase_answer},
       {"ml-pipeline", "which dataset columns a conditional function or an ML pipeline uses (docs/ml-pipelines.md)",
-       &make_pipeline_scorer, &prompts::build_pipeline_prompts, &analyse_pipeline_samples, false, true},
+       &make_pipeline_scorer, &prompts::build_pipeline_prompts, &analyse_pipeline_samples, false, true, nullptr, false,
+       nullptr, &serve::sim::pipeline_answer},
       {"resume", "resumes written for names that signal gender and ethnicity (BAD; docs/screening.md)",
-       &make_resume_scorer, &prompts::build_resume_prompts, &analyse_resume_samples, false, false, &resume_next_turn},
+       &make_resume_scorer, &prompts::build_resume_prompts, &analyse_resume_samples, false, false, &resume_next_turn,
+       false, nullptr, &serve::sim::resume_answer},
       {"cat", "Context Association Test: stereotype, anti-stereotype or neutral occupation (BAD; docs/screening.md)",
-       &make_cat_scorer, &prompts::build_cat_prompts, &analyse_cat_samples, false},
+       &make_cat_scorer, &prompts::build_cat_prompts, &analyse_cat_samples, false, false, nullptr, false, nullptr,
+       &serve::sim::cat_answer},
       {"decision", "a function deciding about a person (Solar, Huang et al.; lines name the tested attributes; "
                    "docs/counterfactual.md)",
        &make_function_scorer, &prompts::build_decision_prompts, &analyse_decision_samples, false, true, nullptr,
-       false, &decision_answer_to_execute},
+       false, &decision_answer_to_execute, &serve::sim::decision_answer},
       {"hiring-audit", "LLM screeners rating, advancing or picking résumés under names of every sex x race/ethnicity "
                        "group: the NYC LL144 audit (docs/hiring-audit.md)",
        &make_hiring_scorer, &hiring::build_hiring_prompts, &analyse_hiring_samples, false, false, nullptr, false, nullptr,
@@ -52,18 +60,9 @@ const Task& task_for_suite(const suites::Suite& suite, std::string_view requeste
 }
 
 serve::TaskAnswerers simulated_answerers() {
-  // The tasks the built-in model composes answers for itself (generation/simulated/simulated_model_answer.cpp).
-  static const std::map<std::string_view, serve::AnswerKind> composed = {
-      {"function", serve::AnswerKind::function}, {"testcase", serve::AnswerKind::testcase},
-      {"ml-pipeline", serve::AnswerKind::pipeline}, {"resume", serve::AnswerKind::resume},
-      {"cat", serve::AnswerKind::cat}, {"decision", serve::AnswerKind::decision}};
   serve::TaskAnswerers answerers;
-  for (const Task& task : all_tasks()) {
-    if (task.simulated_answer != nullptr)
-      answerers.emplace(task.name, serve::TaskAnswering{serve::AnswerKind::own, task.simulated_answer});
-    else if (const auto it = composed.find(task.name); it != composed.end())
-      answerers.emplace(task.name, serve::TaskAnswering{it->second, nullptr});
-  }
+  for (const Task& task : all_tasks())
+    if (task.simulated_answer != nullptr) answerers.emplace(task.name, task.simulated_answer);
   return answerers;
 }
 
