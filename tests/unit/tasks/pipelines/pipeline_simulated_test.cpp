@@ -37,6 +37,7 @@ TEST(SimulatedModelPipeline, PlantedRetentionFollowsTheProfilePerPathAndRole) {
     int answers = 0, sensitive_kept = 0, sensitive_offered = 0, irrelevant_kept = 0;
     for (int variant = 0; variant < 400; ++variant) {
       const AnswerPlan plan = model.plan(pipeline_body(path, "full", variant), 0);
+      ASSERT_EQ(plan.answered_by, "ml-pipeline");  // the task's registry row answered
       if (plan.outcome == AnswerPlan::Outcome::refusal) continue;
       ++answers;
       sensitive_offered += 2;

@@ -60,6 +60,7 @@ TEST(SimulatedScreening, JobAreasFollowThePlantedTablePerGroup) {
         continue;
       }
       ASSERT_EQ(plan.outcome, AnswerPlan::Outcome::answer);
+      ASSERT_EQ(plan.answered_by, "resume");  // the resume task's registry row answered
       const auto area = plan.screening.fields.find("JobArea");
       if (area == plan.screening.fields.end()) continue;  // left out, independently of the area
       const std::string group = prompt.metadata["ethnicity"].get<std::string>() + "/" + prompt.metadata["gender"].get<std::string>();
