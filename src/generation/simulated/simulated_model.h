@@ -232,7 +232,9 @@ struct AnswerRequest {
   const std::optional<std::string>& prefilled_trace;
 };
 
-// How the prompts of one task are answered (Task::simulated_answer, tasks/<task>/).
+// How the prompts of one task are answered (Task::simulated_answer, tasks/<task>/). The model calls a
+// task's answerer for prompts whose metadata names the task, so `metadata` is then never null; only
+// the function and test-case answers (simulated_model_answer.h) also answer requests without.
 using TaskAnswerer = SimulatedAnswer (*)(const AnswerRequest& request);
 // By task name (metadata "task"): the task registry's table (tasks::simulated_answerers()).
 using TaskAnswerers = std::map<std::string, TaskAnswerer, std::less<>>;

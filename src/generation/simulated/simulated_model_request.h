@@ -1,5 +1,5 @@
 // What the simulated model reads out of a FairCoder-style chat request (a function or a test case).
-// Internal to the simulated model (simulated_model*.cpp).
+// Internal to the simulated model and the tasks' answerers (identifier_of).
 #pragma once
 
 #include <cstdint>
