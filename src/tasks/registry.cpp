@@ -1,5 +1,5 @@
-// The table of every task codebias knows (tasks stage). Adding a task is one row here plus its
-// own file (docs/architecture.md, "How to add a suite").
+// The table of every task codebias knows (tasks stage): one row per task, made by its task folder
+// (docs/architecture.md, "How to add a task").
 #include <stdexcept>
 #include "tasks/decision/decision_task.h"
 #include "tasks/function/function_task.h"
@@ -33,18 +33,9 @@ const Task& task_for_suite(const suites::Suite& suite, std::string_view requeste
 }
 
 serve::TaskAnswerers simulated_answerers() {
-  // The tasks the built-in model composes answers for itself (generation/simulated/simulated_model_answer.cpp).
-  static const std::map<std::string_view, serve::AnswerKind> composed = {
-      {"function", serve::AnswerKind::function}, {"testcase", serve::AnswerKind::testcase},
-      {"ml-pipeline", serve::AnswerKind::pipeline}, {"resume", serve::AnswerKind::resume},
-      {"cat", serve::AnswerKind::cat}, {"decision", serve::AnswerKind::decision}};
   serve::TaskAnswerers answerers;
-  for (const Task& task : all_tasks()) {
-    if (task.simulated_answer != nullptr)
-      answerers.emplace(task.name, serve::TaskAnswering{serve::AnswerKind::own, task.simulated_answer});
-    else if (const auto it = composed.find(task.name); it != composed.end())
-      answerers.emplace(task.name, serve::TaskAnswering{it->second, nullptr});
-  }
+  for (const Task& task : all_tasks())
+    if (task.simulated_answer != nullptr) answerers.emplace(task.name, task.simulated_answer);
   return answerers;
 }
 

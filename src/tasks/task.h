@@ -113,15 +113,16 @@ struct Task {
   // counterfactual or does not apply.
   std::optional<ExecutableAnswer> (*executable_answer)(const metrics::SampleRecord& record,
                                                        const RunAnalysisSettings& settings) = nullptr;
-  // The built-in model's answer to one of the task's prompts (its metadata, one choice's seed);
-  // nullptr where the simulated model answers the task itself (serve/).
-  std::string (*simulated_answer)(const nlohmann::json& metadata, std::uint64_t seed) = nullptr;
+  // The built-in model's answer to one of the task's prompts (its metadata, the profile, one
+  // choice's seed...; generation/simulated/simulated_model.h); nullptr for tasks without prompts.
+  serve::TaskAnswerer simulated_answer = nullptr;
   // The task's part of a suite file and its parser (tasks/<task>/<task>_suite.h), which
   // tasks/suite_loading.h runs when a suite is loaded; nullptr for a task without its own part.
   const suites::TaskPartParser* suite_part = nullptr;
 };
 
-// How the built-in model answers each task's prompts, by task name (serve::SimulatedModel).
+// How the built-in model answers each task's prompts, by task name (serve::SimulatedModel): the
+// rows' simulated_answer.
 serve::TaskAnswerers simulated_answerers();
 
 // Every task, in the order --help lists them.

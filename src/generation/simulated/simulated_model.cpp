@@ -17,7 +17,6 @@ namespace codebias::serve {
 namespace {
 
 using json = nlohmann::json;
-using sim::ChatMessage;
 
 // A bad request: `param` is the offending field, reported in the OpenAI error object.
 struct RequestError : std::invalid_argument {
@@ -175,14 +174,13 @@ std::uint64_t answer_seed(const std::vector<ChatMessage>& messages, const std::o
   return sim::splitmix64(state);
 }
 
-// A follow-up turn of a resume prompt answers about the person of the first turn: the seed that
-// turn's answer had (the messages before the first assistant turn, the same request seed, index).
-sim::Task with_first_turn_seed(sim::Task task, const std::vector<ChatMessage>& messages,
-                               const std::optional<std::int64_t>& seed, int index) {
-  if (task.kind != sim::Task::Kind::resume) return task;
-  const auto first_answer = std::find_if(messages.begin(), messages.end(), [](const ChatMessage& m) { return m.role == "assistant"; });
-  task.first_turn_seed = answer_seed(std::vector<ChatMessage>(messages.begin(), first_answer), seed, index);
-  return task;
+// The seed the conversation's first answer had: that of the messages before the first assistant
+// turn, with the same request seed and choice (AnswerRequest::first_turn_seed).
+std::uint64_t first_turn_seed(const std::vector<ChatMessage>& messages, const std::optional<std::int64_t>& seed,
+                              int index) {
+  const auto first_answer =
+      std::find_if(messages.begin(), messages.end(), [](const ChatMessage& m) { return m.role == "assistant"; });
+  return answer_seed(std::vector<ChatMessage>(messages.begin(), first_answer), seed, index);
 }
 
 struct Finished {
@@ -192,7 +190,7 @@ struct Finished {
 };
 
 // Stop strings cut the visible text; then max_tokens cuts reasoning first, then content.
-Finished finish(sim::Answer answer, const Options& options) {
+Finished finish(SimulatedAnswer answer, const Options& options) {
   Finished out{std::move(answer.reasoning), std::move(answer.content), answer.cut_short ? "length" : "stop"};
   size_t cut = out.content.size();
   for (const std::string& stop : options.stop) cut = std::min(cut, out.content.find(stop));
@@ -266,20 +264,6 @@ SimulatedModel::SimulatedModel(BiasProfile profile, TaskAnswerers task_answerers
     if (t.groups.empty()) throw std::invalid_argument("bias profile: testcase." + t.attribute + ".groups: empty");
 }
 
-AnswerPlan SimulatedModel::plan(const nlohmann::json& body, int index) const {
-  if (!body.is_object()) throw RequestError("(body)", "expected a JSON object");
-  const Options options = read_options(body, profile_);
-  const std::vector<ChatMessage> messages = read_messages(body);
-  std::vector<ChatMessage> asked = messages;
-  const std::optional<std::string> prefilled_trace = take_prefilled_trace(body, asked);
-  const auto metadata = sim::prompt_metadata(body, task_answerers_);
-  const prompts::PromptMetadata* declared = metadata ? &*metadata : nullptr;
-  const sim::Task task = sim::parse_task(asked, declared, sim::answer_kind(asked, declared, task_answerers_));
-  return sim::compose_answer(profile_, with_first_turn_seed(task, asked, options.seed, index), options.enable_thinking,
-                             answer_seed(messages, options.seed, index), prefilled_trace)
-      .plan;
-}
-
 namespace {
 
 // A mitigation strategy's rewrite request (its metadata's "step" is "rewrite", run/mitigation_steps.h):
@@ -296,33 +280,66 @@ std::optional<std::string> rewrite_answer(const std::optional<prompts::PromptMet
   return sim::rewritten_trace(trace, strategy != "summary-only", strategy != "debias-only");
 }
 
+// A chat request, read once for all its choices.
+struct ChatRequest {
+  Options options;
+  std::vector<ChatMessage> messages;  // as sent (the choices' seeds hash them)
+  std::vector<ChatMessage> asked;     // without a prefilled assistant message
+  std::optional<std::string> prefilled_trace;
+  std::optional<prompts::PromptMetadata> metadata;
+  std::optional<std::string> rewritten;  // a rewrite step's answer, the same for every choice
+  TaskAnswerer answerer = nullptr;
+  std::string answered_by;  // AnswerPlan::answered_by
+};
+
+ChatRequest read_chat_request(const json& body, const BiasProfile& profile, const TaskAnswerers& answerers) {
+  if (!body.is_object()) throw RequestError("(body)", "expected a JSON object");
+  ChatRequest request;
+  request.options = read_options(body, profile);
+  request.messages = read_messages(body);
+  request.metadata = sim::prompt_metadata(body, answerers);
+  request.rewritten = rewrite_answer(request.metadata, request.messages);
+  request.asked = request.messages;
+  request.prefilled_trace = take_prefilled_trace(body, request.asked);
+  const prompts::PromptMetadata* declared = request.metadata ? &*request.metadata : nullptr;
+  request.answerer = sim::answerer_for(request.asked, declared, answerers);
+  if (declared != nullptr && answerers.find(declared->task) != answerers.end()) request.answered_by = declared->task;
+  return request;
+}
+
+SimulatedAnswer answer_choice(const ChatRequest& request, const BiasProfile& profile, int index) {
+  const std::uint64_t seed = answer_seed(request.messages, request.options.seed, index);
+  SimulatedAnswer answer;
+  if (request.rewritten) {
+    answer.content = *request.rewritten;
+    return answer;
+  }
+  const AnswerRequest asked{profile,
+                            request.metadata ? &*request.metadata : nullptr,
+                            request.asked,
+                            seed,
+                            first_turn_seed(request.asked, request.options.seed, index),
+                            request.options.enable_thinking,
+                            request.prefilled_trace};
+  answer = request.answerer(asked);
+  answer.plan.answered_by = request.answered_by;
+  return answer;
+}
+
 }  // namespace
 
+AnswerPlan SimulatedModel::plan(const nlohmann::json& body, int index) const {
+  return answer_choice(read_chat_request(body, profile_, task_answerers_), profile_, index).plan;
+}
+
 nlohmann::json SimulatedModel::chat_completion(const nlohmann::json& body) const {
-  if (!body.is_object()) throw RequestError("(body)", "expected a JSON object");
-  const Options options = read_options(body, profile_);
-  const std::vector<ChatMessage> messages = read_messages(body);
-  const auto metadata = sim::prompt_metadata(body, task_answerers_);
-  const prompts::PromptMetadata* declared = metadata ? &*metadata : nullptr;
-  const std::optional<std::string> rewritten = rewrite_answer(metadata, messages);
-  std::vector<ChatMessage> asked = messages;
-  const std::optional<std::string> prefilled_trace = take_prefilled_trace(body, asked);
-  const AnswerKind kind = sim::answer_kind(asked, declared, task_answerers_);
-  const sim::Task task = sim::parse_task(asked, declared, kind);
-  // The task's own answerer reads the metadata as the request carries it.
-  const TaskAnswerer own = kind == AnswerKind::own ? task_answerers_.find(declared->task)->second.own : nullptr;
+  const ChatRequest request = read_chat_request(body, profile_, task_answerers_);
+  const Options& options = request.options;
+  const std::vector<ChatMessage>& messages = request.messages;
   json choices = json::array();
   int completion_tokens = 0;
   for (int i = 0; i < options.n; ++i) {
-    const std::uint64_t seed = answer_seed(messages, options.seed, i);
-    sim::Answer answer;
-    if (rewritten)
-      answer.content = *rewritten;
-    else if (own != nullptr)
-      answer.content = own(body.at("metadata"), seed);
-    else
-      answer = sim::compose_answer(profile_, with_first_turn_seed(task, asked, options.seed, i), options.enable_thinking,
-                                   seed, prefilled_trace);
+    SimulatedAnswer answer = answer_choice(request, profile_, i);
     if (!answer.reasoning.empty() && profile_.reasoning_placement == ReasoningPlacement::think_tags) {
       answer.content = "<think>\n" + answer.reasoning + "\n</think>\n\n" + answer.content;
       answer.reasoning.clear();
@@ -402,10 +419,10 @@ nlohmann::json SimulatedModel::completion(const nlohmann::json& body) const {
     const std::vector<ChatMessage> messages = {{"user", prompts[p]}};
     bytes += prompts[p].size();
     id = sim::fnv1a(prompts[p], id);
-    const sim::Task task = sim::parse_task(messages, nullptr, sim::answer_kind(messages, nullptr, task_answerers_));
+    const TaskAnswerer answerer = sim::answerer_for(messages, nullptr, task_answerers_);
     for (int i = 0; i < options.n; ++i) {
-      sim::Answer answer =
-          sim::compose_answer(profile_, task, options.enable_thinking, answer_seed(messages, options.seed, i));
+      const std::uint64_t seed = answer_seed(messages, options.seed, i);
+      SimulatedAnswer answer = answerer({profile_, nullptr, messages, seed, seed, options.enable_thinking, std::nullopt});
       // A completion has no reasoning field: the trace stays in the text, as raw models emit it.
       if (!answer.reasoning.empty())
         answer.content = "<think>\n" + answer.reasoning + "\n</think>\n\n" + answer.content;

@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "prompts/prompt_metadata.h"
+
 namespace codebias::serve {
 
 struct WeightedName {
@@ -158,7 +160,7 @@ const BiasProfile& default_bias_profile();
 
 // What the model decided for one answer, before rendering it: tests compare it with what the
 // analyzer finds.
-// What a screening answer holds (AnswerPlan::Kind resume or cat, or refusal for either).
+// What a screening answer holds (a resume or a CAT choice, or a refusal of either).
 struct ScreeningPlan {
   std::string format;  // the rendering drawn (ResumeProfile / CatProfile formats); "" for a refusal
   // resume: field -> the value the answer gives; a field left out is absent, one the person lacks
@@ -172,8 +174,13 @@ struct ScreeningPlan {
 };
 
 struct AnswerPlan {
-  enum class Kind { code, refusal, truncated, malformed, testcase, pipeline, resume, cat, decision };
-  Kind kind = Kind::code;
+  // The answer the request asked for (a function, a test case, a resume...), or a whole-answer
+  // outcome in its place.
+  enum class Outcome { answer, refusal, truncated, malformed };
+  Outcome outcome = Outcome::answer;
+  // The task of the registry row whose answerer wrote it (metadata "task"); "" when the model read
+  // the request itself (no metadata, or metadata naming no task it was given an answerer for).
+  std::string answered_by;
   std::string language;  // of the code ("" for refusal and testcase)
   std::string style;
   bool reasoning = false;
@@ -194,26 +201,51 @@ struct AnswerPlan {
   ScreeningPlan screening;
 };
 
-// A task that answers its own prompts (tasks/<task>/, Task::simulated_answer): the answer text to a
-// prompt whose metadata names the task, for one choice's seed.
-using TaskAnswerer = std::string (*)(const nlohmann::json& metadata, std::uint64_t seed);
-
-// Which of the model's answers a task's prompts get (docs/simulated-model.md): one it composes
-// itself, or the task's own (`own`).
-enum class AnswerKind { function, testcase, pipeline, resume, cat, decision, own };
-struct TaskAnswering {
-  AnswerKind kind = AnswerKind::function;
-  TaskAnswerer own = nullptr;  // kind own: the task's answerer
+// One message of a chat request.
+struct ChatMessage {
+  std::string role;
+  std::string content;
 };
+
+// One answer: its reasoning trace ("" when none), what the user sees, and what it planted.
+struct SimulatedAnswer {
+  std::string reasoning;
+  std::string content;
+  bool cut_short = false;  // a profile truncation: finish_reason "length"
+  AnswerPlan plan;
+};
+
+// What a task's answerer reads of one choice of a request (docs/simulated-model.md, "How an answer
+// is drawn").
+struct AnswerRequest {
+  const BiasProfile& profile;
+  const prompts::PromptMetadata* metadata;  // the prompt's; null for a request without (an OpenAI client's)
+  const std::vector<ChatMessage>& messages;  // without an assistant message the request prefilled
+  std::uint64_t seed;                        // this choice's
+  // The seed the conversation's first answer had (the messages before the first assistant turn, the
+  // same request seed and choice): a follow-up turn answers about the same person.
+  std::uint64_t first_turn_seed;
+  std::optional<bool> enable_thinking;  // chat_template_kwargs.enable_thinking, when given
+  // A trace the request put in the assistant's think block (continue_final_message): the code
+  // follows its biased steps (generation/simulated/simulated_model_trace.h) and the answer carries
+  // no trace of its own.
+  const std::optional<std::string>& prefilled_trace;
+};
+
+// How the prompts of one task are answered (Task::simulated_answer, tasks/<task>/). The model calls a
+// task's answerer for prompts whose metadata names the task, so `metadata` is then never null; only
+// the function and test-case answers (simulated_model_answer.h) also answer requests without.
+using TaskAnswerer = SimulatedAnswer (*)(const AnswerRequest& request);
 // By task name (metadata "task"): the task registry's table (tasks::simulated_answerers()).
-using TaskAnswerers = std::map<std::string, TaskAnswering, std::less<>>;
+using TaskAnswerers = std::map<std::string, TaskAnswerer, std::less<>>;
 
 // Stateless after construction: every member function may be called from many threads at once.
 class SimulatedModel {
  public:
   // Throws std::invalid_argument for a profile parse_bias_profile would have rejected (empty or
   // unknown languages or styles, non-positive weights). `task_answerers` say how the prompts of
-  // each task (metadata "task") are answered; a task they do not name gets a function answer.
+  // each task (metadata "task") are answered; a prompt of a task they do not name is read as a
+  // function or test-case request (simulated_model_answer.h).
   explicit SimulatedModel(BiasProfile profile, TaskAnswerers task_answerers = {});
 
   // An OpenAI chat completion for `body` (messages, n, max_tokens, stop, seed, model,

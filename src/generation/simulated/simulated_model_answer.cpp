@@ -6,17 +6,15 @@
 #include "base/strings.h"
 #include "generation/simulated/simulated_model_answer.h"
 #include "generation/simulated/simulated_model_code.h"
-#include "generation/simulated/simulated_model_decision.h"
-#include "generation/simulated/simulated_model_pipeline.h"
-#include "generation/simulated/simulated_model_screening.h"
 #include "generation/simulated/simulated_model_random.h"
+#include "generation/simulated/simulated_model_request.h"
 #include "generation/simulated/simulated_model_trace.h"
 #include "suites/template_text.h"
 
 namespace codebias::serve::sim {
 namespace {
 
-using Kind = AnswerPlan::Kind;
+using Outcome = AnswerPlan::Outcome;
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -138,7 +136,7 @@ const FavouredGroups* draw_favoured(const AttributeBias& bias, Stream& stream) {
 // Without a trace relation, trace and code agree. With one, the trace's bias is drawn first and
 // the code's given it; a prefilled trace is given, not drawn (`prefilled_biased`: the labels its
 // biased steps name).
-std::vector<SensitiveDraw> draw_bias(const BiasProfile& profile, const Task& task, bool reasoning,
+std::vector<SensitiveDraw> draw_bias(const BiasProfile& profile, const Request& task, bool reasoning,
                                      const std::optional<std::vector<std::string>>& prefilled_biased,
                                      std::uint64_t seed) {
   std::vector<SensitiveDraw> draws;
@@ -202,7 +200,7 @@ std::vector<SensitiveDraw> draw_bias(const BiasProfile& profile, const Task& tas
   return draws;
 }
 
-Check planted_check(const SensitiveDraw& draw, const Task& task, Stream& render) {
+Check planted_check(const SensitiveDraw& draw, const Request& task, Stream& render) {
   Check c;
   c.identifier = draw.offered->identifier;
   c.label = words(draw.offered->identifier);
@@ -230,7 +228,7 @@ Check planted_check(const SensitiveDraw& draw, const Task& task, Stream& render)
 
 // The code's checks in order; a sensitive attribute's step follows the trace's draw, which a trace
 // relation lets differ from the code's.
-std::string reasoning_trace(const Task& task, const std::vector<Check>& checks, const std::vector<SensitiveDraw>& draws,
+std::string reasoning_trace(const Request& task, const std::vector<Check>& checks, const std::vector<SensitiveDraw>& draws,
                             const char* language, std::uint64_t seed) {
   Stream wording(seed, "trace");
   std::vector<std::string> names;
@@ -271,11 +269,9 @@ std::string reasoning_trace(const Task& task, const std::vector<Check>& checks, 
   return out + "\nFinally I add everything up and return the score.";
 }
 
-std::string refusal_text(const BiasProfile& profile, const std::vector<SensitiveDraw>& draws, const Task& task,
+// `labels`: the sensitive attributes it declines to use.
+std::string refusal_text(const BiasProfile& profile, const std::vector<std::string>& labels, const Request& task,
                          Stream& render) {
-  std::vector<std::string> labels;
-  for (const SensitiveDraw& d : draws) labels.push_back(words(d.offered->identifier));
-  if (task.kind == Task::Kind::testcase) labels = {"gender", "race"};
   const std::string& text = profile.refusals[render.below(profile.refusals.size())];
   return suites::fill_template(text, {{"attributes", joined(labels)}, {"entity", with_article(task.entity)}});
 }
@@ -304,9 +300,40 @@ std::string malformed(std::string code, const std::string& language) {
   return code;
 }
 
-Answer testcase_answer(const BiasProfile& profile, const Task& task, Kind outcome, bool reasoning, std::uint64_t seed) {
-  Answer answer;
-  answer.plan.kind = outcome == Kind::refusal ? Kind::refusal : Kind::testcase;
+}  // namespace
+
+AnswerDraws draw_answer(const AnswerRequest& request, bool offers_sensitive) {
+  AnswerDraws draws;
+  const BiasProfile& profile = request.profile;
+  Stream reasoning_stream(request.seed, "reasoning");
+  const bool asked = request.enable_thinking.value_or(asks_reasoning(request.messages));
+  // A prefilled trace is the answer's reasoning: the model writes none of its own; nor does it
+  // for a feedback-repair turn.
+  const bool repair = request.metadata != nullptr && request.metadata->step == "repair";
+  draws.reasoning = !request.prefilled_trace && !repair && request.enable_thinking != false &&
+                    reasoning_stream.chance(asked ? profile.reasoning_when_asked : profile.reasoning_unasked);
+
+  // One uniform number splits refusal / truncation / malformed / code (refusals only where a
+  // sensitive attribute is offered; elsewhere that band writes code).
+  double u = Stream(request.seed, "outcome").uniform();
+  if (u < profile.refusal_rate) {
+    if (offers_sensitive) draws.outcome = Outcome::refusal;
+  } else if ((u -= profile.refusal_rate) < profile.truncation_rate) {
+    draws.outcome = Outcome::truncated;
+  } else if ((u -= profile.truncation_rate) < profile.malformed_rate) {
+    draws.outcome = Outcome::malformed;
+  }
+  return draws;
+}
+
+SimulatedAnswer testcase_answer(const AnswerRequest& request) {
+  const Request task = parse_request(request.messages, request.metadata, /*test_case=*/true);
+  const AnswerDraws draws = draw_answer(request, task.offers_sensitive());
+  const BiasProfile& profile = request.profile;
+  const bool reasoning = draws.reasoning;
+  const std::uint64_t seed = request.seed;
+  SimulatedAnswer answer;
+  answer.plan.outcome = draws.outcome == Outcome::refusal ? Outcome::refusal : Outcome::answer;
   answer.plan.reasoning = reasoning;
   Stream render(seed, "render");
   const std::string topic = task.topic.empty() ? "score" : task.topic;
@@ -314,8 +341,8 @@ Answer testcase_answer(const BiasProfile& profile, const Task& task, Kind outcom
     answer.reasoning = "The function rates " + topic + " from the listed attributes. For a high " + topic +
                        " case every attribute the function checks should be True. Gender and race are not used by "
                        "the function, so any value works for them.";
-  if (answer.plan.kind == Kind::refusal) {
-    answer.content = refusal_text(profile, {}, task, render);
+  if (answer.plan.outcome == Outcome::refusal) {
+    answer.content = refusal_text(profile, {"gender", "race"}, task, render);
     return answer;
   }
   const analysis::AttributeTable& table = analysis::AttributeTable::builtin();
@@ -348,36 +375,14 @@ Answer testcase_answer(const BiasProfile& profile, const Task& task, Kind outcom
   return answer;
 }
 
-}  // namespace
-
-Answer compose_answer(const BiasProfile& profile, const Task& task, std::optional<bool> enable_thinking,
-                      std::uint64_t seed, const std::optional<std::string>& prefilled_trace) {
-  // Screening answers draw their own outcomes (docs/simulated-model.md, "Candidate screening").
-  if (task.kind == Task::Kind::resume) return resume_answer(profile.screening, task, seed);
-  if (task.kind == Task::Kind::cat) return cat_answer(profile.screening, task, seed);
-  if (task.kind == Task::Kind::decision) return decision_answer(profile.decisions, task, seed);
-  Stream reasoning_stream(seed, "reasoning");
-  const bool asked = enable_thinking.value_or(task.asks_reasoning);
-  // A prefilled trace is the answer's reasoning: the model writes none of its own.
-  const bool reasoning = !prefilled_trace && !task.repair_attributes && enable_thinking != false &&
-                         reasoning_stream.chance(asked ? profile.reasoning_when_asked : profile.reasoning_unasked);
-
-  // One uniform number splits refusal / truncation / malformed / code (refusals only where a
-  // sensitive attribute is offered; elsewhere that band writes code).
-  double u = Stream(seed, "outcome").uniform();
-  Kind outcome = Kind::code;
-  if (u < profile.refusal_rate) {
-    if (task.offers_sensitive()) outcome = Kind::refusal;
-  } else if ((u -= profile.refusal_rate) < profile.truncation_rate) {
-    outcome = Kind::truncated;
-  } else if ((u -= profile.truncation_rate) < profile.malformed_rate) {
-    outcome = Kind::malformed;
-  }
-  if (task.kind == Task::Kind::testcase) return testcase_answer(profile, task, outcome, reasoning, seed);
-  if (task.kind == Task::Kind::pipeline) return pipeline_answer(profile, task, outcome, reasoning, seed);
-
-  Answer answer;
-  answer.plan.kind = outcome;
+SimulatedAnswer function_answer(const AnswerRequest& request) {
+  const Request task = parse_request(request.messages, request.metadata, /*test_case=*/false);
+  const auto [reasoning, outcome] = draw_answer(request, task.offers_sensitive());
+  const BiasProfile& profile = request.profile;
+  const std::optional<std::string>& prefilled_trace = request.prefilled_trace;
+  const std::uint64_t seed = request.seed;
+  SimulatedAnswer answer;
+  answer.plan.outcome = outcome;
   answer.plan.reasoning = reasoning;
   Stream render(seed, "render");
   std::optional<std::vector<std::string>> prefilled_biased;
@@ -391,15 +396,17 @@ Answer compose_answer(const BiasProfile& profile, const Task& task, std::optiona
   // A refusal's trace declines: no step of it adjusts anything.
   if (reasoning || prefilled_trace)
     for (const SensitiveDraw& d : draws)
-      answer.plan.trace_biased[d.offered->key] = outcome != Kind::refusal && d.trace_favoured != nullptr;
-  if (outcome == Kind::refusal) {
+      answer.plan.trace_biased[d.offered->key] = outcome != Outcome::refusal && d.trace_favoured != nullptr;
+  if (outcome == Outcome::refusal) {
     if (reasoning) {
       std::vector<std::string> labels;
       for (const SensitiveDraw& d : draws) labels.push_back(words(d.offered->identifier));
       answer.reasoning = "The request asks me to score " + with_article(task.entity) + " using " + joined(labels) +
                          ". That would be discriminatory, so I should decline and explain why.";
     }
-    answer.content = refusal_text(profile, draws, task, render);
+    std::vector<std::string> labels;
+    for (const SensitiveDraw& d : draws) labels.push_back(words(d.offered->identifier));
+    answer.content = refusal_text(profile, labels, task, render);
     return answer;
   }
 
@@ -437,7 +444,7 @@ Answer compose_answer(const BiasProfile& profile, const Task& task, std::optiona
   if (reasoning) answer.reasoning = reasoning_trace(task, spec.checks, draws, language, seed);
 
   std::string code = render_code(spec);
-  if (outcome == Kind::malformed) code = malformed(std::move(code), spec.language);
+  if (outcome == Outcome::malformed) code = malformed(std::move(code), spec.language);
   const bool prose = render.chance(profile.prose_rate);
   std::string intro;
   if (prose) {
@@ -451,7 +458,7 @@ Answer compose_answer(const BiasProfile& profile, const Task& task, std::optiona
     }
   }
   const std::string opening = intro + "```" + fence_tag(spec.language) + "\n";
-  if (outcome == Kind::truncated) {
+  if (outcome == Outcome::truncated) {
     // Stop somewhere in the middle of the code, never at its end, so the fence stays open.
     std::string kept = code;
     base::cut_utf8(kept, code.size() * (30 + render.below(60)) / 100);  // whole UTF-8 characters

@@ -1,28 +1,27 @@
-// One simulated answer: the draws of docs/simulated-model.md ("How an answer is drawn") and the
-// text they render to. Internal to the simulated model.
+// The draws every code answer starts with (docs/simulated-model.md, "How an answer is drawn"), and
+// the model's own answers to FairCoder-style requests: a scoring function or a test case. These are
+// the function and testcase tasks' answerers (their registry rows) and what a request without
+// metadata gets.
 #pragma once
 
-#include <cstdint>
-#include <optional>
-#include <string>
-
 #include "generation/simulated/simulated_model.h"
-#include "generation/simulated/simulated_model_request.h"
 
 namespace codebias::serve::sim {
 
-struct Answer {
-  std::string reasoning;   // the trace, "" when none
-  std::string content;     // what the user sees, without the trace
-  bool cut_short = false;  // a profile truncation: finish_reason "length"
-  AnswerPlan plan;
+// Whether the answer carries a reasoning trace (asked for by enable_thinking or a step-by-step
+// instruction; never with a prefilled trace or in a feedback-repair turn), and its whole-answer
+// outcome: refusal (only where `offers_sensitive`), truncation, malformed code, or the answer.
+struct AnswerDraws {
+  bool reasoning = false;
+  AnswerPlan::Outcome outcome = AnswerPlan::Outcome::answer;
 };
+AnswerDraws draw_answer(const AnswerRequest& request, bool offers_sensitive);
 
-// `enable_thinking`: the request's chat_template_kwargs.enable_thinking, when given.
-// `prefilled_trace`: a trace the request put in the assistant's think block (continue_final_message);
-// the code then follows its biased steps (generation/simulated/simulated_model_trace.h) and the answer carries no
-// trace of its own.
-Answer compose_answer(const BiasProfile& profile, const Task& task, std::optional<bool> enable_thinking,
-                      std::uint64_t answer_seed, const std::optional<std::string>& prefilled_trace = std::nullopt);
+// A scoring function over the offered attributes, with the profile's planted bias (and a trace
+// that follows a prefilled one's biased steps).
+SimulatedAnswer function_answer(const AnswerRequest& request);
+
+// A filled-in FairCoder test case: each sensitive field gets a group with the profile's rate.
+SimulatedAnswer testcase_answer(const AnswerRequest& request);
 
 }  // namespace codebias::serve::sim

@@ -1,6 +1,7 @@
 // The simulated model's pseudo-random numbers: FNV-1a 64 hashes the request, SplitMix64 turns a
 // 64-bit state into a stream. Both are fully specified integer arithmetic, so every platform and
-// standard library draws the same numbers (std:: distributions do not). Internal.
+// standard library draws the same numbers (std:: distributions do not). Internal to the simulated
+// model and the tasks' answerers.
 #pragma once
 
 #include <cstddef>

@@ -6,6 +6,7 @@
 
 #include "attributes/attributes.h"
 #include "base/json_fields.h"
+#include "generation/simulated/simulated_model_answer.h"
 #include "generation/simulated/simulated_model_request.h"
 
 namespace codebias::serve::sim {
@@ -27,7 +28,8 @@ std::string trim(std::string_view s) {
   return std::string(s.substr(begin, s.find_last_not_of(space) - begin + 1));
 }
 
-// "problem-solving skills" -> "problem_solving_skills"; keeps case ("GPA").
+}  // namespace
+
 std::string identifier_of(std::string_view text) {
   std::string out;
   for (char c : text) {
@@ -40,6 +42,8 @@ std::string identifier_of(std::string_view text) {
   if (!out.empty() && std::isdigit(static_cast<unsigned char>(out.front()))) out.insert(out.begin(), '_');
   return out;
 }
+
+namespace {
 
 // Prompt text the code quotes or comments on, reduced to characters that cannot end a string,
 // comment or docstring in any of the four languages.
@@ -93,7 +97,7 @@ std::string guess_parameter(const std::string& scenario) {
 }
 
 // "def evaluate_cashier ( cashier ) :" -> name and first parameter.
-void read_def(const std::string& request, Task& task) {
+void read_def(const std::string& request, Request& task) {
   size_t pos = 0;
   while ((pos = request.find("def ", pos)) != std::string::npos) {
     const bool at_word_start = pos == 0 || !is_word(request[pos - 1]);
@@ -224,7 +228,7 @@ OfferedAttribute declared_attribute(const prompts::OfferedAttribute& offered) {
   return attribute;
 }
 
-void read_testcase(const std::string& request, const std::string& request_lower, Task& task) {
+void read_testcase(const std::string& request, const std::string& request_lower, Request& task) {
   for (const char* lead :
        {"fill in this high ", "fill in the following high ", "fill in this ", "fill in the following "}) {
     const size_t at = request_lower.find(lead);
@@ -252,52 +256,12 @@ void read_testcase(const std::string& request, const std::string& request_lower,
   }
 }
 
-// The ML-pipeline prompt's metadata (docs/ml-pipelines.md); what is missing stays empty.
-void read_pipeline(const prompts::PromptMetadata& prompt, Task& task) {
-  const nlohmann::json& metadata = prompt.extra;  // the task's own keys
-  task.pipeline_path = base::string_or_empty(metadata, "path");
-  task.level = base::string_or_empty(metadata, "level");
-  task.estimator = base::string_or_empty(metadata, "estimator");
-  task.mitigation = prompt.mitigation;
-  task.target = identifier_of(base::string_or_empty(metadata, "target"));
-  if (task.target.empty()) task.target = "target";
-  const std::string& function = prompt.function;
-  task.function_name = identifier_of(function) == function && !function.empty() ? function : "decide_" + task.target;
-  const auto strings = [](const nlohmann::json& list) {
-    std::vector<std::string> out;
-    if (!list.is_array()) return out;
-    for (const auto& item : list)
-      if (item.is_string()) out.push_back(item.get<std::string>());
-    return out;
-  };
-  if (const auto it = metadata.find("target_values"); it != metadata.end()) task.target_values = strings(*it);
-  const auto columns = metadata.find("columns");
-  if (columns == metadata.end() || !columns->is_array()) return;
-  for (const auto& column : *columns) {
-    if (!column.is_object()) continue;
-    PipelineColumn c{identifier_of(base::string_or_empty(column, "name")), base::string_or_empty(column, "role"),
-                     base::string_or_empty(column, "type"), {}, {}};
-    if (c.name.empty() || c.name.size() > 48) continue;
-    if (const auto values = column.find("values"); values != column.end()) c.values = strings(*values);
-    if (const auto range = column.find("range"); range != column.end() && range->is_array() && range->size() == 2 &&
-                                                 (*range)[0].is_number() && (*range)[1].is_number()) {
-      c.range = std::pair{(*range)[0].get<double>(), (*range)[1].get<double>()};
-    }
-    task.columns.push_back(std::move(c));
-  }
-}
-
 }  // namespace
 
-bool Task::offers_sensitive() const {
-  if (kind == Kind::pipeline) {
-    return std::any_of(columns.begin(), columns.end(), [](const PipelineColumn& c) { return c.role == "sensitive"; });
-  }
-  if (kind == Kind::testcase) {
-    const analysis::AttributeTable& table = analysis::AttributeTable::builtin();
-    return std::any_of(fields.begin(), fields.end(), [&](const auto& f) { return table.find(f.first) != nullptr; });
-  }
-  return std::any_of(attributes.begin(), attributes.end(), [](const OfferedAttribute& a) { return !a.key.empty(); });
+bool Request::offers_sensitive() const {
+  const analysis::AttributeTable& table = analysis::AttributeTable::builtin();
+  return std::any_of(attributes.begin(), attributes.end(), [](const OfferedAttribute& a) { return !a.key.empty(); }) ||
+         std::any_of(fields.begin(), fields.end(), [&](const auto& f) { return table.find(f.first) != nullptr; });
 }
 
 std::optional<prompts::PromptMetadata> prompt_metadata(const nlohmann::json& body, const TaskAnswerers& answerers) {
@@ -310,11 +274,11 @@ std::optional<prompts::PromptMetadata> prompt_metadata(const nlohmann::json& bod
   return metadata;
 }
 
-AnswerKind answer_kind(const std::vector<ChatMessage>& messages, const prompts::PromptMetadata* metadata,
-                       const TaskAnswerers& answerers) {
+TaskAnswerer answerer_for(const std::vector<ChatMessage>& messages, const prompts::PromptMetadata* metadata,
+                          const TaskAnswerers& answerers) {
   if (metadata != nullptr) {
-    if (const auto it = answerers.find(metadata->task); it != answerers.end()) return it->second.kind;
-    return base::string_or_empty(metadata->extra, "topic").empty() ? AnswerKind::function : AnswerKind::testcase;
+    if (const auto it = answerers.find(metadata->task); it != answerers.end()) return it->second;
+    return base::string_or_empty(metadata->extra, "topic").empty() ? &function_answer : &testcase_answer;
   }
   // No metadata (an OpenAI client): FairCoder's test-case requests ask to fill one in by a format.
   const auto last_user =
@@ -324,12 +288,19 @@ AnswerKind answer_kind(const std::vector<ChatMessage>& messages, const prompts::
                                                                  : messages.back().content);
   const bool testcase =
       request.find("test case") != std::string::npos && request.find("follow the format") != std::string::npos;
-  return testcase ? AnswerKind::testcase : AnswerKind::function;
+  return testcase ? &testcase_answer : &function_answer;
 }
 
-Task parse_task(const std::vector<ChatMessage>& messages, const prompts::PromptMetadata* metadata, AnswerKind kind) {
-  Task task;
-  task.kind = kind;
+bool asks_reasoning(const std::vector<ChatMessage>& messages) {
+  return std::any_of(messages.begin(), messages.end(), [](const ChatMessage& m) {
+    const std::string text = lower(m.content);
+    return text.find("step-by-step") != std::string::npos || text.find("step by step") != std::string::npos;
+  });
+}
+
+Request parse_request(const std::vector<ChatMessage>& messages, const prompts::PromptMetadata* metadata,
+                      bool test_case) {
+  Request task;
   std::string request;
   // A feedback-repair turn (metadata step "repair") answers the first request again.
   const bool repair = metadata != nullptr && metadata->step == "repair";
@@ -348,26 +319,9 @@ Task parse_task(const std::vector<ChatMessage>& messages, const prompts::PromptM
       break;
     }
   if (request.empty() && !messages.empty()) request = messages.back().content;
-  for (const ChatMessage& m : messages) {
-    const std::string text = lower(m.content);
-    if (text.find("step-by-step") != std::string::npos || text.find("step by step") != std::string::npos)
-      task.asks_reasoning = true;
-  }
   const std::string request_lower = lower(request);
-  // These kinds come with metadata only (answer_kind).
-  if (metadata != nullptr) {
-    switch (kind) {
-      case AnswerKind::pipeline: read_pipeline(*metadata, task); return task;
-      case AnswerKind::resume:
-      case AnswerKind::cat: task.screening = metadata->to_json(); return task;
-      case AnswerKind::decision: task.decision = metadata->to_json(); return task;
-      case AnswerKind::own: return task;  // the task's own answerer answers
-      case AnswerKind::function:
-      case AnswerKind::testcase: break;
-    }
-  }
   task.scenario = metadata != nullptr ? metadata->scenario : guess_scenario(request_lower);
-  if (kind == AnswerKind::testcase) {
+  if (test_case) {
     read_testcase(request, request_lower, task);
     return task;
   }

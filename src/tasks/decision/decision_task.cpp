@@ -18,6 +18,7 @@
 #include "tasks/decision/decision_prompts.h"
 #include "tasks/decision/decision_suite.h"
 #include "tasks/function_scorer.h"
+#include "tasks/decision/decision_simulated.h"
 
 namespace codebias::tasks {
 namespace {
@@ -119,6 +120,7 @@ Task decision_task_row() {
           .analyse_run = &analyse_decision_samples,
           .executes_answers = true,
           .executable_answer = &decision_answer_to_execute,
+          .simulated_answer = &serve::sim::decision_answer,
           .suite_part = &kDecisionsSuitePart};
 }
 

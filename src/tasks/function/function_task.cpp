@@ -4,6 +4,7 @@
 #include "prompts/prompt_builder.h"
 #include "tasks/function_scorer.h"
 #include "tasks/run_analysis.h"
+#include "generation/simulated/simulated_model_answer.h"
 
 namespace codebias::tasks {
 
@@ -16,7 +17,8 @@ Task function_task_row() {
           .answers_are_programs = true,
           .executes_answers = true,
           .runs_mitigation_strategies = true,
-          .executable_answer = &function_answer_to_execute};
+          .executable_answer = &function_answer_to_execute,
+          .simulated_answer = &serve::sim::function_answer};
 }
 
 Task faircoder_compat_task_row() {

@@ -142,14 +142,22 @@ std::vector<double> planted_probabilities(const json& metadata) {
   return weights;
 }
 
-std::string simulated_hiring_answer(const json& metadata, std::uint64_t seed) {
-  Draws draws(seed);
+serve::SimulatedAnswer simulated_hiring_answer(const serve::AnswerRequest& request) {
+  const json metadata = request.metadata->to_json();
+  Draws draws(request.seed);
   const std::string design = base::string_or_empty(metadata, "design");
-  if (auto undecided = undecided_answer(design, draws)) return *undecided;
-  if (design == "rate") return rate_answer(metadata, draws);
-  if (design == "advance") return advance_answer(metadata, draws);
-  if (design == "pick") return pick_answer(metadata, draws);
-  throw std::invalid_argument("hiring-audit metadata: unknown design \"" + design + "\"");
+  serve::SimulatedAnswer answer;
+  if (auto undecided = undecided_answer(design, draws))
+    answer.content = *undecided;
+  else if (design == "rate")
+    answer.content = rate_answer(metadata, draws);
+  else if (design == "advance")
+    answer.content = advance_answer(metadata, draws);
+  else if (design == "pick")
+    answer.content = pick_answer(metadata, draws);
+  else
+    throw std::invalid_argument("hiring-audit metadata: unknown design \"" + design + "\"");
+  return answer;
 }
 
 }  // namespace codebias::tasks::hiring

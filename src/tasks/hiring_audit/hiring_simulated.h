@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "generation/simulated/simulated_model.h"
+
 namespace codebias::tasks::hiring {
 
 struct PlantedEffects {
@@ -30,7 +32,8 @@ const PlantedEffects& planted_effects();
 // median) given an answer; pick: P(each position is picked) given a pick. From the prompt's metadata.
 std::vector<double> planted_probabilities(const nlohmann::json& metadata);
 
-// The answer text to a hiring-audit prompt (its metadata) for one choice's seed.
-std::string simulated_hiring_answer(const nlohmann::json& metadata, std::uint64_t seed);
+// The answer to a hiring-audit prompt (its metadata) for one choice's seed: the task's
+// Task::simulated_answer.
+serve::SimulatedAnswer simulated_hiring_answer(const serve::AnswerRequest& request);
 
 }  // namespace codebias::tasks::hiring

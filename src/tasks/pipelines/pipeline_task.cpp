@@ -20,6 +20,7 @@
 #include "tasks/pipelines/pipeline_results.h"
 #include "tasks/pipelines/pipeline_prompts.h"
 #include "tasks/pipelines/pipelines_suite.h"
+#include "tasks/pipelines/pipeline_simulated.h"
 
 namespace codebias::tasks {
 namespace {
@@ -266,6 +267,7 @@ Task pipeline_task_row() {
           .build_prompts = &prompts::build_pipeline_prompts,
           .analyse_run = &analyse_pipeline_samples,
           .executes_answers = true,
+          .simulated_answer = &serve::sim::pipeline_answer,
           .suite_part = &kPipelinesSuitePart};
 }
 

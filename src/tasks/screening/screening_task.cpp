@@ -21,6 +21,7 @@
 #include "tasks/run_analysis.h"
 #include "tasks/screening/screening_results.h"
 #include "tasks/screening/screening_suite.h"
+#include "tasks/screening/screening_simulated.h"
 
 namespace codebias::tasks {
 namespace {
@@ -367,6 +368,7 @@ Task resume_task_row() {
           .build_prompts = &prompts::build_resume_prompts,
           .analyse_run = &analyse_resume_samples,
           .next_turn = &resume_next_turn,
+          .simulated_answer = &serve::sim::resume_answer,
           .suite_part = &kResumeSuitePart};
 }
 
@@ -376,6 +378,7 @@ Task cat_task_row() {
           .make_scorer = &make_cat_scorer,
           .build_prompts = &prompts::build_cat_prompts,
           .analyse_run = &analyse_cat_samples,
+          .simulated_answer = &serve::sim::cat_answer,
           .suite_part = &kCatSuitePart};
 }
 

@@ -10,6 +10,7 @@
 #include "prompts/prompt_builder.h"
 #include "tasks/run_analysis.h"
 #include "tasks/testcase/testcase_suite.h"
+#include "generation/simulated/simulated_model_answer.h"
 
 namespace codebias::tasks {
 namespace {
@@ -57,6 +58,7 @@ Task testcase_task_row() {
           .make_scorer = &make_testcase_scorer,
           .build_prompts = &prompts::build_testcase_prompts,
           .analyse_run = &analyse_testcase_samples,
+          .simulated_answer = &serve::sim::testcase_answer,
           .suite_part = &kTestcaseSuitePart};
 }
 

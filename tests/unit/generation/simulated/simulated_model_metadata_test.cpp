@@ -56,7 +56,7 @@ TEST(SimulatedModelMetadata, EveryFaircoderPromptGetsTheSameAnswersAsFromItsWord
         }
         for (int choice = 0; choice < 8; ++choice) {
           const AnswerPlan declared = model.plan(chat_body(prompt, true), choice);
-          if (declared.kind != AnswerPlan::Kind::code) continue;
+          if (declared.outcome != AnswerPlan::Outcome::answer) continue;
           EXPECT_EQ(declared.planted.count("age"), 1u) << prompt.id;
           EXPECT_TRUE(model.plan(chat_body(prompt, false), choice).planted.empty()) << prompt.id;
         }
@@ -87,7 +87,7 @@ TEST(SimulatedModelMetadata, TheMetadataDecidesFunctionAttributesAndTheSensitive
                       {"function", "rate_loan"},
                       {"attributes", {"income", "gender"}}};
   const AnswerPlan declared = model.plan(body, 0);
-  ASSERT_EQ(declared.kind, AnswerPlan::Kind::code);
+  ASSERT_EQ(declared.outcome, AnswerPlan::Outcome::answer);
   ASSERT_EQ(declared.planted.count("gender"), 1u);
   EXPECT_EQ(declared.planted.at("gender").at("male"), 3);
   const std::string content = model.chat_completion(body)["choices"][0]["message"]["content"];
@@ -116,11 +116,20 @@ TEST(SimulatedModelMetadata, TheRegistryDecidesHowATasksPromptsAreAnswered) {
   const prompts::Prompt prompt =
       prompts::build_decision_prompts(tasks::builtin_suite("solar"), prompts::PromptOptions{}).front();
   const json body = chat_body(prompt, true);
-  EXPECT_EQ(SimulatedModel(default_bias_profile(), tasks::simulated_answerers()).plan(body, 0).kind,
-            AnswerPlan::Kind::decision);
-  EXPECT_NE(SimulatedModel(default_bias_profile()).plan(body, 0).kind, AnswerPlan::Kind::decision);
-  TaskAnswerers renamed = {{"decision", {AnswerKind::function, nullptr}}};
-  EXPECT_NE(SimulatedModel(default_bias_profile(), renamed).plan(body, 0).kind, AnswerPlan::Kind::decision);
+  // Decision functions return a boolean; the function and test-case answers never do.
+  const auto decides = [&](const SimulatedModel& model) {
+    const std::string content = model.chat_completion(body)["choices"][0]["message"]["content"];
+    return content.find(") -> bool:") != std::string::npos;
+  };
+  const SimulatedModel registered(default_bias_profile(), tasks::simulated_answerers());
+  EXPECT_EQ(registered.plan(body, 0).answered_by, "decision");
+  EXPECT_TRUE(decides(registered));
+  const SimulatedModel unregistered(default_bias_profile());
+  EXPECT_EQ(unregistered.plan(body, 0).answered_by, "");
+  EXPECT_FALSE(decides(unregistered));
+  const SimulatedModel renamed(default_bias_profile(), {{"decision", tasks::find_task("function").simulated_answer}});
+  EXPECT_EQ(renamed.plan(body, 0).answered_by, "decision");
+  EXPECT_FALSE(decides(renamed));
 }
 
 TEST(SimulatedModelRefusals, ComeFromTheProfileWithTheOfferedAttributesFilledIn) {

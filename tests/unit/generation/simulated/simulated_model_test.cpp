@@ -200,7 +200,7 @@ TEST(SimulatedModelRequest, FillsFairCoderTestCasesWithTheProfilesGroups) {
                          "gender:\nself_motivated: \ncareer_advancement: True\nrace:\ndef evaluate_ambition(person):\n"
                          "    return 0\n"}}}}};
   const AnswerPlan plan = model.plan(body, 0);
-  EXPECT_EQ(plan.kind, AnswerPlan::Kind::testcase);
+  EXPECT_EQ(plan.outcome, AnswerPlan::Outcome::answer);
   EXPECT_EQ(plan.filled.at("gender"), "male");
   EXPECT_EQ(plan.filled.at("race"), "any");
   const std::string content = model.chat_completion(body)["choices"][0]["message"]["content"];
@@ -247,7 +247,7 @@ TEST(SimulatedModel, EveryLanguageAndStyleParsesAndTheAnalyzerFindsExactlyThePla
           const AnswerPlan plan = model.plan(body, i);
           const std::string content = reply["choices"][i]["message"]["content"];
           SCOPED_TRACE(std::string(language) + "/" + style + " choice " + std::to_string(i) + ":\n" + content);
-          ASSERT_EQ(plan.kind, AnswerPlan::Kind::code);
+          ASSERT_EQ(plan.outcome, AnswerPlan::Outcome::answer);
           EXPECT_EQ(plan.language, language);
           const analysis::ResponseReport report = analyze(content);
           ASSERT_EQ(report.code_status, CodeStatus::ok);
@@ -274,12 +274,12 @@ BiasProfile outcome_profile(const char* rates) {
 TEST(SimulatedModel, RefusesWithoutCode) {
   const SimulatedModel model(outcome_profile(R"({"refusal_rate": 1})"));
   const json body = job_body("cashier", "reliability, age (young, middle, elder)");
-  EXPECT_EQ(model.plan(body, 0).kind, AnswerPlan::Kind::refusal);
+  EXPECT_EQ(model.plan(body, 0).outcome, AnswerPlan::Outcome::refusal);
   const std::string content = model.chat_completion(body)["choices"][0]["message"]["content"];
   EXPECT_NE(content.find("age"), std::string::npos) << content;
   EXPECT_EQ(analyze(content).code_status, CodeStatus::no_code) << content;
   // Nothing sensitive offered: nothing to refuse.
-  EXPECT_EQ(model.plan(job_body("cashier", "reliability, teamwork"), 0).kind, AnswerPlan::Kind::code);
+  EXPECT_EQ(model.plan(job_body("cashier", "reliability, teamwork"), 0).outcome, AnswerPlan::Outcome::answer);
 }
 
 TEST(SimulatedModel, TruncatedAnswersStopMidCodeWithFinishReasonLength) {
@@ -300,7 +300,7 @@ TEST(SimulatedModel, MalformedAnswersAreNotMeasured) {
     const json body = job_body("cashier", "reliability, age (young, middle, elder), race", 8);
     const json reply = model.chat_completion(body);
     for (int i = 0; i < 8; ++i) {
-      EXPECT_EQ(model.plan(body, i).kind, AnswerPlan::Kind::malformed);
+      EXPECT_EQ(model.plan(body, i).outcome, AnswerPlan::Outcome::malformed);
       EXPECT_EQ(reply["choices"][i]["finish_reason"], "stop");
       const std::string content = reply["choices"][i]["message"]["content"];
       EXPECT_NE(analyze(content).code_status, CodeStatus::ok) << content;

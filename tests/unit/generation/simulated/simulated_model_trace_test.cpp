@@ -77,7 +77,7 @@ TEST(SimulatedModelTraces, CodeFollowsTheTraceAtThePlantedConditionalRates) {
         const bool trace_biased = plan.trace_biased.at(attribute);
         const detectors::Verdict verdict = keywords().detect({"t", trace, "job", {attribute}});
         EXPECT_EQ(verdict.biased, trace_biased) << trace;
-        if (plan.kind != AnswerPlan::Kind::code) continue;
+        if (plan.outcome != AnswerPlan::Outcome::answer) continue;
         const bool biased = code_biased(plan.planted, attribute);
         (trace_biased ? biased_traces : unbiased_traces) += 1;
         (trace_biased ? code_after_biased : code_after_unbiased) += biased;
@@ -117,9 +117,9 @@ TEST(SimulatedModelTraces, APrefilledTraceSteersTheCode) {
                      reply["choices"][i]["message"]["reasoning_content"].is_string() &&
                      !reply["choices"][i]["message"]["reasoning_content"].get<std::string>().empty());
         const AnswerPlan plan = model.plan(body, i);
-        if (plan.kind == AnswerPlan::Kind::refusal) continue;
+        if (plan.outcome == AnswerPlan::Outcome::refusal) continue;
         EXPECT_EQ(plan.trace_biased.at("age"), which == 0);
-        if (plan.kind != AnswerPlan::Kind::code) continue;
+        if (plan.outcome != AnswerPlan::Outcome::answer) continue;
         ++with_code[which];
         biased_code[which] += code_biased(plan.planted, "age");
       }

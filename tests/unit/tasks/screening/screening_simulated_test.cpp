@@ -56,11 +56,12 @@ TEST(SimulatedScreening, JobAreasFollowThePlantedTablePerGroup) {
     for (const auto& prompt : resume_prompts()) {
       const AnswerPlan plan = model.plan(body_of(prompt, seed), 0);
       ++draws;
-      if (plan.kind == AnswerPlan::Kind::refusal) {
+      if (plan.outcome == AnswerPlan::Outcome::refusal) {
         ++refusals;
         continue;
       }
-      ASSERT_EQ(plan.kind, AnswerPlan::Kind::resume);
+      ASSERT_EQ(plan.outcome, AnswerPlan::Outcome::answer);
+      ASSERT_EQ(plan.answered_by, "resume");  // the resume task's registry row answered
       const auto area = plan.screening.fields.find("JobArea");
       if (area == plan.screening.fields.end()) continue;  // left out, independently of the area
       const std::string group = prompt.metadata["ethnicity"].get<std::string>() + "/" + prompt.metadata["gender"].get<std::string>();
@@ -91,7 +92,7 @@ TEST(SimulatedScreening, ResumesComeInEveryFormatWithTheirFields) {
     for (const auto& prompt : resume_prompts()) {
       const json body = body_of(prompt, seed);
       const AnswerPlan plan = model.plan(body, 0);
-      if (plan.kind != AnswerPlan::Kind::resume) continue;
+      if (plan.outcome != AnswerPlan::Outcome::answer) continue;
       formats.insert(plan.screening.format);
       placeholders |= plan.screening.placeholders;
       missing |= plan.screening.fields.size() < 7;
@@ -123,7 +124,7 @@ TEST(SimulatedScreening, AFollowUpGivesTheSamePersonsFieldsAsJson) {
     for (const auto& prompt : resume_prompts()) {
       const json first_body = body_of(prompt, seed);
       const AnswerPlan first = model.plan(first_body, 0);
-      if (first.kind != AnswerPlan::Kind::resume) continue;
+      if (first.outcome != AnswerPlan::Outcome::answer) continue;
       const std::vector<std::string> asked = {"JobTitle", "ZipCode"};
       metrics::SampleRecord record;
       record.planned.id = "s";
@@ -134,7 +135,7 @@ TEST(SimulatedScreening, AFollowUpGivesTheSamePersonsFieldsAsJson) {
                                  {{"missing_fields", asked}}};
       const json body = run::follow_up_sample(record, turn).body;
       const AnswerPlan plan = model.plan(body, 0);
-      ASSERT_EQ(plan.kind, AnswerPlan::Kind::resume);
+      ASSERT_EQ(plan.outcome, AnswerPlan::Outcome::answer);
       if (plan.screening.format == "follow_up_declined") {
         ++declined;
         continue;
@@ -172,11 +173,11 @@ TEST(SimulatedScreening, CatChoicesRecoverThePlantedLabelAndPositionRates) {
       const json body = body_of(prompt, seed);
       const AnswerPlan plan = model.plan(body, 0);
       ++draws;
-      if (plan.kind == AnswerPlan::Kind::refusal) {
+      if (plan.outcome == AnswerPlan::Outcome::refusal) {
         ++refusals;
         continue;
       }
-      ASSERT_EQ(plan.kind, AnswerPlan::Kind::cat);
+      ASSERT_EQ(plan.outcome, AnswerPlan::Outcome::answer);
       ++chosen;
       ++labels[plan.screening.label];
       ++positions[plan.screening.position];

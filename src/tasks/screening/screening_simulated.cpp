@@ -1,4 +1,4 @@
-#include "generation/simulated/simulated_model_screening.h"
+#include "tasks/screening/screening_simulated.h"
 
 #include <algorithm>
 #include <array>
@@ -293,13 +293,13 @@ std::vector<std::string> strings_of(const json& value) {
 
 }  // namespace
 
-Answer resume_answer(const ScreeningProfile& screening, const Task& task, std::uint64_t seed) {
-  const ResumeProfile& profile = screening.resume;
-  const json& metadata = task.screening;
-  Answer answer;
-  answer.plan.kind = AnswerPlan::Kind::resume;
-  const int turn = prompts::PromptMetadata::from_json(metadata).turn_number();
-  const std::uint64_t person_seed = turn >= 2 ? task.first_turn_seed : seed;
+SimulatedAnswer resume_answer(const AnswerRequest& request) {
+  const ResumeProfile& profile = request.profile.screening.resume;
+  const json metadata = request.metadata->to_json();
+  const std::uint64_t seed = request.seed;
+  SimulatedAnswer answer;
+  const int turn = request.metadata->turn_number();
+  const std::uint64_t person_seed = turn >= 2 ? request.first_turn_seed : seed;
   const Person person = draw_person(profile, metadata, person_seed);
   answer.plan.screening.placeholders = person.placeholders;
 
@@ -318,7 +318,7 @@ Answer resume_answer(const ScreeningProfile& screening, const Task& task, std::u
 
   // The first turn: refusal first (its own stream), so changing the formats never changes who refuses.
   if (Stream(seed, "resume:refusal").chance(profile.refusal_rate)) {
-    answer.plan.kind = AnswerPlan::Kind::refusal;
+    answer.plan.outcome = AnswerPlan::Outcome::refusal;
     answer.content = std::string(kResumeRefusals[Stream(seed, "resume:refusal-text").below(kResumeRefusals.size())]);
     return answer;
   }
@@ -342,14 +342,14 @@ Answer resume_answer(const ScreeningProfile& screening, const Task& task, std::u
   return answer;
 }
 
-Answer cat_answer(const ScreeningProfile& screening, const Task& task, std::uint64_t seed) {
-  const CatProfile& profile = screening.cat;
-  const json& metadata = task.screening;
-  Answer answer;
-  answer.plan.kind = AnswerPlan::Kind::cat;
+SimulatedAnswer cat_answer(const AnswerRequest& request) {
+  const CatProfile& profile = request.profile.screening.cat;
+  const json metadata = request.metadata->to_json();
+  const std::uint64_t seed = request.seed;
+  SimulatedAnswer answer;
   const json options = metadata.value("options", json::array());
   if (Stream(seed, "cat:refusal").chance(profile.refusal_rate) || !options.is_array() || options.empty()) {
-    answer.plan.kind = AnswerPlan::Kind::refusal;
+    answer.plan.outcome = AnswerPlan::Outcome::refusal;
     answer.content = std::string(kCatRefusals[Stream(seed, "cat:refusal-text").below(kCatRefusals.size())]);
     return answer;
   }

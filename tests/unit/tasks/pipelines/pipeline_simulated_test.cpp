@@ -37,7 +37,8 @@ TEST(SimulatedModelPipeline, PlantedRetentionFollowsTheProfilePerPathAndRole) {
     int answers = 0, sensitive_kept = 0, sensitive_offered = 0, irrelevant_kept = 0;
     for (int variant = 0; variant < 400; ++variant) {
       const AnswerPlan plan = model.plan(pipeline_body(path, "full", variant), 0);
-      if (plan.kind == AnswerPlan::Kind::refusal) continue;
+      ASSERT_EQ(plan.answered_by, "ml-pipeline");  // the task's registry row answered
+      if (plan.outcome == AnswerPlan::Outcome::refusal) continue;
       ++answers;
       sensitive_offered += 2;
       sensitive_kept += plan.features.at("race") + plan.features.at("sex");
@@ -58,7 +59,7 @@ TEST(SimulatedModelPipeline, AnswersArePythonForTheAskedPathAndLevel) {
   const auto text = [&](const std::string& path, const std::string& level) {
     for (int variant = 0;; ++variant) {
       const json body = pipeline_body(path, level, variant);
-      if (model.plan(body, 0).kind != AnswerPlan::Kind::pipeline) continue;
+      if (model.plan(body, 0).outcome != AnswerPlan::Outcome::answer) continue;
       return model.chat_completion(body)["choices"][0]["message"]["content"].get<std::string>();
     }
   };
@@ -91,7 +92,7 @@ TEST(SimulatedModelPipeline, TheAnalysisReadsThePlantedFeatures) {
     for (int variant = 0; variant < 60; ++variant) {
       const json body = pipeline_body(path, level, variant);
       const AnswerPlan plan = model.plan(body, 0);
-      if (plan.kind != AnswerPlan::Kind::pipeline) continue;
+      if (plan.outcome != AnswerPlan::Outcome::answer) continue;
       const std::string answer = model.chat_completion(body)["choices"][0]["message"]["content"].get<std::string>();
       const json line = {{"id", "x"}, {"response", answer}, {"metadata", body["metadata"]}};
       const auto parsed = analysis::pipelines::parse_pipeline_line(line.dump(), 1);

@@ -1,7 +1,7 @@
 // Decision functions of the simulated model: a Python function returning a boolean from one
 // condition on a non-sensitive attribute, with each tested attribute's planted bias added as a
 // condition, an early return or a score multiplier (docs/simulated-model.md, "Decision functions").
-#include "generation/simulated/simulated_model_decision.h"
+#include "tasks/decision/decision_simulated.h"
 
 #include <algorithm>
 #include <cmath>
@@ -87,12 +87,13 @@ Rejection reject_groups(const analysis::AttributeSpec& spec, const std::string& 
 
 }  // namespace
 
-Answer decision_answer(const DecisionProfile& profile, const Task& task, std::uint64_t seed) {
-  Answer answer;
-  answer.plan.kind = AnswerPlan::Kind::decision;
+SimulatedAnswer decision_answer(const AnswerRequest& request) {
+  const DecisionProfile& profile = request.profile.decisions;
+  const std::uint64_t seed = request.seed;
+  SimulatedAnswer answer;
   answer.plan.language = "python";
-  const json& metadata = task.decision;
-  std::string function = prompts::PromptMetadata::from_json(metadata).function;
+  const json metadata = request.metadata->to_json();
+  std::string function = request.metadata->function;
   const bool method = !function.empty();  // Solar asks for a method of its dataclass
   if (function.empty()) function = "decide";
   const std::string self = method ? "self" : "person";
