@@ -235,6 +235,10 @@ metrics::SampleRecord record_for_analysis(const generation::PlannedSample& plann
   return record;
 }
 
+// Samples a generation page holds at once: the plan is read from the store page by page, so a
+// run's memory does not grow with its size (issue 32).
+constexpr std::size_t kSendPageSize = 2048;
+
 // Sends what is pending (of the samples `mine` selects) and stores each result as it arrives;
 // with `executions`, starts executing each stored answer; stops sending once `budget` would be
 // passed (what is not sent stays pending). Returns false when interrupted.
@@ -243,14 +247,14 @@ bool generate(store::RunStore& store, const RunOptions& options, const tasks::Ta
               const RunIo& io, const std::function<bool(const generation::PlannedSample&)>& mine,
               tasks::RunExecutions* executions, RunBudget& budget) {
   if (!budget.allows_more()) return true;
-  auto pending = store.pending(retry_errors);
-  std::erase_if(pending, [&](const generation::PlannedSample& sample) { return !mine(sample); });
-  if (pending.empty()) return true;
+  std::int64_t to_send = 0;
+  store.for_each_pending_page(retry_errors, kSendPageSize, false, [&](std::vector<generation::PlannedSample>& page) {
+    to_send += std::count_if(page.begin(), page.end(), mine);
+  });
+  if (to_send == 0) return true;
   // With --execute, each stored answer starts executing while the others are still generated.
   const tasks::RunAnalysisSettings settings = analysis_settings(options);
   std::unordered_map<std::string, const generation::PlannedSample*> planned_by_id;
-  if (executions && task.executable_answer)
-    for (const auto& sample : pending) planned_by_id.emplace(sample.id, &sample);
 
   std::unique_ptr<BuiltinModelServer> builtin;
   std::vector<std::string> urls = endpoints;
@@ -267,11 +271,11 @@ bool generate(store::RunStore& store, const RunOptions& options, const tasks::Ta
   config.max_attempts = options.max_attempts;
   generation::Generator generator(config);
 
-  if (io.log) *io.log << "codebias: sending " << pending.size() << " samples to " << urls.size()
+  if (io.log) *io.log << "codebias: sending " << to_send << " samples to " << urls.size()
                       << (urls.size() == 1 ? " endpoint" : " endpoints") << '\n';
   ProgressPrinter progress(io.log ? *io.log : std::cerr, io.terminal);
   ProgressSnapshot snapshot;
-  snapshot.total = static_cast<std::int64_t>(pending.size());
+  snapshot.total = to_send;
   const auto started = std::chrono::steady_clock::now();
 
   InterruptGuard guard;
@@ -286,19 +290,29 @@ bool generate(store::RunStore& store, const RunOptions& options, const tasks::Ta
     }
   });
 
+  const auto on_result = [&](const generation::SampleResult& result) {
+    if (result.error_kind == "cancelled") return;  // stays pending: a resume sends it again
+    generation::SampleResult cut;
+    store.record(capped(result, options.max_answer_bytes, cut));
+    if (!budget.record(result.usage)) generator.cancel();
+    if (const auto planned = planned_by_id.find(result.id); planned != planned_by_id.end())
+      if (auto answer = task.executable_answer({*planned->second, result}, settings)) executions->start(*answer);
+    ++snapshot.done;
+    if (result.status == generation::SampleStatus::error) ++snapshot.errors;
+    snapshot.tokens += result.usage.completion_tokens;
+    snapshot.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (io.log) progress.update(snapshot);
+  };
+  bool stopped = false;  // cancelled: interrupted or at the budget
   try {
-    generator.run(pending, [&](const generation::SampleResult& result) {
-      if (result.error_kind == "cancelled") return;  // stays pending: a resume sends it again
-      generation::SampleResult cut;
-      store.record(capped(result, options.max_answer_bytes, cut));
-      if (!budget.record(result.usage)) generator.cancel();
-      if (const auto planned = planned_by_id.find(result.id); planned != planned_by_id.end())
-        if (auto answer = task.executable_answer({*planned->second, result}, settings)) executions->start(*answer);
-      ++snapshot.done;
-      if (result.status == generation::SampleStatus::error) ++snapshot.errors;
-      snapshot.tokens += result.usage.completion_tokens;
-      snapshot.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      if (io.log) progress.update(snapshot);
+    store.for_each_pending_page(retry_errors, kSendPageSize, true, [&](std::vector<generation::PlannedSample>& page) {
+      if (stopped) return;
+      std::erase_if(page, [&](const generation::PlannedSample& sample) { return !mine(sample); });
+      planned_by_id.clear();
+      if (executions && task.executable_answer)
+        for (const auto& sample : page) planned_by_id.emplace(sample.id, &sample);
+      generator.run(page, on_result);
+      stopped = interrupted.load() || !budget.allows_more();
     });
   } catch (...) {
     finished.store(true);
@@ -325,11 +339,15 @@ bool generate_conversations(store::RunStore& store, const RunOptions& options, c
     if (!generate(store, options, task, {options.rewrite_endpoint}, options.rewrite_api_key_env, retry, io,
                   for_rewriter, executions, budget))
       return false;
+    // Only a task with further turns, or a run with mitigation strategies, plans follow-ups: the
+    // others need not read every stored sample back (issue 32).
+    const bool mitigates = task.runs_mitigation_strategies && !options.mitigations.empty();
+    if (task.next_turn == nullptr && !mitigates) return true;
     std::vector<metrics::SampleRecord> records;
     store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
                               const nlohmann::json*) { records.push_back({planned, result}); });
     auto next = unplanned_follow_ups(records, task);
-    if (task.runs_mitigation_strategies) {
+    if (mitigates) {
       auto steps = unplanned_mitigation_steps(records, options);
       next.insert(next.end(), std::make_move_iterator(steps.begin()), std::make_move_iterator(steps.end()));
     }
@@ -497,9 +515,17 @@ RunOptions with_suite_defaults(RunOptions options, const suites::Suite& suite) {
   return options;
 }
 
-std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, const tasks::Task& task,
-                                                    const suites::Suite& suite, std::string* limit_note) {
-  std::vector<generation::PlannedSample> samples;
+namespace {
+
+// One configuration's prompts as a run plans them, before they are repeated into samples.
+struct ConfigurationPrompts {
+  RunConfiguration configuration;
+  std::vector<prompts::Prompt> prompts;
+};
+
+std::vector<ConfigurationPrompts> plan_prompts(const RunOptions& options, const tasks::Task& task,
+                                               const suites::Suite& suite, std::string* limit_note) {
+  std::vector<ConfigurationPrompts> planned;
   for (const auto& configuration : expand_configurations(options)) {
     prompts::PromptOptions prompt_options;
     prompt_options.scenarios = options.scenarios;
@@ -515,7 +541,6 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
     prompt_options.attribute_sets = options.attribute_sets;
     // Run strategies are applied below; the ml-pipeline prompts build their mitigations themselves.
     if (!task.runs_mitigation_strategies) prompt_options.mitigations = options.mitigations;
-    const prompts::MitigationStrategy* strategy = prompts::find_mitigation_strategy(configuration.mitigation);
     prompt_options.variants = options.variants;
     prompt_options.names = options.names;
     prompt_options.names_per_group = options.names_per_group;
@@ -527,7 +552,19 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
       prompts = std::move(limited.kept);
       if (limit_note != nullptr) *limit_note = std::move(limited.note);
     }
+    planned.push_back({configuration, std::move(prompts)});
+  }
+  return planned;
+}
 
+// Repeats each prompt into the run's samples and hands them to `emit` in plan order, a few
+// prompts' samples at a time (at least `batch_size` per call but the last), so that a large plan is
+// never all in memory at once.
+void expand_samples(const std::vector<ConfigurationPrompts>& planned, const RunOptions& options,
+                    std::size_t batch_size, const std::function<void(std::vector<generation::PlannedSample>&)>& emit) {
+  std::vector<generation::PlannedSample> batch;
+  for (const auto& [configuration, prompts] : planned) {
+    const prompts::MitigationStrategy* strategy = prompts::find_mitigation_strategy(configuration.mitigation);
     const auto request = request_config(options, configuration);
     for (const auto& prompt : prompts) {
       std::vector<generation::ChatMessage> messages;
@@ -546,10 +583,30 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
         sample.metadata = prompt.metadata;
         sample.metadata["configuration"] = configuration_json(configuration);
         sample.config = configuration.label;
-        samples.push_back(std::move(sample));
+        batch.push_back(std::move(sample));
+      }
+      if (batch.size() >= batch_size) {
+        emit(batch);
+        batch.clear();
       }
     }
   }
+  if (!batch.empty()) emit(batch);
+}
+
+// Samples a plan batch holds (run start, RunStore::create).
+constexpr std::size_t kPlanBatchSize = 1024;
+
+}  // namespace
+
+std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, const tasks::Task& task,
+                                                    const suites::Suite& suite, std::string* limit_note) {
+  std::vector<generation::PlannedSample> samples;
+  expand_samples(plan_prompts(options, task, suite, limit_note), options, kPlanBatchSize,
+                 [&](std::vector<generation::PlannedSample>& batch) {
+                   samples.insert(samples.end(), std::make_move_iterator(batch.begin()),
+                                  std::make_move_iterator(batch.end()));
+                 });
   return samples;
 }
 
@@ -582,9 +639,10 @@ RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
     throw std::invalid_argument("--until-decided samples function-task cells against a bias rate, not --task " +
                                 options.task);
   std::string limit_note;
-  // Not const: once stored, the plan is read back from the store, so its memory is given back.
-  auto samples = plan_samples(options, task, suite, &limit_note);
-  if (samples.empty()) throw std::invalid_argument("the options select no prompt");
+  // The prompts only: their samples are expanded batch by batch into the store (issue 32).
+  const auto planned = plan_prompts(options, task, suite, &limit_note);
+  if (std::all_of(planned.begin(), planned.end(), [](const ConfigurationPrompts& c) { return c.prompts.empty(); }))
+    throw std::invalid_argument("the options select no prompt");
   nlohmann::json provenance = new_provenance(options);
   provenance["prices"] = resolve_price(options, provenance["model"].get<std::string>());
 
@@ -596,12 +654,17 @@ RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
   const auto lock = store::RunLock::acquire(options.out_dir, "codebias run");
   test_abort_point("locked");
   // The run row and its whole plan in one go: a kill leaves either no run or a resumable one.
-  auto store = store::RunStore::create(options.out_dir, provenance, samples);
+  std::size_t planned_samples = 0;
+  auto store = store::RunStore::create(options.out_dir, provenance, [&](const store::RunStore::PlanBatch& add) {
+    expand_samples(planned, options, kPlanBatchSize, [&](std::vector<generation::PlannedSample>& batch) {
+      add(batch);
+      planned_samples += batch.size();
+    });
+  });
   test_abort_point("stored");
   if (io.log)
-    *io.log << "codebias: planned " << samples.size() << " samples in "
+    *io.log << "codebias: planned " << planned_samples << " samples in "
             << base::printable(options.out_dir.string(), false) << '\n';
-  std::vector<generation::PlannedSample>().swap(samples);
   if (io.log && !limit_note.empty()) *io.log << "codebias: " << limit_note << '\n';
 
   RunOutcome outcome;

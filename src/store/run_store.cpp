@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <cctype>
 #include <chrono>
 #include <mutex>
@@ -155,7 +156,7 @@ void configure(sqlite::Database& db) {
   db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;");
 }
 
-PlannedSample read_planned(const sqlite::Statement& row, int first, const fs::path& path) {
+PlannedSample read_planned(const sqlite::Statement& row, int first, const fs::path& path, bool with_body = true) {
   PlannedSample sample;
   sample.id = row.text(first);
   sample.prompt_id = row.text(first + 1);
@@ -163,7 +164,7 @@ PlannedSample read_planned(const sqlite::Statement& row, int first, const fs::pa
   sample.seed = row.optional_integer(first + 3);
   sample.config = row.text(first + 4);
   sample.api_path = row.text(first + 5);
-  sample.body = parse_stored(row.text(first + 6), path, "body of sample " + sample.id);
+  if (with_body) sample.body = parse_stored(row.text(first + 6), path, "body of sample " + sample.id);
   sample.metadata = parse_stored(row.text(first + 7), path, "metadata of sample " + sample.id);
   return sample;
 }
@@ -315,6 +316,9 @@ struct RunStore::Impl {
               "r.started_at, r.finished_at, r.error_kind, r.error_message, a.analysis, r.answer_bytes_received "
               "FROM samples AS s LEFT JOIN results AS r ON r.seq = s.seq LEFT JOIN analyses AS a ON a.seq = s.seq "
               "WHERE s.seq > ?1 ORDER BY s.seq LIMIT ?2"};
+  ReusedStatement pending_page{db, std::string("SELECT s.seq, ") + kPlannedColumns +
+                                       " FROM samples AS s WHERE s.status IN ('pending', ?1) AND s.seq > ?2 "
+                                       "ORDER BY s.seq LIMIT ?3"};
 };
 
 RunStore::RunStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -323,6 +327,11 @@ RunStore& RunStore::operator=(RunStore&&) noexcept = default;
 RunStore::~RunStore() = default;
 
 RunStore RunStore::create(const fs::path& dir, const json& provenance, std::span<const PlannedSample> plan) {
+  return create(dir, provenance, [&](const PlanBatch& add) { add(plan); });
+}
+
+RunStore RunStore::create(const fs::path& dir, const json& provenance,
+                          const std::function<void(const PlanBatch&)>& write_plan) {
   refuse_credentials(provenance, "run provenance");
   refuse_credentials_in_urls(provenance, "run provenance");
   std::error_code error;
@@ -355,7 +364,7 @@ RunStore RunStore::create(const fs::path& dir, const json& provenance, std::span
       sqlite::Statement insert(
           db, "INSERT INTO run (singleton, provenance, created_at, updated_at) VALUES (1, ?1, ?2, ?2)");
       insert.bind_text(1, to_text(provenance)).bind_real(2, unix_now()).run();
-      insert_plan(db, plan);
+      write_plan([&](std::span<const PlannedSample> batch) { insert_plan(db, batch); });
       transaction.commit();
     }
     fs::rename(partial, path);
@@ -418,13 +427,33 @@ void RunStore::plan(std::span<const PlannedSample> samples) {
 }
 
 std::vector<PlannedSample> RunStore::pending(bool include_errors) const {
-  std::lock_guard lock(impl_->mutex);
-  sqlite::Statement query(impl_->db, std::string("SELECT ") + kPlannedColumns +
-                                         " FROM samples AS s WHERE s.status IN ('pending', ?1) ORDER BY s.seq");
-  query.bind_text(1, include_errors ? "error" : "pending");
   std::vector<PlannedSample> samples;
-  while (query.step()) samples.push_back(read_planned(query, 0, impl_->db.path()));
+  for_each_pending_page(include_errors, kPageSize, true, [&](std::vector<PlannedSample>& page) {
+    samples.insert(samples.end(), std::make_move_iterator(page.begin()), std::make_move_iterator(page.end()));
+  });
   return samples;
+}
+
+void RunStore::for_each_pending_page(bool include_errors, std::size_t page_size, bool with_bodies,
+                                     const std::function<void(std::vector<PlannedSample>&)>& visit) const {
+  std::int64_t after_seq = 0;
+  for (;;) {
+    std::vector<PlannedSample> page;
+    {
+      std::lock_guard lock(impl_->mutex);
+      auto use = impl_->pending_page.use();
+      sqlite::Statement& query = *use;
+      query.bind_text(1, include_errors ? "error" : "pending")
+          .bind_integer(2, after_seq)
+          .bind_integer(3, static_cast<std::int64_t>(page_size));
+      while (query.step()) {
+        after_seq = query.integer(0);
+        page.push_back(read_planned(query, 1, impl_->db.path(), with_bodies));
+      }
+    }
+    if (page.empty()) return;
+    visit(page);
+  }
 }
 
 bool RunStore::record(const SampleResult& result) {
