@@ -9,13 +9,20 @@
 #include <nlohmann/json.hpp>
 
 #include "metrics/run_results.h"
+#include "metrics/sample_source.h"
 
 namespace codebias::reports {
 
 struct RunReportInput {
   nlohmann::json provenance;  // model, endpoints, parameters, seeds, version, dates, simulated
   const metrics::RunResults* results = nullptr;
+  // The run's samples when results->samples does not hold them (a large run reads them from its
+  // store page by page, run/run.cpp); empty: results->samples.
+  metrics::SampleSource samples;
 };
+
+// `input.samples`, else the samples of `input.results`.
+metrics::SampleSource samples_of(const RunReportInput& input);
 
 // {"provenance", "counts", "errors_by_kind", "cost" (reports/cost_report.h), "small_groups"
 //  (reports/small_groups.h), "until_decided"? (metrics/until_decided.h), "metrics": [{"config", "scenario", "attribute",

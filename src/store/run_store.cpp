@@ -109,7 +109,8 @@ SampleStatus parse_status(const std::string& name) {
 
 // JSON the store keeps for reading back (metadata, provenance, analyses): invalid UTF-8 in a
 // string becomes U+FFFD rather than failing the write.
-std::string to_text(const json& value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); }
+template <class Json>
+std::string to_text(const Json& value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 // A request body is stored exactly or not at all: it must be what goes over the wire.
 std::string body_text(const PlannedSample& sample) {
@@ -121,9 +122,10 @@ std::string body_text(const PlannedSample& sample) {
   }
 }
 
-json parse_stored(const std::string& text, const fs::path& path, std::string_view what) {
+template <class Json = json>
+Json parse_stored(const std::string& text, const fs::path& path, std::string_view what) {
   try {
-    return json::parse(text);
+    return Json::parse(text);
   } catch (const json::exception& error) {
     throw StoreError(path.string() + ": stored " + std::string(what) + " is not valid JSON: " + error.what());
   }
@@ -279,7 +281,7 @@ struct RunStore::Impl {
 
   // Stores `value` (an analysis or an execution outcome) for a done sample, with `upsert`; only a
   // done sample has an answer to `verb`.
-  void record_for_done_sample(std::string_view sample_id, ReusedStatement& upsert, const json& value,
+  void record_for_done_sample(std::string_view sample_id, ReusedStatement& upsert, const std::string& value,
                               const char* verb) {
     std::lock_guard lock(mutex);
     sqlite::Transaction transaction(db);
@@ -288,7 +290,7 @@ struct RunStore::Impl {
       throw StoreError(db.path().string() + ": sample \"" + std::string(sample_id) +
                        "\" is not done; only a done sample has an answer to " + verb);
     }
-    upsert.use()->bind_integer(1, seq).bind_text(2, to_text(value)).bind_real(3, unix_now()).run();
+    upsert.use()->bind_integer(1, seq).bind_text(2, value).bind_real(3, unix_now()).run();
     transaction.commit();
   }
 
@@ -493,11 +495,15 @@ bool RunStore::record(const SampleResult& result) {
 }
 
 void RunStore::record_analysis(std::string_view sample_id, const json& analysis) {
-  impl_->record_for_done_sample(sample_id, impl_->upsert_analysis, analysis, "analyse");
+  impl_->record_for_done_sample(sample_id, impl_->upsert_analysis, to_text(analysis), "analyse");
+}
+
+void RunStore::record_analysis(std::string_view sample_id, const nlohmann::ordered_json& analysis) {
+  impl_->record_for_done_sample(sample_id, impl_->upsert_analysis, to_text(analysis), "analyse");
 }
 
 void RunStore::record_execution(std::string_view sample_id, const json& execution) {
-  impl_->record_for_done_sample(sample_id, impl_->upsert_execution, execution, "execute");
+  impl_->record_for_done_sample(sample_id, impl_->upsert_execution, to_text(execution), "execute");
 }
 
 std::map<std::string, json> RunStore::executions() const {
@@ -537,11 +543,18 @@ RunStore::Counts RunStore::counts() const {
   return counts;
 }
 
-void RunStore::for_each_sample(const SampleVisitor& visit) const {
+void RunStore::for_each_sample(const SampleVisitor& visit) const { visit_samples<json>(visit); }
+
+void RunStore::for_each_sample_ordered(const OrderedSampleVisitor& visit) const {
+  visit_samples<nlohmann::ordered_json>(visit);
+}
+
+template <class Json, class Visitor>
+void RunStore::visit_samples(const Visitor& visit) const {
   struct Row {
     PlannedSample planned;
     SampleResult result;
-    std::optional<json> analysis;
+    std::optional<Json> analysis;
   };
   std::int64_t after_seq = 0;
   for (;;) {
@@ -576,7 +589,7 @@ void RunStore::for_each_sample(const SampleVisitor& visit) const {
         result.error_message = query.text(25);
         result.answer_bytes_received = query.is_null(27) ? 0 : query.integer(27);
         if (!query.is_null(26)) {
-          row.analysis = parse_stored(query.text(26), impl_->db.path(), "analysis of sample " + result.id);
+          row.analysis = parse_stored<Json>(query.text(26), impl_->db.path(), "analysis of sample " + result.id);
         }
         page.push_back(std::move(row));
       }

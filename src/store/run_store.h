@@ -90,6 +90,8 @@ class RunStore {
   // Stores (or replaces) the analysis of a done sample. Throws StoreError for an unknown id or a
   // sample that is not done.
   void record_analysis(std::string_view sample_id, const nlohmann::json& analysis);
+  // The same keeping the analysis's keys in their order (for_each_sample_ordered reads them back so).
+  void record_analysis(std::string_view sample_id, const nlohmann::ordered_json& analysis);
 
   // Stores (or replaces) what running a done sample's program showed (`run --execute`; the
   // task's outcome, tasks/stored_execution.h), so a report need not run it again. Throws
@@ -115,9 +117,15 @@ class RunStore {
   using SampleVisitor = std::function<void(const generation::PlannedSample&, const generation::SampleResult&,
                                            const nlohmann::json* analysis)>;
   void for_each_sample(const SampleVisitor& visit) const;
+  // The same with each analysis's keys in the order they were stored in.
+  using OrderedSampleVisitor = std::function<void(const generation::PlannedSample&, const generation::SampleResult&,
+                                                  const nlohmann::ordered_json* analysis)>;
+  void for_each_sample_ordered(const OrderedSampleVisitor& visit) const;
 
  private:
   struct Impl;
+  template <class Json, class Visitor>
+  void visit_samples(const Visitor& visit) const;
   explicit RunStore(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
