@@ -56,7 +56,7 @@ ordered_json counts_json(const metrics::RunCounts& c) {
 
 std::map<std::string, int> errors_by_kind(const RunReportInput& input) {
   std::map<std::string, int> kinds;
-  samples_of(input)([&](const metrics::AnalysedSample& sample) {
+  sample_results_of(input)([&](const metrics::AnalysedSample& sample) {
     const auto& result = sample.record->result;
     if (result.status == generation::SampleStatus::error) ++kinds[result.error_kind];
   });
@@ -88,6 +88,10 @@ metrics::SampleSource samples_of(const RunReportInput& input) {
   return input.samples ? input.samples : metrics::samples_of(*input.results);
 }
 
+metrics::SampleSource sample_results_of(const RunReportInput& input) {
+  return input.sample_results ? input.sample_results : samples_of(input);
+}
+
 std::string follow_up_text(const metrics::RunCounts& c) {
   return "The " + std::to_string(c.planned) + " planned samples are " + std::to_string(c.planned - c.follow_up_turns) +
          " conversations and " + std::to_string(c.follow_up_turns) +
@@ -117,7 +121,7 @@ ordered_json summary_json(const RunReportInput& input) {
   out["cost"] = cost_json(input);
   out["small_groups"] = small_groups_json(input);
   if (input.provenance.contains("until_decided")) out["until_decided"] = input.provenance["until_decided"];
-  if (const auto sweep = metrics::check_sweep(samples_of(input)); sweep.configurations > 1) out["sweep"] = metrics::to_json(sweep);
+  if (const auto sweep = metrics::check_sweep(sample_results_of(input)); sweep.configurations > 1) out["sweep"] = metrics::to_json(sweep);
   task_report(results)->add_to_summary(out);
   return out;
 }
@@ -256,7 +260,7 @@ std::string report_markdown(const RunReportInput& input) {
       << (c.follow_up_turns > 0 ? follow_up_text(c) + "\n\n" : std::string()) << "Tokens: " << tokens_text(c)
       << "\n\n" << cost_markdown(input) << small_groups_markdown(input)
       << metrics::until_decided_markdown(input.provenance);
-  if (const auto note = metrics::identical_configurations_note(metrics::check_sweep(samples_of(input))); !note.empty()) {
+  if (const auto note = metrics::identical_configurations_note(metrics::check_sweep(sample_results_of(input))); !note.empty()) {
     out << "\n**Sweep:** " << note << "\n";
   }
   const auto kinds = errors_by_kind(input);

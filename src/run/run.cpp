@@ -41,6 +41,7 @@
 #include "store/run_lock.h"
 #include "store/run_store.h"
 #include "suites/suite.h"
+#include "tasks/run_analysis.h"
 #include "tasks/task.h"
 
 #ifndef CODEBIAS_VERSION
@@ -98,14 +99,14 @@ bool redact_keyed_urls(nlohmann::json& value) {
 }
 
 // Per error kind: how many samples failed so, and one message as an example.
-std::map<std::string, RunOutcome::ErrorKind> errors_by_kind(const metrics::RunResults& results) {
+std::map<std::string, RunOutcome::ErrorKind> errors_by_kind(const metrics::SampleSource& samples) {
   std::map<std::string, RunOutcome::ErrorKind> kinds;
-  for (const auto& sample : results.samples) {
+  samples([&](const metrics::AnalysedSample& sample) {
     const auto& result = sample.record->result;
-    if (result.status != generation::SampleStatus::error) continue;
+    if (result.status != generation::SampleStatus::error) return;
     auto& kind = kinds[result.error_kind];
     if (kind.count++ == 0) kind.example = result.error_message;
-  }
+  });
   return kinds;
 }
 
@@ -429,6 +430,48 @@ void wait_for_executions(tasks::RunExecutions* executions, const RunIo& io) {
 // Rows of the headline table a run prints at its end (report.md has them all).
 constexpr std::size_t kHeadlineRows = 12;
 
+// Samples the analysis of a large run holds at once when it reads them page by page.
+constexpr std::size_t kAnalysisPageSize = 512;
+
+// The run's stored samples with their stored analyses, read page by page (for the reports); with
+// `results_only`, without parsing their JSON parts (reports::RunReportInput::sample_results).
+metrics::SampleSource stored_samples(const store::RunStore& store, bool results_only) {
+  return [&store, results_only](const metrics::AnalysedSampleVisitor& visit) {
+    const auto to_sample = [&](generation::PlannedSample& planned, generation::SampleResult& result,
+                               nlohmann::ordered_json* analysis) {
+      const metrics::SampleRecord record{std::move(planned), std::move(result)};
+      visit(metrics::AnalysedSample{&record, analysis ? std::move(*analysis) : nlohmann::ordered_json()});
+    };
+    if (results_only)
+      store.for_each_sample_result(to_sample);
+    else
+      store.for_each_sample_ordered(to_sample);
+  };
+}
+
+// The run's analysis read page by page from the store, each analysis stored as it is made, so that
+// its memory does not grow with the run (issue 32); nullopt for a run whose analysis needs every
+// sample at once (another task, --execute, mitigation strategies and their follow-up turns).
+std::optional<metrics::RunResults> analyse_in_pages(store::RunStore& store, const RunOptions& options,
+                                                    const tasks::Task& task) {
+  if (!tasks::analyses_pages(task) || options.execute || !options.mitigations.empty()) return std::nullopt;
+  const auto pages = [&store](const std::function<void(const std::vector<metrics::SampleRecord>&)>& visit) {
+    std::vector<metrics::SampleRecord> page;
+    store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
+                              const nlohmann::json*) {
+      page.push_back(record_for_analysis(planned, result));
+      if (page.size() < kAnalysisPageSize) return;
+      visit(page);
+      page.clear();
+    });
+    if (!page.empty()) visit(page);
+  };
+  return tasks::analyse_function_pages(pages, analysis_settings(options),
+                                       [&store](const metrics::SampleRecord& record, const nlohmann::ordered_json& analysis) {
+                                         store.record_analysis(record.planned.id, analysis);
+                                       });
+}
+
 void analyse_and_report(store::RunStore& store, const RunOptions& options, const tasks::Task& task,
                         const std::filesystem::path& dir, const RunIo& io, tasks::RunExecutions* executions,
                         RunOutcome& outcome) {
@@ -442,8 +485,10 @@ void analyse_and_report(store::RunStore& store, const RunOptions& options, const
     };
   }
   std::map<std::string, nlohmann::json> executed;
+  auto paged = analyse_in_pages(store, options, task);
   const metrics::RunResults results =
-      analyse_stored_samples(store, options, task, records, executions, &executed, execution_progress);
+      paged ? std::move(*paged)
+            : analyse_stored_samples(store, options, task, records, executions, &executed, execution_progress);
   for (const auto& [sample_id, outcome] : executed) store.record_execution(sample_id, outcome);
   for (const auto& sample : results.samples) {
     if (!sample.analysis.is_null()) store.record_analysis(sample.record->planned.id, nlohmann::json(sample.analysis));
@@ -456,8 +501,13 @@ void analyse_and_report(store::RunStore& store, const RunOptions& options, const
   reports::RunReportInput input;
   input.provenance = provenance;
   input.results = &results;
+  if (paged) {
+    input.samples = stored_samples(store, false);
+    input.sample_results = stored_samples(store, true);
+  }
   reports::write_run_reports(input, dir, io.write_html);
-  if (const auto note = metrics::identical_configurations_note(metrics::check_sweep(results)); io.log && !note.empty()) {
+  if (const auto note = metrics::identical_configurations_note(metrics::check_sweep(reports::sample_results_of(input)));
+      io.log && !note.empty()) {
     *io.log << "codebias: warning: " << note << '\n';
   }
   if (io.log) {
@@ -472,7 +522,7 @@ void analyse_and_report(store::RunStore& store, const RunOptions& options, const
             << (io.write_html ? " (and report.md, summary.json, metrics.csv)" : "") << '\n';
   }
   outcome.counts = results.counts;
-  outcome.errors_by_kind = errors_by_kind(results);
+  outcome.errors_by_kind = errors_by_kind(reports::sample_results_of(input));
 }
 
 // The executions a run with --execute starts while it generates; null when its task executes

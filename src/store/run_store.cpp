@@ -158,7 +158,13 @@ void configure(sqlite::Database& db) {
   db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;");
 }
 
-PlannedSample read_planned(const sqlite::Statement& row, int first, const fs::path& path, bool with_body = true) {
+// Which stored JSON columns of a planned sample are parsed (the others are left null).
+struct PlannedJson {
+  bool body = true;
+  bool metadata = true;
+};
+
+PlannedSample read_planned(const sqlite::Statement& row, int first, const fs::path& path, PlannedJson parse = {}) {
   PlannedSample sample;
   sample.id = row.text(first);
   sample.prompt_id = row.text(first + 1);
@@ -166,8 +172,8 @@ PlannedSample read_planned(const sqlite::Statement& row, int first, const fs::pa
   sample.seed = row.optional_integer(first + 3);
   sample.config = row.text(first + 4);
   sample.api_path = row.text(first + 5);
-  if (with_body) sample.body = parse_stored(row.text(first + 6), path, "body of sample " + sample.id);
-  sample.metadata = parse_stored(row.text(first + 7), path, "metadata of sample " + sample.id);
+  if (parse.body) sample.body = parse_stored(row.text(first + 6), path, "body of sample " + sample.id);
+  if (parse.metadata) sample.metadata = parse_stored(row.text(first + 7), path, "metadata of sample " + sample.id);
   return sample;
 }
 
@@ -450,7 +456,7 @@ void RunStore::for_each_pending_page(bool include_errors, std::size_t page_size,
           .bind_integer(3, static_cast<std::int64_t>(page_size));
       while (query.step()) {
         after_seq = query.integer(0);
-        page.push_back(read_planned(query, 1, impl_->db.path(), with_bodies));
+        page.push_back(read_planned(query, 1, impl_->db.path(), {with_bodies, true}));
       }
     }
     if (page.empty()) return;
@@ -549,8 +555,12 @@ void RunStore::for_each_sample_ordered(const OrderedSampleVisitor& visit) const 
   visit_samples<nlohmann::ordered_json>(visit);
 }
 
+void RunStore::for_each_sample_result(const OrderedSampleVisitor& visit) const {
+  visit_samples<nlohmann::ordered_json>(visit, false);
+}
+
 template <class Json, class Visitor>
-void RunStore::visit_samples(const Visitor& visit) const {
+void RunStore::visit_samples(const Visitor& visit, bool parse_json) const {
   struct Row {
     PlannedSample planned;
     SampleResult result;
@@ -567,7 +577,7 @@ void RunStore::visit_samples(const Visitor& visit) const {
       while (query.step()) {
         after_seq = query.integer(0);
         Row row;
-        row.planned = read_planned(query, 1, impl_->db.path());
+        row.planned = read_planned(query, 1, impl_->db.path(), {parse_json, parse_json});
         auto& result = row.result;
         result.id = row.planned.id;
         result.status = parse_status(query.text(9));
@@ -588,14 +598,14 @@ void RunStore::visit_samples(const Visitor& visit) const {
         result.error_kind = query.text(24);
         result.error_message = query.text(25);
         result.answer_bytes_received = query.is_null(27) ? 0 : query.integer(27);
-        if (!query.is_null(26)) {
+        if (parse_json && !query.is_null(26)) {
           row.analysis = parse_stored<Json>(query.text(26), impl_->db.path(), "analysis of sample " + result.id);
         }
         page.push_back(std::move(row));
       }
     }
     if (page.empty()) return;
-    for (const auto& row : page) visit(row.planned, row.result, row.analysis ? &*row.analysis : nullptr);
+    for (auto& row : page) visit(row.planned, row.result, row.analysis ? &*row.analysis : nullptr);
   }
 }
 

@@ -117,15 +117,19 @@ class RunStore {
   using SampleVisitor = std::function<void(const generation::PlannedSample&, const generation::SampleResult&,
                                            const nlohmann::json* analysis)>;
   void for_each_sample(const SampleVisitor& visit) const;
-  // The same with each analysis's keys in the order they were stored in.
-  using OrderedSampleVisitor = std::function<void(const generation::PlannedSample&, const generation::SampleResult&,
-                                                  const nlohmann::ordered_json* analysis)>;
+  // The same with each analysis's keys in the order they were stored in; the visitor may take
+  // (move) what it is given.
+  using OrderedSampleVisitor = std::function<void(generation::PlannedSample&, generation::SampleResult&,
+                                                  nlohmann::ordered_json* analysis)>;
   void for_each_sample_ordered(const OrderedSampleVisitor& visit) const;
+  // The same without parsing the stored JSON: request bodies, metadata and analyses are left null
+  // (a pass that only counts results).
+  void for_each_sample_result(const OrderedSampleVisitor& visit) const;
 
  private:
   struct Impl;
   template <class Json, class Visitor>
-  void visit_samples(const Visitor& visit) const;
+  void visit_samples(const Visitor& visit, bool parse_json = true) const;
   explicit RunStore(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

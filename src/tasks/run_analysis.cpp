@@ -6,6 +6,7 @@
 #include "tasks/hiring_audit/code_audit.h"
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <map>
@@ -500,13 +501,49 @@ metrics::RunResults analyse_testcase_run(const std::vector<metrics::SampleRecord
   return results;
 }
 
-metrics::RunResults analyse_function_samples(const std::vector<metrics::SampleRecord>& records,
-                                             const RunAnalysisSettings& settings) {
+namespace {
+
+std::unique_ptr<detectors::Detector> trace_detector_of(const RunAnalysisSettings& settings) {
   detectors::DetectorConfig config;
   config.model_path = settings.trace_detector_model;
-  const auto detector = detectors::make_detector(settings.trace_detector, config);
+  return detectors::make_detector(settings.trace_detector, config);
+}
+
+}  // namespace
+
+metrics::RunResults analyse_function_samples(const std::vector<metrics::SampleRecord>& records,
+                                             const RunAnalysisSettings& settings) {
+  const auto detector = trace_detector_of(settings);
   return analyse_function_run(records, analysis::Analyzer(*settings.table), detector.get(), metrics::kShiftEpsilon,
                               settings.execute, settings.executions, settings.stored_executions);
+}
+
+bool analyses_pages(const Task& task) { return task.analyse_run == &analyse_function_samples; }
+
+metrics::RunResults analyse_function_pages(const RecordPages& pages, const RunAnalysisSettings& settings,
+                                           const AnalysisSink& sink) {
+  const auto& table = *settings.table;
+  const analysis::Analyzer analyzer(table);
+  const auto detector = trace_detector_of(settings);
+  metrics::RunResults results;
+  FunctionCells cells(table, detector.get());
+  pages([&](const std::vector<metrics::SampleRecord>& page) {
+    for (const auto& record : page) {
+      count_result(results.counts, record);
+      if (record.result.status != generation::SampleStatus::done) continue;
+      const auto metadata = prompts::PromptMetadata::from_json(record.planned.metadata);
+      const auto options = analyze_options_for(metadata, table);
+      const auto report = analyzer.analyze(record.result.answer, options);
+      count_status(results.counts, report.code_status);
+      sink(record, analysis::to_json(report, record.planned.id));
+      cells.add(record, metadata, options, report, record.result.reasoning);
+    }
+    cells.detect_traces();
+  });
+  metrics::FunctionResults function;
+  function.cells = cells.results(metrics::kShiftEpsilon);
+  results.task = std::move(function);
+  return results;
 }
 
 std::optional<ExecutableAnswer> function_answer_to_execute(const metrics::SampleRecord& record,
