@@ -18,10 +18,10 @@ struct RunReportInput {
   const metrics::RunResults* results = nullptr;
   // The run's samples when results->samples does not hold them (a large run reads them from its
   // store page by page, run/run.cpp); empty: results->samples.
-  metrics::SampleSource samples;
+  metrics::SampleSource samples = {};
   // The same samples without their JSON parts (request body, metadata and analysis left null), a
   // cheaper read for the passes that only count results; empty: `samples`.
-  metrics::SampleSource sample_results;
+  metrics::SampleSource sample_results = {};
 };
 
 // `input.samples`, else the samples of `input.results`.

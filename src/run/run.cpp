@@ -424,9 +424,6 @@ void wait_for_executions(tasks::RunExecutions* executions, const RunIo& io) {
   }
 }
 
-// Analyses every stored sample, stores the analyses and writes the report files; fills the
-// outcome's counts and errors. A task that runs its programs in the analysis (ml-pipeline with
-// --execute) shows their progress line there.
 // Rows of the headline table a run prints at its end (report.md has them all).
 constexpr std::size_t kHeadlineRows = 12;
 
@@ -468,10 +465,13 @@ std::optional<metrics::RunResults> analyse_in_pages(store::RunStore& store, cons
   };
   return tasks::analyse_function_pages(pages, analysis_settings(options),
                                        [&store](const metrics::SampleRecord& record, const nlohmann::ordered_json& analysis) {
-                                         store.record_analysis(record.planned.id, analysis);
+                                         store.record_ordered_analysis(record.planned.id, analysis);
                                        });
 }
 
+// Analyses every stored sample, stores the analyses and writes the report files; fills the
+// outcome's counts and errors. A task that runs its programs in the analysis (ml-pipeline with
+// --execute) shows their progress line there.
 void analyse_and_report(store::RunStore& store, const RunOptions& options, const tasks::Task& task,
                         const std::filesystem::path& dir, const RunIo& io, tasks::RunExecutions* executions,
                         RunOutcome& outcome) {

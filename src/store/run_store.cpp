@@ -504,7 +504,7 @@ void RunStore::record_analysis(std::string_view sample_id, const json& analysis)
   impl_->record_for_done_sample(sample_id, impl_->upsert_analysis, to_text(analysis), "analyse");
 }
 
-void RunStore::record_analysis(std::string_view sample_id, const nlohmann::ordered_json& analysis) {
+void RunStore::record_ordered_analysis(std::string_view sample_id, const nlohmann::ordered_json& analysis) {
   impl_->record_for_done_sample(sample_id, impl_->upsert_analysis, to_text(analysis), "analyse");
 }
 

@@ -91,7 +91,7 @@ class RunStore {
   // sample that is not done.
   void record_analysis(std::string_view sample_id, const nlohmann::json& analysis);
   // The same keeping the analysis's keys in their order (for_each_sample_ordered reads them back so).
-  void record_analysis(std::string_view sample_id, const nlohmann::ordered_json& analysis);
+  void record_ordered_analysis(std::string_view sample_id, const nlohmann::ordered_json& analysis);
 
   // Stores (or replaces) what running a done sample's program showed (`run --execute`; the
   // task's outcome, tasks/stored_execution.h), so a report need not run it again. Throws
