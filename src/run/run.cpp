@@ -239,6 +239,8 @@ metrics::SampleRecord record_for_analysis(const generation::PlannedSample& plann
 // Samples a generation page holds at once: the plan is read from the store page by page, so a
 // run's memory does not grow with its size (issue 32).
 constexpr std::size_t kSendPageSize = 2048;
+// Samples the analysis of a run holds at once when it reads them page by page (analyse_in_pages).
+constexpr std::size_t kAnalysisPageSize = 512;
 
 // Sends what is pending (of the samples `mine` selects) and stores each result as it arrives;
 // with `executions`, starts executing each stored answer; stops sending once `budget` would be
@@ -427,51 +429,6 @@ void wait_for_executions(tasks::RunExecutions* executions, const RunIo& io) {
 // Rows of the headline table a run prints at its end (report.md has them all).
 constexpr std::size_t kHeadlineRows = 12;
 
-// Samples the analysis of a large run holds at once when it reads them page by page.
-constexpr std::size_t kAnalysisPageSize = 512;
-
-// The run's stored samples with their stored analyses, read page by page (for the reports); with
-// `results_only`, without parsing their JSON parts (reports::RunReportInput::sample_results).
-metrics::SampleSource stored_samples(const store::RunStore& store, bool results_only) {
-  return [&store, results_only](const metrics::AnalysedSampleVisitor& visit) {
-    const auto to_sample = [&](generation::PlannedSample& planned, generation::SampleResult& result,
-                               nlohmann::ordered_json* analysis) {
-      const metrics::SampleRecord record{std::move(planned), std::move(result)};
-      visit(metrics::AnalysedSample{&record, analysis ? std::move(*analysis) : nlohmann::ordered_json()});
-    };
-    if (results_only)
-      store.for_each_sample_result(to_sample);
-    else
-      store.for_each_sample_ordered(to_sample);
-  };
-}
-
-// The run's analysis read page by page from the store, each analysis stored as it is made, so that
-// its memory does not grow with the run (issue 32); nullopt for a run whose analysis needs every
-// sample at once (another task, --execute, mitigation strategies and their follow-up turns).
-std::optional<metrics::RunResults> analyse_in_pages(store::RunStore& store, const RunOptions& options,
-                                                    const tasks::Task& task) {
-  if (!tasks::analyses_pages(task) || options.execute || !options.mitigations.empty()) return std::nullopt;
-  const auto pages = [&store](const std::function<void(const std::vector<metrics::SampleRecord>&)>& visit) {
-    std::vector<metrics::SampleRecord> page;
-    store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
-                              const nlohmann::json*) {
-      page.push_back(record_for_analysis(planned, result));
-      if (page.size() < kAnalysisPageSize) return;
-      visit(page);
-      page.clear();
-    });
-    if (!page.empty()) visit(page);
-  };
-  return tasks::analyse_function_pages(pages, analysis_settings(options),
-                                       [&store](const metrics::SampleRecord& record, const nlohmann::ordered_json& analysis) {
-                                         store.record_ordered_analysis(record.planned.id, analysis);
-                                       });
-}
-
-// Analyses every stored sample, stores the analyses and writes the report files; fills the
-// outcome's counts and errors. A task that runs its programs in the analysis (ml-pipeline with
-// --execute) shows their progress line there.
 void analyse_and_report(store::RunStore& store, const RunOptions& options, const tasks::Task& task,
                         const std::filesystem::path& dir, const RunIo& io, tasks::RunExecutions* executions,
                         RunOutcome& outcome) {
@@ -485,7 +442,10 @@ void analyse_and_report(store::RunStore& store, const RunOptions& options, const
     };
   }
   std::map<std::string, nlohmann::json> executed;
-  auto paged = analyse_in_pages(store, options, task);
+  auto paged = analyse_in_pages(store, options, task,
+                                [&store](const metrics::SampleRecord& record, const nlohmann::ordered_json& analysis) {
+                                  store.record_ordered_analysis(record.planned.id, analysis);
+                                });
   const metrics::RunResults results =
       paged ? std::move(*paged)
             : analyse_stored_samples(store, options, task, records, executions, &executed, execution_progress);
@@ -675,6 +635,37 @@ metrics::RunResults analyse_stored_samples(const store::RunStore& store, const R
   if (options.execute) stored = store.executions();
   settings.stored_executions = {&stored, executed};
   return task.analyse_run(records, settings);
+}
+
+metrics::SampleSource stored_samples(const store::RunStore& store, bool results_only) {
+  return [&store, results_only](const metrics::AnalysedSampleVisitor& visit) {
+    const auto to_sample = [&](generation::PlannedSample& planned, generation::SampleResult& result,
+                               nlohmann::ordered_json* analysis) {
+      const metrics::SampleRecord record{std::move(planned), std::move(result)};
+      visit(metrics::AnalysedSample{&record, analysis ? std::move(*analysis) : nlohmann::ordered_json()});
+    };
+    if (results_only)
+      store.for_each_sample_result(to_sample);
+    else
+      store.for_each_sample_ordered(to_sample);
+  };
+}
+
+std::optional<metrics::RunResults> analyse_in_pages(const store::RunStore& store, const RunOptions& options,
+                                                    const tasks::Task& task, const tasks::AnalysisSink& sink) {
+  if (!tasks::analyses_pages(task) || options.execute || !options.mitigations.empty()) return std::nullopt;
+  const auto pages = [&store](const std::function<void(const std::vector<metrics::SampleRecord>&)>& visit) {
+    std::vector<metrics::SampleRecord> page;
+    store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
+                              const nlohmann::json*) {
+      page.push_back(record_for_analysis(planned, result));
+      if (page.size() < kAnalysisPageSize) return;
+      visit(page);
+      page.clear();
+    });
+    if (!page.empty()) visit(page);
+  };
+  return tasks::analyse_function_pages(pages, analysis_settings(options), sink);
 }
 
 RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
