@@ -311,6 +311,7 @@ bool generate(store::RunStore& store, const RunOptions& options, const tasks::Ta
     store.for_each_pending_page(retry_errors, kSendPageSize, true, [&](std::vector<generation::PlannedSample>& page) {
       if (stopped) return;
       std::erase_if(page, [&](const generation::PlannedSample& sample) { return !mine(sample); });
+      if (page.empty()) return;
       planned_by_id.clear();
       if (executions && task.executable_answer)
         for (const auto& sample : page) planned_by_id.emplace(sample.id, &sample);
