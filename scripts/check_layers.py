@@ -30,7 +30,8 @@ ANALYSIS_ORDER = ["ir", "response", "parsing", "findings", "front_ends", "decisi
 # Includes of a task folder from a shared stage that wait for the task's results to be an interface
 # of the registry row (issue 31, item 1): (file, included task folder) -> why.
 TASK_FOLDER_CROSSINGS = {}
-REGISTRY_ROW = re.compile(r'^\s*\{"([a-z][a-z0-9-]*)",')
+# A registry row's name, in a task folder's row function (`.name = "resume",`).
+REGISTRY_ROW = re.compile(r'^\s*(?:return \{)?\.name = "([a-z][a-z0-9-]*)",')
 JSON_FIELDS_HELPER = "src/base/json_fields.h"
 # A function or lambda taking (a JSON object, a key) and returning a string.
 STRING_FIELD_SIGNATURE = re.compile(
@@ -142,9 +143,9 @@ def folder_violations(root):
 
 
 def task_names(root):
-    """The task names of the registry's rows (src/tasks/registry.cpp, all_tasks)."""
-    registry = root / "src" / "tasks" / "registry.cpp"
-    return sorted({m.group(1) for line in registry.read_text(encoding="utf-8").splitlines()
+    """The task names of the registry's rows: each task folder's row function (src/tasks/*/*_task.cpp)."""
+    return sorted({m.group(1) for row_file in (root / "src" / "tasks").glob("*/*_task.cpp")
+                   for line in row_file.read_text(encoding="utf-8").splitlines()
                    if (m := REGISTRY_ROW.match(line))})
 
 
@@ -152,7 +153,7 @@ def task_name_comparisons(root):
     """Lines outside src/tasks/ that compare a task-ish string with a registry task name."""
     names = "|".join(re.escape(name) for name in task_names(root))
     if not names:
-        return [f"{TASK_CODE}registry.cpp: no task rows found"]
+        return [f"{TASK_CODE}*/*_task.cpp: no task rows found"]
     literal = rf'"(?:{names})"'
     # `task == "resume"`, `options.task != "cat"`, `string_or_empty(m, "task") == "decision"`, and reversed.
     subject = r'(?:\b\w*task\w*(?:\(\))?|"task"\))'

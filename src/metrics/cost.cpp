@@ -118,10 +118,14 @@ ModelPrice model_price_from_json(const nlohmann::json& json) {
 }
 
 RunCost price_run(const RunResults& results, const ModelPrice& price) {
+  return price_run(results, samples_of(results), price);
+}
+
+RunCost price_run(const RunResults& results, const SampleSource& samples, const ModelPrice& price) {
   RunCost out;
   out.price = price;
   std::map<std::string, std::size_t> index;
-  for (const auto& sample : results.samples) {
+  samples([&](const AnalysedSample& sample) {
     const auto& planned = sample.record->planned;
     const auto& usage = sample.record->result.usage;
     auto [it, added] = index.emplace(planned.config, out.configurations.size());
@@ -129,7 +133,7 @@ RunCost price_run(const RunResults& results, const ModelPrice& price) {
     auto& config = out.configurations[it->second];
     config.prompt_tokens += usage.prompt_tokens;
     config.completion_tokens += usage.completion_tokens;
-  }
+  });
   for (auto& config : out.configurations) {
     config.cost = price.cost(config.prompt_tokens, config.completion_tokens);
     out.total.prompt_tokens += config.prompt_tokens;

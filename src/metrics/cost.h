@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "metrics/run_results.h"
+#include "metrics/sample_source.h"
 
 namespace codebias::metrics {
 
@@ -54,5 +55,7 @@ struct RunCost {
   std::optional<double> per_biased_finding;  // function task: total / biased programs over the cells
 };
 RunCost price_run(const RunResults& results, const ModelPrice& price);
+// The same with the samples `samples` visits (the results' own or the run store's).
+RunCost price_run(const RunResults& results, const SampleSource& samples, const ModelPrice& price);
 
 }  // namespace codebias::metrics

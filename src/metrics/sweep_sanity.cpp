@@ -1,5 +1,6 @@
 #include "metrics/sweep_sanity.h"
 
+#include <functional>
 #include <map>
 #include <set>
 #include <tuple>
@@ -8,26 +9,30 @@
 namespace codebias::metrics {
 namespace {
 
-using Answers = std::map<std::pair<std::string, int>, std::string>;  // (prompt, sample index) -> answer
+// (prompt, sample index) -> the answer's hash
+using Answers = std::map<std::pair<std::string, int>, std::size_t>;
 
 std::string label_of(const std::string& config) { return config.empty() ? "(default)" : config; }
 
 }  // namespace
 
-SweepSanity check_sweep(const RunResults& results) {
+SweepSanity check_sweep(const RunResults& results) { return check_sweep(samples_of(results)); }
+
+SweepSanity check_sweep(const SampleSource& samples) {
   std::vector<std::string> order;
   std::map<std::string, Answers> by_config;
-  std::set<std::tuple<std::string, int, std::string>> distinct;
+  std::set<std::tuple<std::string, int, std::size_t>> distinct;
   SweepSanity sanity;
-  for (const auto& sample : results.samples) {
+  samples([&](const AnalysedSample& sample) {
     const auto& record = *sample.record;
-    if (record.result.status != generation::SampleStatus::done) continue;
+    if (record.result.status != generation::SampleStatus::done) return;
     const auto& planned = record.planned;
+    const std::size_t answer = std::hash<std::string>{}(record.result.answer);
     if (!by_config.contains(planned.config)) order.push_back(planned.config);
-    by_config[planned.config][{planned.prompt_id, planned.sample_index}] = record.result.answer;
-    distinct.emplace(planned.prompt_id, planned.sample_index, record.result.answer);
+    by_config[planned.config][{planned.prompt_id, planned.sample_index}] = answer;
+    distinct.emplace(planned.prompt_id, planned.sample_index, answer);
     ++sanity.answers;
-  }
+  });
   sanity.configurations = order.size();
   sanity.distinct_answers = distinct.size();
   std::vector<bool> grouped(order.size(), false);

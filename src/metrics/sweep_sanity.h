@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "metrics/run_results.h"
+#include "metrics/sample_source.h"
 
 namespace codebias::metrics {
 
@@ -24,7 +25,10 @@ struct SweepSanity {
 };
 
 // Over the answered samples of `results`; nothing is identical with fewer than two configurations.
+// Answers are compared by a 64-bit hash of their text, so the check holds no answer (issue 32).
 SweepSanity check_sweep(const RunResults& results);
+// The same over the samples `samples` visits.
+SweepSanity check_sweep(const SampleSource& samples);
 
 // {"configurations", "identical_configurations": [[label, ...]], "answers", "distinct_answers"}.
 nlohmann::ordered_json to_json(const SweepSanity& sanity);

@@ -31,7 +31,7 @@ nlohmann::ordered_json cost_json(const RunReportInput& input) {
     out["missing"] = prices.is_object() ? base::string_or_empty(prices, "missing")
                                         : "the run was made before codebias priced runs";
   } else {
-    const auto cost = metrics::price_run(*input.results, metrics::model_price_from_json(prices));
+    const auto cost = metrics::price_run(*input.results, sample_results_of(input), metrics::model_price_from_json(prices));
     out["currency"] = cost.price.currency;
     out["total"] = cost.total.cost;
     out["prompt_tokens"] = cost.total.prompt_tokens;

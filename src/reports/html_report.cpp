@@ -285,12 +285,12 @@ class Page {
     if (task_->biased_samples_text() == nullptr) return;
     std::size_t biased = 0, shown = 0;
     std::ostringstream items;
-    for (const auto& sample : input_.results->samples) {
-      if (!sample.analysis.is_object()) continue;
+    samples_of(input_)([&](const metrics::AnalysedSample& sample) {
+      if (!sample.analysis.is_object()) return;
       const auto findings = task_->findings(sample.analysis);
-      if (findings.empty()) continue;
+      if (findings.empty()) return;
       ++biased;
-      if (shown >= options_.max_drilldown_samples) continue;
+      if (shown >= options_.max_drilldown_samples) return;
       ++shown;
       const auto& planned = sample.record->planned;
       std::set<long> lines;
@@ -324,7 +324,7 @@ class Page {
       items << "<h4>Answer (deciding lines marked)</h4>";
       answer_block(items, sample.record->result.answer, lines);
       items << "</div></details>\n";
-    }
+    });
     out_ << "<section id=\"drilldown\"><h2>Biased samples</h2><p>" << biased << task_->biased_samples_text();
     if (shown < biased) {
       out_ << " The first " << shown

@@ -1,6 +1,7 @@
 #include "reports/run_report.h"
 
 #include <fstream>
+#include <functional>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -53,21 +54,23 @@ ordered_json counts_json(const metrics::RunCounts& c) {
   return out;
 }
 
-std::map<std::string, int> errors_by_kind(const metrics::RunResults& results) {
+std::map<std::string, int> errors_by_kind(const RunReportInput& input) {
   std::map<std::string, int> kinds;
-  for (const auto& sample : results.samples) {
+  sample_results_of(input)([&](const metrics::AnalysedSample& sample) {
     const auto& result = sample.record->result;
     if (result.status == generation::SampleStatus::error) ++kinds[result.error_kind];
-  }
+  });
   return kinds;
 }
 
-void write_file_atomically(const std::filesystem::path& path, const std::string& content) {
+// Writes the file through a temporary one, renamed into place once complete; `write` streams the
+// content (responses.jsonl of a large run is never one string in memory).
+void write_file_atomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write) {
   const auto temporary = path.string() + ".tmp";
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     if (!out) throw std::runtime_error("cannot write " + temporary);
-    out << content;
+    write(out);
     if (!out.flush()) throw std::runtime_error("cannot write " + temporary);
   }
   std::error_code error;
@@ -75,7 +78,19 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
   if (error) throw std::runtime_error("cannot rename " + temporary + ": " + error.message());
 }
 
+void write_file_atomically(const std::filesystem::path& path, const std::string& content) {
+  write_file_atomically(path, [&](std::ostream& out) { out << content; });
+}
+
 }  // namespace
+
+metrics::SampleSource samples_of(const RunReportInput& input) {
+  return input.samples ? input.samples : metrics::samples_of(*input.results);
+}
+
+metrics::SampleSource sample_results_of(const RunReportInput& input) {
+  return input.sample_results ? input.sample_results : samples_of(input);
+}
 
 std::string follow_up_text(const metrics::RunCounts& c) {
   return "The " + std::to_string(c.planned) + " planned samples are " + std::to_string(c.planned - c.follow_up_turns) +
@@ -102,17 +117,17 @@ ordered_json summary_json(const RunReportInput& input) {
   ordered_json out;
   out["provenance"] = input.provenance;
   out["counts"] = counts_json(results.counts);
-  out["errors_by_kind"] = errors_by_kind(results);
+  out["errors_by_kind"] = errors_by_kind(input);
   out["cost"] = cost_json(input);
   out["small_groups"] = small_groups_json(input);
   if (input.provenance.contains("until_decided")) out["until_decided"] = input.provenance["until_decided"];
-  if (const auto sweep = metrics::check_sweep(results); sweep.configurations > 1) out["sweep"] = metrics::to_json(sweep);
+  if (const auto sweep = metrics::check_sweep(sample_results_of(input)); sweep.configurations > 1) out["sweep"] = metrics::to_json(sweep);
   task_report(results)->add_to_summary(out);
   return out;
 }
 
 void write_responses_jsonl(const RunReportInput& input, std::ostream& out) {
-  for (const auto& sample : input.results->samples) {
+  samples_of(input)([&](const metrics::AnalysedSample& sample) {
     const auto& planned = sample.record->planned;
     const auto& result = sample.record->result;
     ordered_json line;
@@ -137,7 +152,7 @@ void write_responses_jsonl(const RunReportInput& input, std::ostream& out) {
         result.answer_bytes_received > 0 ? nlohmann::json(result.answer_bytes_received) : nlohmann::json(nullptr);
     line["analysis"] = sample.analysis;
     out << analysis::dump_json_line(line) << '\n';
-  }
+  });
 }
 
 std::string metrics_csv(const RunReportInput& input) {
@@ -150,7 +165,7 @@ std::string samples_csv(const RunReportInput& input) {
   std::ostringstream out;
   out << "id,prompt_id,config,status,error_kind,analysis_status,language,used_attributes,"
          "biased_attributes\n";
-  for (const auto& sample : input.results->samples) {
+  samples_of(input)([&](const metrics::AnalysedSample& sample) {
     const auto& planned = sample.record->planned;
     const auto& result = sample.record->result;
     std::string code_status, language, used, biased;
@@ -176,7 +191,7 @@ std::string samples_csv(const RunReportInput& input) {
         << csv_cell(planned.config) << ',' << status_name(result.status) << ','
         << csv_cell(result.error_kind) << ',' << code_status << ',' << language << ','
         << csv_cell(used) << ',' << csv_cell(biased) << '\n';
-  }
+  });
   return out.str();
 }
 
@@ -243,10 +258,10 @@ std::string report_markdown(const RunReportInput& input) {
       << (c.follow_up_turns > 0 ? follow_up_text(c) + "\n\n" : std::string()) << "Tokens: " << tokens_text(c)
       << "\n\n" << cost_markdown(input) << small_groups_markdown(input)
       << metrics::until_decided_markdown(input.provenance);
-  if (const auto note = metrics::identical_configurations_note(metrics::check_sweep(results)); !note.empty()) {
+  if (const auto note = metrics::identical_configurations_note(metrics::check_sweep(sample_results_of(input))); !note.empty()) {
     out << "\n**Sweep:** " << note << "\n";
   }
-  const auto kinds = errors_by_kind(results);
+  const auto kinds = errors_by_kind(input);
   if (!kinds.empty()) {
     out << "\nErrors by kind:";
     for (const auto& [kind, count] : kinds) out << " " << kind << " " << count << ";";
@@ -263,9 +278,7 @@ std::string report_markdown(const RunReportInput& input) {
 void write_run_reports(const RunReportInput& input, const std::filesystem::path& dir, bool with_html) {
   write_file_atomically(dir / "summary.json",
                         summary_json(input).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-  std::ostringstream responses;
-  write_responses_jsonl(input, responses);
-  write_file_atomically(dir / "responses.jsonl", responses.str());
+  write_file_atomically(dir / "responses.jsonl", [&](std::ostream& out) { write_responses_jsonl(input, out); });
   write_file_atomically(dir / "metrics.csv", metrics_csv(input));
   write_file_atomically(dir / "samples.csv", samples_csv(input));
   for (const auto& [name, content] : task_report(*input.results)->extra_csv_files())

@@ -9,13 +9,25 @@
 #include <nlohmann/json.hpp>
 
 #include "metrics/run_results.h"
+#include "metrics/sample_source.h"
 
 namespace codebias::reports {
 
 struct RunReportInput {
   nlohmann::json provenance;  // model, endpoints, parameters, seeds, version, dates, simulated
   const metrics::RunResults* results = nullptr;
+  // The run's samples when results->samples does not hold them (a large run reads them from its
+  // store page by page, run/run.cpp); empty: results->samples.
+  metrics::SampleSource samples = {};
+  // The same samples without their JSON parts (request body, metadata and analysis left null), a
+  // cheaper read for the passes that only count results; empty: `samples`.
+  metrics::SampleSource sample_results = {};
 };
+
+// `input.samples`, else the samples of `input.results`.
+metrics::SampleSource samples_of(const RunReportInput& input);
+// `input.sample_results`, else samples_of(input): for what reads no body, metadata or analysis.
+metrics::SampleSource sample_results_of(const RunReportInput& input);
 
 // {"provenance", "counts", "errors_by_kind", "cost" (reports/cost_report.h), "small_groups"
 //  (reports/small_groups.h), "until_decided"? (metrics/until_decided.h), "metrics": [{"config", "scenario", "attribute",

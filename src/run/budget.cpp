@@ -67,7 +67,7 @@ bool store_budget_note(store::RunStore& store, const RunBudget& budget) {
   if (budget.limited()) {
     auto note = budget.note();
     // Stopped by the budget with samples left; a run that finished within it did not stop.
-    note["stopped_at_budget"] = note["stopped_at_budget"].get<bool>() && !store.pending(false).empty();
+    note["stopped_at_budget"] = note["stopped_at_budget"].get<bool>() && store.counts().pending > 0;
     provenance["budget"] = note;
   } else {
     provenance.erase("budget");

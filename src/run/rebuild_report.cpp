@@ -47,11 +47,21 @@ std::string rebuild_report(const std::filesystem::path& run_dir, ReportFormat fo
     throw store::StoreError(store.path().string() + ": provenance has no \"options\" field; not a codebias run");
   }
   const RunOptions options = run_options_from_json(provenance.at("options"));
+  const tasks::Task& task = tasks::find_task(options.task);
+  // md, json and csv read no sample's analysis, so their analysis may read the store page by page
+  // (issue 32); the HTML drill-down shows the analyses made now.
+  auto paged = format == ReportFormat::html
+                   ? std::nullopt
+                   : analyse_in_pages(store, options, task, [](const metrics::SampleRecord&, const nlohmann::ordered_json&) {});
   std::vector<metrics::SampleRecord> records;
-  const metrics::RunResults results = analyse_stored_samples(store, options, tasks::find_task(options.task), records);
+  const metrics::RunResults results = paged ? std::move(*paged) : analyse_stored_samples(store, options, task, records);
   reports::RunReportInput input;
   input.provenance = provenance;
   input.results = &results;
+  if (paged) {
+    input.samples = stored_samples(store, false);
+    input.sample_results = stored_samples(store, true);
+  }
   return render_report(input, format, html);
 }
 

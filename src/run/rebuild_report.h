@@ -1,5 +1,5 @@
 // `codebias report`: one report file rebuilt from a run directory's store (run.sqlite), with the
-// analysis the run itself does (run/run.h analyse_stored_samples), so md, json and csv are the
+// analysis the run itself does (run/run.h analyse_in_pages or analyse_stored_samples), so md, json and csv are the
 // content of the run's report.md, summary.json and metrics.csv. The store is only read.
 #pragma once
 

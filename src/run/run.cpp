@@ -41,6 +41,7 @@
 #include "store/run_lock.h"
 #include "store/run_store.h"
 #include "suites/suite.h"
+#include "tasks/run_analysis.h"
 #include "tasks/suite_loading.h"
 #include "tasks/task.h"
 
@@ -99,14 +100,14 @@ bool redact_keyed_urls(nlohmann::json& value) {
 }
 
 // Per error kind: how many samples failed so, and one message as an example.
-std::map<std::string, RunOutcome::ErrorKind> errors_by_kind(const metrics::RunResults& results) {
+std::map<std::string, RunOutcome::ErrorKind> errors_by_kind(const metrics::SampleSource& samples) {
   std::map<std::string, RunOutcome::ErrorKind> kinds;
-  for (const auto& sample : results.samples) {
+  samples([&](const metrics::AnalysedSample& sample) {
     const auto& result = sample.record->result;
-    if (result.status != generation::SampleStatus::error) continue;
+    if (result.status != generation::SampleStatus::error) return;
     auto& kind = kinds[result.error_kind];
     if (kind.count++ == 0) kind.example = result.error_message;
-  }
+  });
   return kinds;
 }
 
@@ -236,6 +237,12 @@ metrics::SampleRecord record_for_analysis(const generation::PlannedSample& plann
   return record;
 }
 
+// Samples a generation page holds at once: the plan is read from the store page by page, so a
+// run's memory does not grow with its size (issue 32).
+constexpr std::size_t kSendPageSize = 2048;
+// Samples the analysis of a run holds at once when it reads them page by page (analyse_in_pages).
+constexpr std::size_t kAnalysisPageSize = 512;
+
 // Sends what is pending (of the samples `mine` selects) and stores each result as it arrives;
 // with `executions`, starts executing each stored answer; stops sending once `budget` would be
 // passed (what is not sent stays pending). Returns false when interrupted.
@@ -244,14 +251,14 @@ bool generate(store::RunStore& store, const RunOptions& options, const tasks::Ta
               const RunIo& io, const std::function<bool(const generation::PlannedSample&)>& mine,
               tasks::RunExecutions* executions, RunBudget& budget) {
   if (!budget.allows_more()) return true;
-  auto pending = store.pending(retry_errors);
-  std::erase_if(pending, [&](const generation::PlannedSample& sample) { return !mine(sample); });
-  if (pending.empty()) return true;
+  std::int64_t to_send = 0;
+  store.for_each_pending_page(retry_errors, kSendPageSize, false, [&](std::vector<generation::PlannedSample>& page) {
+    to_send += std::count_if(page.begin(), page.end(), mine);
+  });
+  if (to_send == 0) return true;
   // With --execute, each stored answer starts executing while the others are still generated.
   const tasks::RunAnalysisSettings settings = analysis_settings(options);
   std::unordered_map<std::string, const generation::PlannedSample*> planned_by_id;
-  if (executions && task.executable_answer)
-    for (const auto& sample : pending) planned_by_id.emplace(sample.id, &sample);
 
   std::unique_ptr<BuiltinModelServer> builtin;
   std::vector<std::string> urls = endpoints;
@@ -268,11 +275,11 @@ bool generate(store::RunStore& store, const RunOptions& options, const tasks::Ta
   config.max_attempts = options.max_attempts;
   generation::Generator generator(config);
 
-  if (io.log) *io.log << "codebias: sending " << pending.size() << " samples to " << urls.size()
+  if (io.log) *io.log << "codebias: sending " << to_send << " samples to " << urls.size()
                       << (urls.size() == 1 ? " endpoint" : " endpoints") << '\n';
   ProgressPrinter progress(io.log ? *io.log : std::cerr, io.terminal);
   ProgressSnapshot snapshot;
-  snapshot.total = static_cast<std::int64_t>(pending.size());
+  snapshot.total = to_send;
   const auto started = std::chrono::steady_clock::now();
 
   InterruptGuard guard;
@@ -287,19 +294,30 @@ bool generate(store::RunStore& store, const RunOptions& options, const tasks::Ta
     }
   });
 
+  const auto on_result = [&](const generation::SampleResult& result) {
+    if (result.error_kind == "cancelled") return;  // stays pending: a resume sends it again
+    generation::SampleResult cut;
+    store.record(capped(result, options.max_answer_bytes, cut));
+    if (!budget.record(result.usage)) generator.cancel();
+    if (const auto planned = planned_by_id.find(result.id); planned != planned_by_id.end())
+      if (auto answer = task.executable_answer({*planned->second, result}, settings)) executions->start(*answer);
+    ++snapshot.done;
+    if (result.status == generation::SampleStatus::error) ++snapshot.errors;
+    snapshot.tokens += result.usage.completion_tokens;
+    snapshot.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (io.log) progress.update(snapshot);
+  };
+  bool stopped = false;  // cancelled: interrupted or at the budget
   try {
-    generator.run(pending, [&](const generation::SampleResult& result) {
-      if (result.error_kind == "cancelled") return;  // stays pending: a resume sends it again
-      generation::SampleResult cut;
-      store.record(capped(result, options.max_answer_bytes, cut));
-      if (!budget.record(result.usage)) generator.cancel();
-      if (const auto planned = planned_by_id.find(result.id); planned != planned_by_id.end())
-        if (auto answer = task.executable_answer({*planned->second, result}, settings)) executions->start(*answer);
-      ++snapshot.done;
-      if (result.status == generation::SampleStatus::error) ++snapshot.errors;
-      snapshot.tokens += result.usage.completion_tokens;
-      snapshot.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      if (io.log) progress.update(snapshot);
+    store.for_each_pending_page(retry_errors, kSendPageSize, true, [&](std::vector<generation::PlannedSample>& page) {
+      if (stopped) return;
+      std::erase_if(page, [&](const generation::PlannedSample& sample) { return !mine(sample); });
+      if (page.empty()) return;
+      planned_by_id.clear();
+      if (executions && task.executable_answer)
+        for (const auto& sample : page) planned_by_id.emplace(sample.id, &sample);
+      generator.run(page, on_result);
+      stopped = interrupted.load() || !budget.allows_more();
     });
   } catch (...) {
     finished.store(true);
@@ -326,11 +344,15 @@ bool generate_conversations(store::RunStore& store, const RunOptions& options, c
     if (!generate(store, options, task, {options.rewrite_endpoint}, options.rewrite_api_key_env, retry, io,
                   for_rewriter, executions, budget))
       return false;
+    // Only a task with further turns, or a run with mitigation strategies, plans follow-ups: the
+    // others need not read every stored sample back (issue 32).
+    const bool mitigates = task.runs_mitigation_strategies && !options.mitigations.empty();
+    if (task.next_turn == nullptr && !mitigates) return true;
     std::vector<metrics::SampleRecord> records;
     store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
                               const nlohmann::json*) { records.push_back({planned, result}); });
     auto next = unplanned_follow_ups(records, task);
-    if (task.runs_mitigation_strategies) {
+    if (mitigates) {
       auto steps = unplanned_mitigation_steps(records, options);
       next.insert(next.end(), std::make_move_iterator(steps.begin()), std::make_move_iterator(steps.end()));
     }
@@ -406,9 +428,6 @@ void wait_for_executions(tasks::RunExecutions* executions, const RunIo& io) {
   }
 }
 
-// Analyses every stored sample, stores the analyses and writes the report files; fills the
-// outcome's counts and errors. A task that runs its programs in the analysis (ml-pipeline with
-// --execute) shows their progress line there.
 // Rows of the headline table a run prints at its end (report.md has them all).
 constexpr std::size_t kHeadlineRows = 12;
 
@@ -425,8 +444,13 @@ void analyse_and_report(store::RunStore& store, const RunOptions& options, const
     };
   }
   std::map<std::string, nlohmann::json> executed;
+  auto paged = analyse_in_pages(store, options, task,
+                                [&store](const metrics::SampleRecord& record, const nlohmann::ordered_json& analysis) {
+                                  store.record_ordered_analysis(record.planned.id, analysis);
+                                });
   const metrics::RunResults results =
-      analyse_stored_samples(store, options, task, records, executions, &executed, execution_progress);
+      paged ? std::move(*paged)
+            : analyse_stored_samples(store, options, task, records, executions, &executed, execution_progress);
   for (const auto& [sample_id, outcome] : executed) store.record_execution(sample_id, outcome);
   for (const auto& sample : results.samples) {
     if (!sample.analysis.is_null()) store.record_analysis(sample.record->planned.id, nlohmann::json(sample.analysis));
@@ -439,8 +463,13 @@ void analyse_and_report(store::RunStore& store, const RunOptions& options, const
   reports::RunReportInput input;
   input.provenance = provenance;
   input.results = &results;
+  if (paged) {
+    input.samples = stored_samples(store, false);
+    input.sample_results = stored_samples(store, true);
+  }
   reports::write_run_reports(input, dir, io.write_html);
-  if (const auto note = metrics::identical_configurations_note(metrics::check_sweep(results)); io.log && !note.empty()) {
+  if (const auto note = metrics::identical_configurations_note(metrics::check_sweep(reports::sample_results_of(input)));
+      io.log && !note.empty()) {
     *io.log << "codebias: warning: " << note << '\n';
   }
   if (io.log) {
@@ -455,7 +484,7 @@ void analyse_and_report(store::RunStore& store, const RunOptions& options, const
             << (io.write_html ? " (and report.md, summary.json, metrics.csv)" : "") << '\n';
   }
   outcome.counts = results.counts;
-  outcome.errors_by_kind = errors_by_kind(results);
+  outcome.errors_by_kind = errors_by_kind(reports::sample_results_of(input));
 }
 
 // The executions a run with --execute starts while it generates; null when its task executes
@@ -498,9 +527,17 @@ RunOptions with_suite_defaults(RunOptions options, const suites::Suite& suite) {
   return options;
 }
 
-std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, const tasks::Task& task,
-                                                    const suites::Suite& suite, std::string* limit_note) {
-  std::vector<generation::PlannedSample> samples;
+namespace {
+
+// One configuration's prompts as a run plans them, before they are repeated into samples.
+struct ConfigurationPrompts {
+  RunConfiguration configuration;
+  std::vector<prompts::Prompt> prompts;
+};
+
+std::vector<ConfigurationPrompts> plan_prompts(const RunOptions& options, const tasks::Task& task,
+                                               const suites::Suite& suite, std::string* limit_note) {
+  std::vector<ConfigurationPrompts> planned;
   for (const auto& configuration : expand_configurations(options)) {
     prompts::PromptOptions prompt_options;
     prompt_options.scenarios = options.scenarios;
@@ -516,7 +553,6 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
     prompt_options.attribute_sets = options.attribute_sets;
     // Run strategies are applied below; the ml-pipeline prompts build their mitigations themselves.
     if (!task.runs_mitigation_strategies) prompt_options.mitigations = options.mitigations;
-    const prompts::MitigationStrategy* strategy = prompts::find_mitigation_strategy(configuration.mitigation);
     prompt_options.variants = options.variants;
     prompt_options.names = options.names;
     prompt_options.names_per_group = options.names_per_group;
@@ -528,7 +564,19 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
       prompts = std::move(limited.kept);
       if (limit_note != nullptr) *limit_note = std::move(limited.note);
     }
+    planned.push_back({configuration, std::move(prompts)});
+  }
+  return planned;
+}
 
+// Repeats each prompt into the run's samples and hands them to `emit` in plan order, a few
+// prompts' samples at a time (at least `batch_size` per call but the last), so that a large plan is
+// never all in memory at once.
+void expand_samples(const std::vector<ConfigurationPrompts>& planned, const RunOptions& options,
+                    std::size_t batch_size, const std::function<void(std::vector<generation::PlannedSample>&)>& emit) {
+  std::vector<generation::PlannedSample> batch;
+  for (const auto& [configuration, prompts] : planned) {
+    const prompts::MitigationStrategy* strategy = prompts::find_mitigation_strategy(configuration.mitigation);
     const auto request = request_config(options, configuration);
     for (const auto& prompt : prompts) {
       std::vector<generation::ChatMessage> messages;
@@ -547,10 +595,30 @@ std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, c
         sample.metadata = prompt.metadata;
         sample.metadata["configuration"] = configuration_json(configuration);
         sample.config = configuration.label;
-        samples.push_back(std::move(sample));
+        batch.push_back(std::move(sample));
+      }
+      if (batch.size() >= batch_size) {
+        emit(batch);
+        batch.clear();
       }
     }
   }
+  if (!batch.empty()) emit(batch);
+}
+
+// Samples a plan batch holds (run start, RunStore::create).
+constexpr std::size_t kPlanBatchSize = 1024;
+
+}  // namespace
+
+std::vector<generation::PlannedSample> plan_samples(const RunOptions& options, const tasks::Task& task,
+                                                    const suites::Suite& suite, std::string* limit_note) {
+  std::vector<generation::PlannedSample> samples;
+  expand_samples(plan_prompts(options, task, suite, limit_note), options, kPlanBatchSize,
+                 [&](std::vector<generation::PlannedSample>& batch) {
+                   samples.insert(samples.end(), std::make_move_iterator(batch.begin()),
+                                  std::make_move_iterator(batch.end()));
+                 });
   return samples;
 }
 
@@ -571,6 +639,37 @@ metrics::RunResults analyse_stored_samples(const store::RunStore& store, const R
   return task.analyse_run(records, settings);
 }
 
+metrics::SampleSource stored_samples(const store::RunStore& store, bool results_only) {
+  return [&store, results_only](const metrics::AnalysedSampleVisitor& visit) {
+    const auto to_sample = [&](generation::PlannedSample& planned, generation::SampleResult& result,
+                               nlohmann::ordered_json* analysis) {
+      const metrics::SampleRecord record{std::move(planned), std::move(result)};
+      visit(metrics::AnalysedSample{&record, analysis ? std::move(*analysis) : nlohmann::ordered_json()});
+    };
+    if (results_only)
+      store.for_each_sample_result(to_sample);
+    else
+      store.for_each_sample_ordered(to_sample);
+  };
+}
+
+std::optional<metrics::RunResults> analyse_in_pages(const store::RunStore& store, const RunOptions& options,
+                                                    const tasks::Task& task, const tasks::AnalysisSink& sink) {
+  if (!tasks::analyses_pages(task) || options.execute || !options.mitigations.empty()) return std::nullopt;
+  const auto pages = [&store](const std::function<void(const std::vector<metrics::SampleRecord>&)>& visit) {
+    std::vector<metrics::SampleRecord> page;
+    store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
+                              const nlohmann::json*) {
+      page.push_back(record_for_analysis(planned, result));
+      if (page.size() < kAnalysisPageSize) return;
+      visit(page);
+      page.clear();
+    });
+    if (!page.empty()) visit(page);
+  };
+  return tasks::analyse_function_pages(pages, analysis_settings(options), sink);
+}
+
 RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
   // Every input is checked before the run directory is made (nothing to clean up on refusal).
   validate(requested);
@@ -583,9 +682,10 @@ RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
     throw std::invalid_argument("--until-decided samples function-task cells against a bias rate, not --task " +
                                 options.task);
   std::string limit_note;
-  // Not const: once stored, the plan is read back from the store, so its memory is given back.
-  auto samples = plan_samples(options, task, suite, &limit_note);
-  if (samples.empty()) throw std::invalid_argument("the options select no prompt");
+  // The prompts only: their samples are expanded batch by batch into the store (issue 32).
+  const auto planned = plan_prompts(options, task, suite, &limit_note);
+  if (std::all_of(planned.begin(), planned.end(), [](const ConfigurationPrompts& c) { return c.prompts.empty(); }))
+    throw std::invalid_argument("the options select no prompt");
   nlohmann::json provenance = new_provenance(options);
   provenance["prices"] = resolve_price(options, provenance["model"].get<std::string>());
 
@@ -597,12 +697,17 @@ RunOutcome start_run(const RunOptions& requested, const RunIo& io) {
   const auto lock = store::RunLock::acquire(options.out_dir, "codebias run");
   test_abort_point("locked");
   // The run row and its whole plan in one go: a kill leaves either no run or a resumable one.
-  auto store = store::RunStore::create(options.out_dir, provenance, samples);
+  std::size_t planned_samples = 0;
+  auto store = store::RunStore::create(options.out_dir, provenance, [&](const store::RunStore::PlanBatch& add) {
+    expand_samples(planned, options, kPlanBatchSize, [&](std::vector<generation::PlannedSample>& batch) {
+      add(batch);
+      planned_samples += batch.size();
+    });
+  });
   test_abort_point("stored");
   if (io.log)
-    *io.log << "codebias: planned " << samples.size() << " samples in "
+    *io.log << "codebias: planned " << planned_samples << " samples in "
             << base::printable(options.out_dir.string(), false) << '\n';
-  std::vector<generation::PlannedSample>().swap(samples);
   if (io.log && !limit_note.empty()) *io.log << "codebias: " << limit_note << '\n';
 
   RunOutcome outcome;

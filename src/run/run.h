@@ -10,10 +10,12 @@
 #include <functional>
 #include <iosfwd>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "generation/sample.h"
+#include "metrics/sample_source.h"
 #include "run/budget.h"
 #include "run/run_options.h"
 #include "tasks/run_analysis.h"
@@ -52,6 +54,17 @@ metrics::RunResults analyse_stored_samples(const store::RunStore& store, const R
                                            tasks::RunExecutions* started = nullptr,
                                            std::map<std::string, nlohmann::json>* executed = nullptr,
                                            const tasks::ExecutionProgress& execution_progress = {});
+
+// The run's analysis read page by page from the store, each done answer's analysis handed to
+// `sink` as it is made, so that its memory does not grow with the run (issue 32); results.samples
+// stays empty (stored_samples reads them back). nullopt for a run whose analysis needs every sample
+// at once: another task than the function task, --execute, or mitigation strategies.
+std::optional<metrics::RunResults> analyse_in_pages(const store::RunStore& store, const RunOptions& options,
+                                                    const tasks::Task& task, const tasks::AnalysisSink& sink);
+
+// The run's stored samples with their stored analyses, read page by page (the reports' sample
+// source); with `results_only`, without parsing their JSON parts (reports::RunReportInput::sample_results).
+metrics::SampleSource stored_samples(const store::RunStore& store, bool results_only);
 
 struct RunIo {
   std::ostream* log = nullptr;  // progress and notes; nullptr = quiet

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <cctype>
 #include <chrono>
 #include <mutex>
@@ -108,7 +109,8 @@ SampleStatus parse_status(const std::string& name) {
 
 // JSON the store keeps for reading back (metadata, provenance, analyses): invalid UTF-8 in a
 // string becomes U+FFFD rather than failing the write.
-std::string to_text(const json& value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); }
+template <class Json>
+std::string to_text(const Json& value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 // A request body is stored exactly or not at all: it must be what goes over the wire.
 std::string body_text(const PlannedSample& sample) {
@@ -120,9 +122,10 @@ std::string body_text(const PlannedSample& sample) {
   }
 }
 
-json parse_stored(const std::string& text, const fs::path& path, std::string_view what) {
+template <class Json = json>
+Json parse_stored(const std::string& text, const fs::path& path, std::string_view what) {
   try {
-    return json::parse(text);
+    return Json::parse(text);
   } catch (const json::exception& error) {
     throw StoreError(path.string() + ": stored " + std::string(what) + " is not valid JSON: " + error.what());
   }
@@ -155,7 +158,13 @@ void configure(sqlite::Database& db) {
   db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;");
 }
 
-PlannedSample read_planned(const sqlite::Statement& row, int first, const fs::path& path) {
+// Which stored JSON columns of a planned sample are parsed (the others are left null).
+struct PlannedJson {
+  bool body = true;
+  bool metadata = true;
+};
+
+PlannedSample read_planned(const sqlite::Statement& row, int first, const fs::path& path, PlannedJson parse = {}) {
   PlannedSample sample;
   sample.id = row.text(first);
   sample.prompt_id = row.text(first + 1);
@@ -163,8 +172,8 @@ PlannedSample read_planned(const sqlite::Statement& row, int first, const fs::pa
   sample.seed = row.optional_integer(first + 3);
   sample.config = row.text(first + 4);
   sample.api_path = row.text(first + 5);
-  sample.body = parse_stored(row.text(first + 6), path, "body of sample " + sample.id);
-  sample.metadata = parse_stored(row.text(first + 7), path, "metadata of sample " + sample.id);
+  if (parse.body) sample.body = parse_stored(row.text(first + 6), path, "body of sample " + sample.id);
+  if (parse.metadata) sample.metadata = parse_stored(row.text(first + 7), path, "metadata of sample " + sample.id);
   return sample;
 }
 
@@ -278,7 +287,7 @@ struct RunStore::Impl {
 
   // Stores `value` (an analysis or an execution outcome) for a done sample, with `upsert`; only a
   // done sample has an answer to `verb`.
-  void record_for_done_sample(std::string_view sample_id, ReusedStatement& upsert, const json& value,
+  void record_for_done_sample(std::string_view sample_id, ReusedStatement& upsert, const std::string& value,
                               const char* verb) {
     std::lock_guard lock(mutex);
     sqlite::Transaction transaction(db);
@@ -287,7 +296,7 @@ struct RunStore::Impl {
       throw StoreError(db.path().string() + ": sample \"" + std::string(sample_id) +
                        "\" is not done; only a done sample has an answer to " + verb);
     }
-    upsert.use()->bind_integer(1, seq).bind_text(2, to_text(value)).bind_real(3, unix_now()).run();
+    upsert.use()->bind_integer(1, seq).bind_text(2, value).bind_real(3, unix_now()).run();
     transaction.commit();
   }
 
@@ -315,6 +324,9 @@ struct RunStore::Impl {
               "r.started_at, r.finished_at, r.error_kind, r.error_message, a.analysis, r.answer_bytes_received "
               "FROM samples AS s LEFT JOIN results AS r ON r.seq = s.seq LEFT JOIN analyses AS a ON a.seq = s.seq "
               "WHERE s.seq > ?1 ORDER BY s.seq LIMIT ?2"};
+  ReusedStatement pending_page{db, std::string("SELECT s.seq, ") + kPlannedColumns +
+                                       " FROM samples AS s WHERE s.status IN ('pending', ?1) AND s.seq > ?2 "
+                                       "ORDER BY s.seq LIMIT ?3"};
 };
 
 RunStore::RunStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -323,6 +335,11 @@ RunStore& RunStore::operator=(RunStore&&) noexcept = default;
 RunStore::~RunStore() = default;
 
 RunStore RunStore::create(const fs::path& dir, const json& provenance, std::span<const PlannedSample> plan) {
+  return create(dir, provenance, [&](const PlanBatch& add) { add(plan); });
+}
+
+RunStore RunStore::create(const fs::path& dir, const json& provenance,
+                          const std::function<void(const PlanBatch&)>& write_plan) {
   refuse_credentials(provenance, "run provenance");
   refuse_credentials_in_urls(provenance, "run provenance");
   std::error_code error;
@@ -355,7 +372,7 @@ RunStore RunStore::create(const fs::path& dir, const json& provenance, std::span
       sqlite::Statement insert(
           db, "INSERT INTO run (singleton, provenance, created_at, updated_at) VALUES (1, ?1, ?2, ?2)");
       insert.bind_text(1, to_text(provenance)).bind_real(2, unix_now()).run();
-      insert_plan(db, plan);
+      write_plan([&](std::span<const PlannedSample> batch) { insert_plan(db, batch); });
       transaction.commit();
     }
     fs::rename(partial, path);
@@ -418,13 +435,33 @@ void RunStore::plan(std::span<const PlannedSample> samples) {
 }
 
 std::vector<PlannedSample> RunStore::pending(bool include_errors) const {
-  std::lock_guard lock(impl_->mutex);
-  sqlite::Statement query(impl_->db, std::string("SELECT ") + kPlannedColumns +
-                                         " FROM samples AS s WHERE s.status IN ('pending', ?1) ORDER BY s.seq");
-  query.bind_text(1, include_errors ? "error" : "pending");
   std::vector<PlannedSample> samples;
-  while (query.step()) samples.push_back(read_planned(query, 0, impl_->db.path()));
+  for_each_pending_page(include_errors, kPageSize, true, [&](std::vector<PlannedSample>& page) {
+    samples.insert(samples.end(), std::make_move_iterator(page.begin()), std::make_move_iterator(page.end()));
+  });
   return samples;
+}
+
+void RunStore::for_each_pending_page(bool include_errors, std::size_t page_size, bool with_bodies,
+                                     const std::function<void(std::vector<PlannedSample>&)>& visit) const {
+  std::int64_t after_seq = 0;
+  for (;;) {
+    std::vector<PlannedSample> page;
+    {
+      std::lock_guard lock(impl_->mutex);
+      auto use = impl_->pending_page.use();
+      sqlite::Statement& query = *use;
+      query.bind_text(1, include_errors ? "error" : "pending")
+          .bind_integer(2, after_seq)
+          .bind_integer(3, static_cast<std::int64_t>(page_size));
+      while (query.step()) {
+        after_seq = query.integer(0);
+        page.push_back(read_planned(query, 1, impl_->db.path(), {with_bodies, true}));
+      }
+    }
+    if (page.empty()) return;
+    visit(page);
+  }
 }
 
 bool RunStore::record(const SampleResult& result) {
@@ -464,11 +501,15 @@ bool RunStore::record(const SampleResult& result) {
 }
 
 void RunStore::record_analysis(std::string_view sample_id, const json& analysis) {
-  impl_->record_for_done_sample(sample_id, impl_->upsert_analysis, analysis, "analyse");
+  impl_->record_for_done_sample(sample_id, impl_->upsert_analysis, to_text(analysis), "analyse");
+}
+
+void RunStore::record_ordered_analysis(std::string_view sample_id, const nlohmann::ordered_json& analysis) {
+  impl_->record_for_done_sample(sample_id, impl_->upsert_analysis, to_text(analysis), "analyse");
 }
 
 void RunStore::record_execution(std::string_view sample_id, const json& execution) {
-  impl_->record_for_done_sample(sample_id, impl_->upsert_execution, execution, "execute");
+  impl_->record_for_done_sample(sample_id, impl_->upsert_execution, to_text(execution), "execute");
 }
 
 std::map<std::string, json> RunStore::executions() const {
@@ -508,11 +549,22 @@ RunStore::Counts RunStore::counts() const {
   return counts;
 }
 
-void RunStore::for_each_sample(const SampleVisitor& visit) const {
+void RunStore::for_each_sample(const SampleVisitor& visit) const { visit_samples<json>(visit); }
+
+void RunStore::for_each_sample_ordered(const OrderedSampleVisitor& visit) const {
+  visit_samples<nlohmann::ordered_json>(visit);
+}
+
+void RunStore::for_each_sample_result(const OrderedSampleVisitor& visit) const {
+  visit_samples<nlohmann::ordered_json>(visit, false);
+}
+
+template <class Json, class Visitor>
+void RunStore::visit_samples(const Visitor& visit, bool parse_json) const {
   struct Row {
     PlannedSample planned;
     SampleResult result;
-    std::optional<json> analysis;
+    std::optional<Json> analysis;
   };
   std::int64_t after_seq = 0;
   for (;;) {
@@ -525,7 +577,7 @@ void RunStore::for_each_sample(const SampleVisitor& visit) const {
       while (query.step()) {
         after_seq = query.integer(0);
         Row row;
-        row.planned = read_planned(query, 1, impl_->db.path());
+        row.planned = read_planned(query, 1, impl_->db.path(), {parse_json, parse_json});
         auto& result = row.result;
         result.id = row.planned.id;
         result.status = parse_status(query.text(9));
@@ -546,14 +598,14 @@ void RunStore::for_each_sample(const SampleVisitor& visit) const {
         result.error_kind = query.text(24);
         result.error_message = query.text(25);
         result.answer_bytes_received = query.is_null(27) ? 0 : query.integer(27);
-        if (!query.is_null(26)) {
-          row.analysis = parse_stored(query.text(26), impl_->db.path(), "analysis of sample " + result.id);
+        if (parse_json && !query.is_null(26)) {
+          row.analysis = parse_stored<Json>(query.text(26), impl_->db.path(), "analysis of sample " + result.id);
         }
         page.push_back(std::move(row));
       }
     }
     if (page.empty()) return;
-    for (const auto& row : page) visit(row.planned, row.result, row.analysis ? &*row.analysis : nullptr);
+    for (auto& row : page) visit(row.planned, row.result, row.analysis ? &*row.analysis : nullptr);
   }
 }
 

@@ -50,6 +50,12 @@ class RunStore {
   // provenance or plan carries a credential (or an endpoint URL with one).
   static RunStore create(const std::filesystem::path& dir, const nlohmann::json& provenance,
                          std::span<const generation::PlannedSample> plan = {});
+  // The same with the plan written batch by batch (so that it is never all in memory at once):
+  // `write_plan` calls its argument with each batch, in plan order, and all of them are stored at
+  // once as above.
+  using PlanBatch = std::function<void(std::span<const generation::PlannedSample>)>;
+  static RunStore create(const std::filesystem::path& dir, const nlohmann::json& provenance,
+                         const std::function<void(const PlanBatch&)>& write_plan);
   // Opens the run in DIR. Throws StoreError when there is none, when the file is not a codebias
   // run store, or when its schema version is not kSchemaVersion.
   static RunStore open(const std::filesystem::path& dir);
@@ -70,6 +76,11 @@ class RunStore {
 
   // Samples still to run, in plan order: pending ones, plus failed ones when include_errors.
   std::vector<generation::PlannedSample> pending(bool include_errors) const;
+  // The same, `page_size` samples at a time (bounded memory): `visit` gets each page without the
+  // lock held, so it may record results. With `with_bodies` false the request bodies are left
+  // null (for a pass that only selects or counts samples).
+  void for_each_pending_page(bool include_errors, std::size_t page_size, bool with_bodies,
+                             const std::function<void(std::vector<generation::PlannedSample>&)>& visit) const;
 
   // Stores one sample's result, committed before returning. Returns false (and stores nothing)
   // when the sample is already done. Throws StoreError for an unknown id, a result whose status
@@ -79,6 +90,8 @@ class RunStore {
   // Stores (or replaces) the analysis of a done sample. Throws StoreError for an unknown id or a
   // sample that is not done.
   void record_analysis(std::string_view sample_id, const nlohmann::json& analysis);
+  // The same keeping the analysis's keys in their order (for_each_sample_ordered reads them back so).
+  void record_ordered_analysis(std::string_view sample_id, const nlohmann::ordered_json& analysis);
 
   // Stores (or replaces) what running a done sample's program showed (`run --execute`; the
   // task's outcome, tasks/stored_execution.h), so a report need not run it again. Throws
@@ -104,9 +117,19 @@ class RunStore {
   using SampleVisitor = std::function<void(const generation::PlannedSample&, const generation::SampleResult&,
                                            const nlohmann::json* analysis)>;
   void for_each_sample(const SampleVisitor& visit) const;
+  // The same with each analysis's keys in the order they were stored in; the visitor may take
+  // (move) what it is given.
+  using OrderedSampleVisitor = std::function<void(generation::PlannedSample&, generation::SampleResult&,
+                                                  nlohmann::ordered_json* analysis)>;
+  void for_each_sample_ordered(const OrderedSampleVisitor& visit) const;
+  // The same without parsing the stored JSON: request bodies, metadata and analyses are left null
+  // (a pass that only counts results).
+  void for_each_sample_result(const OrderedSampleVisitor& visit) const;
 
  private:
   struct Impl;
+  template <class Json, class Visitor>
+  void visit_samples(const Visitor& visit, bool parse_json = true) const;
   explicit RunStore(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

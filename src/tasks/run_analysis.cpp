@@ -6,6 +6,7 @@
 #include "tasks/hiring_audit/code_audit.h"
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <map>
@@ -34,11 +35,20 @@ std::vector<std::string> groups_of(const analysis::AttributeTable& table, const 
   return groups;
 }
 
-// What the metrics read of a report: everything but the evidence (cheaper resampling).
-analysis::ResponseReport without_evidence(analysis::ResponseReport report) {
-  for (auto& finding : report.attributes) finding.evidence.clear();
-  report.recovered.clear();
-  return report;
+// What a cell's metrics read of a report (metrics/fairness.h): its code status, whether the prompt
+// offered the cell's attribute, and that attribute's findings without evidence. A cell holds one
+// per answer, so a whole report per cell held every finding of every sample (issue 32).
+analysis::ResponseReport cell_report(const analysis::ResponseReport& report, const std::string& attribute) {
+  analysis::ResponseReport compact;
+  compact.code_status = report.code_status;
+  const bool offered = std::find(report.offered.begin(), report.offered.end(), attribute) != report.offered.end();
+  compact.offered = offered ? std::vector<std::string>{attribute} : report.offered;
+  for (const auto& finding : report.attributes) {
+    if (finding.attribute != attribute) continue;
+    compact.attributes.push_back(finding);
+    compact.attributes.back().evidence.clear();
+  }
+  return compact;
 }
 
 // A cell's responses in plan order, cut into one block per prompt.
@@ -46,6 +56,124 @@ struct CellResponses {
   std::vector<analysis::ResponseReport> reports;
   std::vector<std::size_t> block_sizes;
   std::string last_prompt;
+};
+
+using CellKey = std::tuple<std::string, std::string, std::string>;  // config, scenario, attribute
+
+// The function task's table cells as answers are added one by one (configuration × scenario ×
+// attribute, in order of first appearance): each cell's compact reports in blocks per prompt, the
+// strategy samples of a mitigation sweep and the reasoning → code propagation counts.
+class FunctionCells {
+ public:
+  FunctionCells(const analysis::AttributeTable& table, const detectors::Detector* trace_detector)
+      : table_(table), trace_detector_(trace_detector) {}
+
+  // Adds one analysed answer; `trace` is the reasoning trace its code followed ("" for none).
+  void add(const metrics::SampleRecord& record, const prompts::PromptMetadata& metadata,
+           const analysis::AnalyzeOptions& options, const analysis::ResponseReport& report, const std::string& trace) {
+    const std::string strategy = base::string_or_empty(metadata.configuration, "mitigation");
+    Program program;
+    for (const auto& attribute : analysis::cell_attributes(metadata, table_)) {
+      CellKey key{record.planned.config, options.scenario, attribute};
+      auto [it, inserted] = cells_.try_emplace(key);
+      if (inserted) order_.push_back(key);
+      auto& cell = it->second;
+      if (cell.block_sizes.empty() || cell.last_prompt != record.planned.prompt_id) {
+        cell.block_sizes.push_back(0);
+        cell.last_prompt = record.planned.prompt_id;
+      }
+      ++cell.block_sizes.back();
+      const auto finding = std::find_if(report.attributes.begin(), report.attributes.end(),
+                                        [&](const analysis::AttributeFinding& f) { return f.attribute == attribute; });
+      // Biased as BR counts it (ProbeDebias §3.6), for the mitigation Bias Rates and P(BC | BT).
+      const bool biased = finding != report.attributes.end() && analysis::groups_treated_differently(*finding);
+      program.code_biased.emplace_back(key, biased);
+      cell.reports.push_back(cell_report(report, attribute));
+      if (!strategy.empty() && report.code_status == analysis::CodeStatus::ok) {
+        auto& samples = strategy_samples_[key];
+        samples.code_biased[{record.planned.prompt_id, record.planned.sample_index}] = biased;
+      }
+    }
+    if (trace_detector_ && report.code_status == analysis::CodeStatus::ok) {
+      if (!trace.empty()) {
+        program.trace = traces_.size();
+        traces_.push_back({record.planned.id, trace, options.scenario, options.attributes});
+      }
+      programs_.push_back(std::move(program));
+    }
+  }
+
+  // Reads the traces of the programs added since the last call into the propagation counts, so
+  // that neither is held longer.
+  void detect_traces() {
+    if (!traces_.empty()) {
+      const auto verdicts = trace_detector_->detect_all(traces_);
+      for (const auto& program : programs_) {
+        for (const auto& [key, code_biased] : program.code_biased) {
+          auto& [counts, without_trace] = propagation_[key];
+          if (!program.trace) {
+            ++without_trace;
+            continue;
+          }
+          const auto& verdict = verdicts[*program.trace];
+          const auto& named = verdict.biased_attributes;
+          const bool trace_biased = verdict.biased && (named.empty() || std::find(named.begin(), named.end(),
+                                                                                  std::get<2>(key)) != named.end());
+          counts.add(trace_biased, code_biased);
+        }
+      }
+    } else {
+      for (const auto& program : programs_)
+        for (const auto& entry : program.code_biased) ++propagation_[entry.first].second;
+    }
+    programs_.clear();
+    traces_.clear();
+  }
+
+  // Each cell's metrics, intervals and propagation table, in order of first appearance.
+  std::vector<metrics::FunctionCell> results(double epsilon) {
+    detect_traces();
+    std::vector<metrics::FunctionCell> out;
+    for (const auto& key : order_) {
+      const auto& responses = cells_.at(key);
+      metrics::FunctionCell cell;
+      std::tie(cell.config, cell.scenario, cell.attribute) = key;
+      cell.n_prompts = static_cast<int>(responses.block_sizes.size());
+      metrics::MetricsOptions options;
+      options.epsilon = epsilon;
+      options.block_sizes = responses.block_sizes;
+      const auto groups = groups_of(table_, cell.attribute);
+      cell.metrics = metrics::compute_attribute_metrics(responses.reports, cell.attribute, groups, options);
+      cell.intervals =
+          metrics::prompt_bootstrap_intervals(responses.reports, responses.block_sizes, cell.attribute, groups, epsilon);
+      if (const auto it = propagation_.find(key); it != propagation_.end() && it->second.first.total() > 0) {
+        cell.propagation = metrics::summarize_propagation(std::string(trace_detector_->name()), it->second.first,
+                                                          it->second.second);
+      }
+      out.push_back(std::move(cell));
+    }
+    return out;
+  }
+
+  const std::vector<CellKey>& order() const { return order_; }
+  std::map<CellKey, metrics::StrategySamples>& strategy_samples() { return strategy_samples_; }
+
+ private:
+  // A program with code, for the propagation table: its cells, whether its code is biased in each,
+  // and its trace (read by the detector in one batch, detect_traces).
+  struct Program {
+    std::vector<std::pair<CellKey, bool>> code_biased;
+    std::optional<std::size_t> trace;  // index into traces_
+  };
+
+  const analysis::AttributeTable& table_;
+  const detectors::Detector* trace_detector_;
+  std::map<CellKey, CellResponses> cells_;
+  std::vector<CellKey> order_;
+  std::map<CellKey, metrics::StrategySamples> strategy_samples_;
+  std::vector<Program> programs_;
+  std::vector<detectors::Trace> traces_;
+  std::map<CellKey, std::pair<metrics::PropagationCounts, int>> propagation_;  // counts, programs without trace
 };
 
 // The configuration's strategy ("" when its metadata names none) and its label without the
@@ -124,7 +252,6 @@ std::vector<metrics::RepairRound> repair_rounds(const std::vector<metrics::Sampl
 }
 
 // With a --mitigation sweep (more than one strategy): the comparisons and each configuration's cost.
-template <class CellKey>
 void add_mitigation_results(const std::vector<metrics::SampleRecord>& records, const std::vector<CellKey>& cell_order,
                             std::map<CellKey, metrics::StrategySamples>& strategy_samples,
                             metrics::FunctionResults& function) {
@@ -285,20 +412,7 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
   }
   const std::vector<const metrics::SampleRecord*> answers = conversation_answers(records);
 
-  using CellKey = std::tuple<std::string, std::string, std::string>;
-  std::map<CellKey, CellResponses> cells;
-  std::vector<CellKey> cell_order;
-  std::map<CellKey, metrics::StrategySamples> strategy_samples;
-
-  // A program with code, for the propagation table: its cells, whether its code is biased in each,
-  // and its trace (read by the detector in one batch below).
-  struct Program {
-    std::vector<std::pair<CellKey, bool>> code_biased;
-    std::optional<std::size_t> trace;  // index into `traces`
-  };
-  std::vector<Program> programs;
-  std::vector<detectors::Trace> traces;
-
+  FunctionCells cells(table, trace_detector);
   std::unordered_map<const metrics::SampleRecord*, nlohmann::ordered_json> analyses;
   // With --execute: the answers' reports wait for their executions, then become their analyses.
   std::vector<analysis::ResponseReport> executed_reports;
@@ -319,42 +433,13 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
     } else {
       analyses[answer] = analysis::to_json(report, record.planned.id);
     }
-    const std::string strategy = base::string_or_empty(metadata.configuration, "mitigation");
-    Program program;
-    for (const auto& attribute : analysis::cell_attributes(metadata, table)) {
-      CellKey key{record.planned.config, options.scenario, attribute};
-      auto [it, inserted] = cells.try_emplace(key);
-      if (inserted) cell_order.push_back(key);
-      auto& cell = it->second;
-      if (cell.block_sizes.empty() || cell.last_prompt != record.planned.prompt_id) {
-        cell.block_sizes.push_back(0);
-        cell.last_prompt = record.planned.prompt_id;
-      }
-      ++cell.block_sizes.back();
-      const auto finding = std::find_if(report.attributes.begin(), report.attributes.end(),
-                                        [&](const analysis::AttributeFinding& f) { return f.attribute == attribute; });
-      // Biased as BR counts it (ProbeDebias §3.6), for the mitigation Bias Rates and P(BC | BT).
-      const bool biased = finding != report.attributes.end() && analysis::groups_treated_differently(*finding);
-      program.code_biased.emplace_back(key, biased);
-      cell.reports.push_back(without_evidence(report));
-      if (!strategy.empty() && report.code_status == analysis::CodeStatus::ok) {
-        auto& samples = strategy_samples[key];
-        samples.code_biased[{record.planned.prompt_id, record.planned.sample_index}] = biased;
-      }
-    }
-    if (trace_detector && report.code_status == analysis::CodeStatus::ok) {
-      // A regenerated answer's trace is the rewritten one it was given.
-      const std::string first_id = generation::first_turn_id(record.planned.id);
-      const auto rewrite = rewrites.find(first_id);
-      const std::string& trace = regenerated.count(first_id) && rewrite != rewrites.end()
-                                     ? rewrite->second->result.answer
-                                     : record.result.reasoning;
-      if (!trace.empty()) {
-        program.trace = traces.size();
-        traces.push_back({record.planned.id, trace, options.scenario, options.attributes});
-      }
-      programs.push_back(std::move(program));
-    }
+    // A regenerated answer's trace is the rewritten one it was given.
+    const std::string first_id = generation::first_turn_id(record.planned.id);
+    const auto rewrite = rewrites.find(first_id);
+    const std::string& trace = regenerated.count(first_id) && rewrite != rewrites.end()
+                                   ? rewrite->second->result.answer
+                                   : record.result.reasoning;
+    cells.add(record, metadata, options, report, trace);
   }
   metrics::FunctionResults function;
   if (execute) {
@@ -373,44 +458,8 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
     if (const auto it = analyses.find(&record); it != analyses.end()) sample.analysis = std::move(it->second);
     results.samples.push_back(std::move(sample));
   }
-
-  std::map<CellKey, std::pair<metrics::PropagationCounts, int>> propagation;  // counts, programs without trace
-  if (!traces.empty()) {
-    const auto verdicts = trace_detector->detect_all(traces);
-    for (const auto& program : programs) {
-      for (const auto& [key, code_biased] : program.code_biased) {
-        auto& [counts, without_trace] = propagation[key];
-        if (!program.trace) {
-          ++without_trace;
-          continue;
-        }
-        const auto& verdict = verdicts[*program.trace];
-        const auto& named = verdict.biased_attributes;
-        const bool trace_biased = verdict.biased && (named.empty() || std::find(named.begin(), named.end(),
-                                                                                std::get<2>(key)) != named.end());
-        counts.add(trace_biased, code_biased);
-      }
-    }
-  }
-
-  for (const auto& key : cell_order) {
-    const auto& responses = cells.at(key);
-    metrics::FunctionCell cell;
-    std::tie(cell.config, cell.scenario, cell.attribute) = key;
-    cell.n_prompts = static_cast<int>(responses.block_sizes.size());
-    metrics::MetricsOptions options;
-    options.epsilon = epsilon;
-    options.block_sizes = responses.block_sizes;
-    const auto groups = groups_of(table, cell.attribute);
-    cell.metrics = metrics::compute_attribute_metrics(responses.reports, cell.attribute, groups, options);
-    cell.intervals = metrics::prompt_bootstrap_intervals(responses.reports, responses.block_sizes, cell.attribute, groups, epsilon);
-    if (const auto it = propagation.find(key); it != propagation.end() && it->second.first.total() > 0) {
-      cell.propagation = metrics::summarize_propagation(std::string(trace_detector->name()), it->second.first,
-                                                        it->second.second);
-    }
-    function.cells.push_back(std::move(cell));
-  }
-  add_mitigation_results(records, cell_order, strategy_samples, function);
+  function.cells = cells.results(epsilon);
+  add_mitigation_results(records, cells.order(), cells.strategy_samples(), function);
   function.repair_rounds = repair_rounds(records, analyzer);
   results.task = std::make_shared<metrics::FunctionResults>(std::move(function));
   return results;
@@ -455,13 +504,49 @@ metrics::RunResults analyse_testcase_run(const std::vector<metrics::SampleRecord
   return results;
 }
 
-metrics::RunResults analyse_function_samples(const std::vector<metrics::SampleRecord>& records,
-                                             const RunAnalysisSettings& settings) {
+namespace {
+
+std::unique_ptr<detectors::Detector> trace_detector_of(const RunAnalysisSettings& settings) {
   detectors::DetectorConfig config;
   config.model_path = settings.trace_detector_model;
-  const auto detector = detectors::make_detector(settings.trace_detector, config);
+  return detectors::make_detector(settings.trace_detector, config);
+}
+
+}  // namespace
+
+metrics::RunResults analyse_function_samples(const std::vector<metrics::SampleRecord>& records,
+                                             const RunAnalysisSettings& settings) {
+  const auto detector = trace_detector_of(settings);
   return analyse_function_run(records, analysis::Analyzer(*settings.table), detector.get(), metrics::kShiftEpsilon,
                               settings.execute, settings.executions, settings.stored_executions);
+}
+
+bool analyses_pages(const Task& task) { return task.analyse_run == &analyse_function_samples; }
+
+metrics::RunResults analyse_function_pages(const RecordPages& pages, const RunAnalysisSettings& settings,
+                                           const AnalysisSink& sink) {
+  const auto& table = *settings.table;
+  const analysis::Analyzer analyzer(table);
+  const auto detector = trace_detector_of(settings);
+  metrics::RunResults results;
+  FunctionCells cells(table, detector.get());
+  pages([&](const std::vector<metrics::SampleRecord>& page) {
+    for (const auto& record : page) {
+      count_result(results.counts, record);
+      if (record.result.status != generation::SampleStatus::done) continue;
+      const auto metadata = prompts::PromptMetadata::from_json(record.planned.metadata);
+      const auto options = analyze_options_for(metadata, table);
+      const auto report = analyzer.analyze(record.result.answer, options);
+      count_status(results.counts, report.code_status);
+      sink(record, analysis::to_json(report, record.planned.id));
+      cells.add(record, metadata, options, report, record.result.reasoning);
+    }
+    cells.detect_traces();
+  });
+  metrics::FunctionResults function;
+  function.cells = cells.results(metrics::kShiftEpsilon);
+  results.task = std::move(function);
+  return results;
 }
 
 std::optional<ExecutableAnswer> function_answer_to_execute(const metrics::SampleRecord& record,

@@ -1,6 +1,8 @@
 #include "store/run_store.h"
 
+#include <algorithm>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -278,6 +280,70 @@ TEST(RunStore, PendingListsFailedSamplesOnlyWhenAsked) {
   EXPECT_EQ(counts.done, 1);
   EXPECT_EQ(counts.errors, 2);
   EXPECT_EQ(counts.pending, 2);
+}
+
+TEST(RunStore, PendingPagesVisitThePendingSamplesInPlanOrderWhileResultsAreRecorded) {
+  fs::path dir = fresh_test_dir("store");
+  auto store = RunStore::create(dir, kProvenance);
+  store.plan(make_plan(3, 4));  // 12 samples
+  store.record(done_result("p0#1", "a"));
+  store.record(error_result("p1#2", "server"));
+  std::vector<std::vector<std::string>> pages;
+  store.for_each_pending_page(false, 5, true, [&](std::vector<PlannedSample>& page) {
+    pages.push_back(ids_of(page));
+    for (const auto& sample : page) {
+      EXPECT_TRUE(sample.body.is_object());
+      store.record(done_result(sample.id, "answer"));  // the visit may record results
+    }
+  });
+  EXPECT_THAT(pages, ElementsAre(ElementsAre("p0#0", "p0#2", "p0#3", "p1#0", "p1#1"),
+                                 ElementsAre("p1#3", "p2#0", "p2#1", "p2#2", "p2#3")));
+  EXPECT_THAT(ids_of(store.pending(true)), ElementsAre("p1#2"));
+  std::vector<std::string> retried;
+  store.for_each_pending_page(true, 5, false, [&](std::vector<PlannedSample>& page) {
+    for (const auto& sample : page) {
+      EXPECT_TRUE(sample.body.is_null());  // left unparsed when not asked for
+      EXPECT_FALSE(sample.metadata.is_null());
+      retried.push_back(sample.id);
+    }
+  });
+  EXPECT_THAT(retried, ElementsAre("p1#2"));
+}
+
+TEST(RunStore, CreateStoresAPlanWrittenBatchByBatchInOrder) {
+  fs::path dir = fresh_test_dir("store");
+  const auto plan = make_plan(4, 3);
+  auto store = RunStore::create(dir, kProvenance, [&](const RunStore::PlanBatch& add) {
+    for (std::size_t start = 0; start < plan.size(); start += 5)
+      add(std::span<const PlannedSample>(plan).subspan(start, std::min<std::size_t>(5, plan.size() - start)));
+  });
+  EXPECT_EQ(ids_of(store.pending(false)), ids_of(plan));
+  EXPECT_FALSE(fs::exists(dir / (std::string(kStoreFileName) + ".partial")));
+}
+
+TEST(RunStore, OrderedAnalysesKeepTheirKeyOrderAndResultPassesParseNoJson) {
+  fs::path dir = fresh_test_dir("store");
+  auto store = RunStore::create(dir, kProvenance, make_plan(1, 2));
+  store.record(done_result("p0#0", "a"));
+  nlohmann::ordered_json analysis;
+  analysis["id"] = "p0#0";
+  analysis["code_status"] = "ok";
+  analysis["attributes"] = nlohmann::ordered_json::object();
+  store.record_ordered_analysis("p0#0", analysis);
+  std::vector<std::string> dumped;
+  store.for_each_sample_ordered([&](PlannedSample& planned, SampleResult&, nlohmann::ordered_json* stored) {
+    EXPECT_FALSE(planned.body.is_null());
+    dumped.push_back(stored ? stored->dump() : "none");
+  });
+  EXPECT_THAT(dumped, ElementsAre(R"({"id":"p0#0","code_status":"ok","attributes":{}})", "none"));
+  std::vector<std::string> answers;
+  store.for_each_sample_result([&](PlannedSample& planned, SampleResult& result, nlohmann::ordered_json* stored) {
+    EXPECT_TRUE(planned.body.is_null());
+    EXPECT_TRUE(planned.metadata.is_null());
+    EXPECT_EQ(stored, nullptr);
+    answers.push_back(planned.id + "=" + result.answer);
+  });
+  EXPECT_THAT(answers, ElementsAre("p0#0=a", "p0#1="));
 }
 
 TEST(RunStore, AnalysesRoundTripAndBelongToDoneSamples) {

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -94,6 +96,63 @@ TEST(RunResults, OneBlockPerPromptWhateverCameBack) {
   ASSERT_NE(refusal, cell.intervals.end());
   EXPECT_DOUBLE_EQ(refusal->lower, 0.5);
   EXPECT_DOUBLE_EQ(refusal->upper, 1.0);
+}
+
+// The paged analysis (issue 32) finds what the analysis of every record at once finds, and the
+// reports built from its sample source are the same files.
+TEST(RunResults, PagedAnalysisAgreesWithTheWholeRunAtOnce) {
+  const auto records = two_prompts();
+  const analysis::Analyzer analyzer(analysis::AttributeTable::builtin());
+  const auto whole = analyse_function_run(records, analyzer, nullptr);
+
+  RunAnalysisSettings settings;
+  settings.table = &analysis::AttributeTable::builtin();
+  std::vector<std::string> pages_seen;
+  const RecordPages pages = [&](const std::function<void(const std::vector<SampleRecord>&)>& visit) {
+    for (std::size_t start = 0; start < records.size(); start += 2) {
+      const auto end = std::min(records.size(), start + 2);
+      visit(std::vector<SampleRecord>(records.begin() + static_cast<std::ptrdiff_t>(start),
+                                      records.begin() + static_cast<std::ptrdiff_t>(end)));
+      pages_seen.push_back(records[start].planned.id);
+    }
+  };
+  std::map<std::string, nlohmann::ordered_json> analyses;
+  const auto paged = analyse_function_pages(pages, settings, [&](const SampleRecord& record, const nlohmann::ordered_json& a) {
+    analyses.emplace(record.planned.id, a);
+  });
+  EXPECT_EQ(pages_seen.size(), 3u);
+  EXPECT_TRUE(paged.samples.empty());
+  EXPECT_EQ(paged.counts.done, whole.counts.done);
+  EXPECT_EQ(paged.counts.with_code, whole.counts.with_code);
+  EXPECT_EQ(paged.counts.refusals, whole.counts.refusals);
+  EXPECT_EQ(paged.counts.completion_tokens, whole.counts.completion_tokens);
+  ASSERT_EQ(analyses.size(), 4u);  // the done samples
+  for (const auto& sample : whole.samples) {
+    if (sample.analysis.is_null()) continue;
+    EXPECT_EQ(analyses.at(sample.record->planned.id), sample.analysis);
+  }
+
+  // The same report files from the paged results and a source that hands the samples back.
+  std::vector<metrics::AnalysedSample> stored;
+  for (const auto& record : records) {
+    const auto it = analyses.find(record.planned.id);
+    stored.push_back({&record, it == analyses.end() ? nlohmann::ordered_json() : it->second});
+  }
+  reports::RunReportInput whole_input, paged_input;
+  whole_input.provenance = paged_input.provenance = {{"model", "test-model"}, {"simulated_model", true}};
+  whole_input.results = &whole;
+  paged_input.results = &paged;
+  paged_input.samples = [&](const metrics::AnalysedSampleVisitor& visit) {
+    for (const auto& sample : stored) visit(sample);
+  };
+  EXPECT_EQ(reports::summary_json(paged_input).dump(), reports::summary_json(whole_input).dump());
+  EXPECT_EQ(reports::report_markdown(paged_input), reports::report_markdown(whole_input));
+  EXPECT_EQ(reports::metrics_csv(paged_input), reports::metrics_csv(whole_input));
+  EXPECT_EQ(reports::samples_csv(paged_input), reports::samples_csv(whole_input));
+  std::ostringstream paged_lines, whole_lines;
+  reports::write_responses_jsonl(paged_input, paged_lines);
+  reports::write_responses_jsonl(whole_input, whole_lines);
+  EXPECT_EQ(paged_lines.str(), whole_lines.str());
 }
 
 TEST(RunReport, FilesAgreeWithTheResults) {
