@@ -655,7 +655,7 @@ metrics::SampleSource stored_samples(const store::RunStore& store, bool results_
 
 std::optional<metrics::RunResults> analyse_in_pages(const store::RunStore& store, const RunOptions& options,
                                                     const tasks::Task& task, const tasks::AnalysisSink& sink) {
-  if (!tasks::analyses_pages(task) || options.execute || !options.mitigations.empty()) return std::nullopt;
+  if (task.analyse_pages == nullptr || options.execute || !options.mitigations.empty()) return std::nullopt;
   const auto pages = [&store](const std::function<void(const std::vector<metrics::SampleRecord>&)>& visit) {
     std::vector<metrics::SampleRecord> page;
     store.for_each_sample([&](const generation::PlannedSample& planned, const generation::SampleResult& result,
@@ -667,7 +667,7 @@ std::optional<metrics::RunResults> analyse_in_pages(const store::RunStore& store
     });
     if (!page.empty()) visit(page);
   };
-  return tasks::analyse_function_pages(pages, analysis_settings(options), sink);
+  return task.analyse_pages(pages, analysis_settings(options), sink);
 }
 
 RunOutcome start_run(const RunOptions& requested, const RunIo& io) {

@@ -521,8 +521,6 @@ metrics::RunResults analyse_function_samples(const std::vector<metrics::SampleRe
                               settings.execute, settings.executions, settings.stored_executions);
 }
 
-bool analyses_pages(const Task& task) { return task.analyse_run == &analyse_function_samples; }
-
 metrics::RunResults analyse_function_pages(const RecordPages& pages, const RunAnalysisSettings& settings,
                                            const AnalysisSink& sink) {
   const auto& table = *settings.table;
@@ -545,7 +543,7 @@ metrics::RunResults analyse_function_pages(const RecordPages& pages, const RunAn
   });
   metrics::FunctionResults function;
   function.cells = cells.results(metrics::kShiftEpsilon);
-  results.task = std::move(function);
+  results.task = std::make_shared<metrics::FunctionResults>(std::move(function));
   return results;
 }
 

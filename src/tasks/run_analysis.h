@@ -55,15 +55,6 @@ metrics::RunResults analyse_function_run(const std::vector<metrics::SampleRecord
                                          double epsilon = metrics::kShiftEpsilon, bool execute = false,
                                          RunExecutions* started = nullptr, const StoredExecutions& stored = {});
 
-// A run's stored samples, page by page in plan order: calls its argument once per page.
-using RecordPages =
-    std::function<void(const std::function<void(const std::vector<metrics::SampleRecord>&)>&)>;
-// Told each done answer's analysis (the score contract's object) as soon as it is made, in plan order.
-using AnalysisSink = std::function<void(const metrics::SampleRecord&, const nlohmann::ordered_json&)>;
-
-// Whether `task`'s run analysis can read a run's samples page by page (analyse_function_pages).
-bool analyses_pages(const Task& task);
-
 // The function task's run analysis (analyse_function_run without execution) over `pages`, holding
 // only a page of samples and each cell's compact reports at a time (issue 32): results.samples
 // stays empty and each analysis goes to `sink`. Every sample must be a first turn (a run without

@@ -86,6 +86,12 @@ struct NextTurn {
   nlohmann::json metadata = nlohmann::json::object();
 };
 
+// A run's stored samples, page by page in plan order: calls its argument once per page.
+using RecordPages =
+    std::function<void(const std::function<void(const std::vector<metrics::SampleRecord>&)>&)>;
+// Told each done answer's analysis (the score contract's object) as soon as it is made, in plan order.
+using AnalysisSink = std::function<void(const metrics::SampleRecord&, const nlohmann::ordered_json&)>;
+
 struct Task {
   std::string_view name;         // the --task name, and the "task" key of prompt metadata
   std::string_view description;  // one line for --help
@@ -119,6 +125,11 @@ struct Task {
   // The task's part of a suite file and its parser (tasks/<task>/<task>_suite.h), which
   // tasks/suite_loading.h runs when a suite is loaded; nullptr for a task without its own part.
   const suites::TaskPartParser* suite_part = nullptr;
+  // The run analysis read page by page from the store, holding a page of samples at a time (a run
+  // without --execute, mitigation strategies or follow-up turns); nullptr where the task analyses a
+  // run only whole (analyse_run).
+  metrics::RunResults (*analyse_pages)(const RecordPages& pages, const RunAnalysisSettings& settings,
+                                       const AnalysisSink& sink) = nullptr;
 };
 
 // How the built-in model answers each task's prompts, by task name (serve::SimulatedModel): the

@@ -18,7 +18,8 @@ Task function_task_row() {
           .executes_answers = true,
           .runs_mitigation_strategies = true,
           .executable_answer = &function_answer_to_execute,
-          .simulated_answer = &serve::sim::function_answer};
+          .simulated_answer = &serve::sim::function_answer,
+          .analyse_pages = &analyse_function_pages};
 }
 
 Task faircoder_compat_task_row() {
