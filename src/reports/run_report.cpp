@@ -54,12 +54,10 @@ ordered_json counts_json(const metrics::RunCounts& c) {
   return out;
 }
 
+// summary.json's and report.md's errors by kind: the count of each.
 std::map<std::string, int> errors_by_kind(const RunReportInput& input) {
   std::map<std::string, int> kinds;
-  sample_results_of(input)([&](const metrics::AnalysedSample& sample) {
-    const auto& result = sample.record->result;
-    if (result.status == generation::SampleStatus::error) ++kinds[result.error_kind];
-  });
+  for (const auto& [kind, tally] : sample_tallies(input).errors_by_kind) kinds[kind] = static_cast<int>(tally.count);
   return kinds;
 }
 
@@ -83,6 +81,21 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
 }
 
 }  // namespace
+
+const SampleTallies& sample_tallies(const RunReportInput& input) {
+  if (!input.tallies) {
+    auto tallies = std::make_shared<SampleTallies>();
+    sample_results_of(input)([&](const metrics::AnalysedSample& sample) {
+      const auto& result = sample.record->result;
+      if (result.status != generation::SampleStatus::error) return;
+      auto& kind = tallies->errors_by_kind[result.error_kind];
+      if (kind.count++ == 0) kind.example = result.error_message;
+    });
+    tallies->sweep = metrics::check_sweep(sample_results_of(input));
+    input.tallies = std::move(tallies);
+  }
+  return *input.tallies;
+}
 
 metrics::SampleSource samples_of(const RunReportInput& input) {
   return input.samples ? input.samples : metrics::samples_of(*input.results);
@@ -121,7 +134,7 @@ ordered_json summary_json(const RunReportInput& input) {
   out["cost"] = cost_json(input);
   out["small_groups"] = small_groups_json(input);
   if (input.provenance.contains("until_decided")) out["until_decided"] = input.provenance["until_decided"];
-  if (const auto sweep = metrics::check_sweep(sample_results_of(input)); sweep.configurations > 1) out["sweep"] = metrics::to_json(sweep);
+  if (const auto& sweep = sample_tallies(input).sweep; sweep.configurations > 1) out["sweep"] = metrics::to_json(sweep);
   task_report(results)->add_to_summary(out);
   return out;
 }
@@ -258,7 +271,7 @@ std::string report_markdown(const RunReportInput& input) {
       << (c.follow_up_turns > 0 ? follow_up_text(c) + "\n\n" : std::string()) << "Tokens: " << tokens_text(c)
       << "\n\n" << cost_markdown(input) << small_groups_markdown(input)
       << metrics::until_decided_markdown(input.provenance);
-  if (const auto note = metrics::identical_configurations_note(metrics::check_sweep(sample_results_of(input))); !note.empty()) {
+  if (const auto note = metrics::identical_configurations_note(sample_tallies(input).sweep); !note.empty()) {
     out << "\n**Sweep:** " << note << "\n";
   }
   const auto kinds = errors_by_kind(input);

@@ -2,16 +2,22 @@
 // samples.csv and report.md. All of them are rebuilt from the store, never edited in place.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <iosfwd>
+#include <map>
+#include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "metrics/run_results.h"
 #include "metrics/sample_source.h"
+#include "metrics/sweep_sanity.h"
 
 namespace codebias::reports {
+
+struct SampleTallies;
 
 struct RunReportInput {
   nlohmann::json provenance;  // model, endpoints, parameters, seeds, version, dates, simulated
@@ -22,7 +28,22 @@ struct RunReportInput {
   // The same samples without their JSON parts (request body, metadata and analysis left null), a
   // cheaper read for the passes that only count results; empty: `samples`.
   metrics::SampleSource sample_results = {};
+  // sample_tallies()'s answer, read once per input: a large run's samples are read from its store.
+  mutable std::shared_ptr<const SampleTallies> tallies = nullptr;
 };
+
+// What the reports and the run's closing lines count over every sample: the failed samples per
+// error kind (each with one of its messages as an example) and the sweep's identical configurations.
+struct SampleTallies {
+  struct ErrorKind {
+    std::int64_t count = 0;
+    std::string example;
+  };
+  std::map<std::string, ErrorKind> errors_by_kind;
+  metrics::SweepSanity sweep;
+};
+// Counted on the first call (two passes over sample_results_of(input)), then kept in `input.tallies`.
+const SampleTallies& sample_tallies(const RunReportInput& input);
 
 // `input.samples`, else the samples of `input.results`.
 metrics::SampleSource samples_of(const RunReportInput& input);

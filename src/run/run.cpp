@@ -99,18 +99,6 @@ bool redact_keyed_urls(nlohmann::json& value) {
   return changed;
 }
 
-// Per error kind: how many samples failed so, and one message as an example.
-std::map<std::string, RunOutcome::ErrorKind> errors_by_kind(const metrics::SampleSource& samples) {
-  std::map<std::string, RunOutcome::ErrorKind> kinds;
-  samples([&](const metrics::AnalysedSample& sample) {
-    const auto& result = sample.record->result;
-    if (result.status != generation::SampleStatus::error) return;
-    auto& kind = kinds[result.error_kind];
-    if (kind.count++ == 0) kind.example = result.error_message;
-  });
-  return kinds;
-}
-
 suites::Suite load_suite(const RunOptions& options) {
   if (!options.suite_file.empty()) return tasks::load_suite_file(options.suite_file);
   return tasks::builtin_suite(options.suite);
@@ -468,7 +456,7 @@ void analyse_and_report(store::RunStore& store, const RunOptions& options, const
     input.sample_results = stored_samples(store, true);
   }
   reports::write_run_reports(input, dir, io.write_html);
-  if (const auto note = metrics::identical_configurations_note(metrics::check_sweep(reports::sample_results_of(input)));
+  if (const auto note = metrics::identical_configurations_note(reports::sample_tallies(input).sweep);
       io.log && !note.empty()) {
     *io.log << "codebias: warning: " << note << '\n';
   }
@@ -484,7 +472,8 @@ void analyse_and_report(store::RunStore& store, const RunOptions& options, const
             << (io.write_html ? " (and report.md, summary.json, metrics.csv)" : "") << '\n';
   }
   outcome.counts = results.counts;
-  outcome.errors_by_kind = errors_by_kind(reports::sample_results_of(input));
+  for (const auto& [kind, tally] : reports::sample_tallies(input).errors_by_kind)
+    outcome.errors_by_kind[kind] = {tally.count, tally.example};
 }
 
 // The executions a run with --execute starts while it generates; null when its task executes
