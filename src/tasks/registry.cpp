@@ -34,8 +34,12 @@ const Task& task_for_suite(const suites::Suite& suite, std::string_view requeste
 
 serve::TaskAnswerers simulated_answerers() {
   serve::TaskAnswerers answerers;
-  for (const Task& task : all_tasks())
-    if (task.simulated_answer != nullptr) answerers.emplace(task.name, task.simulated_answer);
+  for (const Task& task : all_tasks()) {
+    if (task.simulated_answer == nullptr) continue;
+    answerers.by_task.emplace(task.name, task.simulated_answer);
+    if (task.claims_request != nullptr) answerers.claims.push_back({task.claims_request, task.simulated_answer});
+    if (task.answers_unclaimed) answerers.unclaimed = task.simulated_answer;
+  }
   return answerers;
 }
 

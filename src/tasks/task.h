@@ -122,6 +122,11 @@ struct Task {
   // The built-in model's answer to one of the task's prompts (its metadata, the profile, one
   // choice's seed...; generation/simulated/simulated_model.h); nullptr for tasks without prompts.
   serve::TaskAnswerer simulated_answer = nullptr;
+  // Whether the task answers a request to the built-in model whose metadata names no task (an
+  // OpenAI client's), by what it asks for; nullptr for a task that claims none.
+  serve::RequestClaim claims_request = nullptr;
+  // Whether the task answers the requests no task claims (one row: the function task's).
+  bool answers_unclaimed = false;
   // The task's part of a suite file and its parser (tasks/<task>/<task>_suite.h), which
   // tasks/suite_loading.h runs when a suite is loaded; nullptr for a task without its own part.
   const suites::TaskPartParser* suite_part = nullptr;
@@ -132,8 +137,8 @@ struct Task {
                                        const AnalysisSink& sink) = nullptr;
 };
 
-// How the built-in model answers each task's prompts, by task name (serve::SimulatedModel): the
-// rows' simulated_answer.
+// How the built-in model answers each task's prompts (serve::SimulatedModel): the rows'
+// simulated_answer by task name, their claims in registry order, and the unclaimed requests' row.
 serve::TaskAnswerers simulated_answerers();
 
 // Every task, in the order --help lists them.

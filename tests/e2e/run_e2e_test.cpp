@@ -23,6 +23,7 @@
 
 #include "analysis/batch.h"
 #include "cli.h"
+#include "tasks/task.h"
 #include "run/run.h"
 #include "run/score_input.h"
 #include "generation/simulated/http_server.h"
@@ -142,7 +143,7 @@ TEST(RunEndToEnd, PlantedBiasIsRecoveredThroughThePipeline) {
 class SlowModel {
  public:
   SlowModel()
-      : model_(serve::default_bias_profile()),
+      : model_(serve::default_bias_profile(), tasks::simulated_answerers()),
         answer_(serve::simulated_model_handler(model_)),
         server_([this](const serve::HttpRequest& request) {
           auto response = answer_(request);

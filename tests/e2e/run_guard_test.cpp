@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.h"
+#include "tasks/task.h"
 #include "paths.h"
 #include "generation/simulated/http_server.h"
 #include "generation/simulated/simulated_model_server.h"
@@ -33,7 +34,7 @@ class WatchedModel {
  public:
   explicit WatchedModel(std::string secret)
       : secret_(std::move(secret)),
-        model_(serve::default_bias_profile()),
+        model_(serve::default_bias_profile(), tasks::simulated_answerers()),
         answer_(serve::simulated_model_handler(model_)),
         server_([this](const serve::HttpRequest& request) {
           ++requests_;

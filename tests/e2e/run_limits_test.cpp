@@ -15,6 +15,7 @@
 #include "paths.h"
 #include "generation/simulated/http_server.h"
 #include "generation/simulated/simulated_model_server.h"
+#include "tasks/task.h"
 
 namespace codebias {
 namespace {
@@ -81,7 +82,7 @@ TEST(RunLimits, AnswerOverTheCapIsStoredCutAtAUtf8Boundary) {
 }
 
 TEST(RunLimits, ControlCharactersNeverReachReportOrTerminal) {
-  serve::SimulatedModel model(serve::default_bias_profile());
+  serve::SimulatedModel model(serve::default_bias_profile(), tasks::simulated_answerers());
   serve::HttpServer server(serve::simulated_model_handler(model));
   server.start();
   const fs::path base = test_support::fresh_test_dir("run_limits_control_");

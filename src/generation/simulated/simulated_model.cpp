@@ -8,7 +8,6 @@
 #include <stdexcept>
 
 #include "base/strings.h"
-#include "generation/simulated/simulated_model_answer.h"
 #include "generation/simulated/simulated_model_trace.h"
 #include "generation/simulated/simulated_model_random.h"
 #include "generation/simulated/simulated_model_request.h"
@@ -243,6 +242,9 @@ std::string error_body(const std::string& message, const std::string& type, cons
 SimulatedModel::SimulatedModel(BiasProfile profile, TaskAnswerers task_answerers)
     : profile_(std::move(profile)), task_answerers_(std::move(task_answerers)) {
   if (profile_.refusals.empty()) profile_.refusals = default_bias_profile().refusals;
+  if (profile_.reasoning_cues.empty()) profile_.reasoning_cues = default_bias_profile().reasoning_cues;
+  if (task_answerers_.unclaimed == nullptr)
+    throw std::invalid_argument("simulated model: no task answers requests that name none (TaskAnswerers::unclaimed)");
   // Profiles built in code skip parse_bias_profile's checks; the draws need these.
   auto check = [](const std::vector<WeightedName>& list, const char* field,
                   std::initializer_list<std::string_view> known) {
@@ -297,13 +299,14 @@ ChatRequest read_chat_request(const json& body, const BiasProfile& profile, cons
   ChatRequest request;
   request.options = read_options(body, profile);
   request.messages = read_messages(body);
-  request.metadata = sim::prompt_metadata(body, answerers);
+  request.metadata = sim::prompt_metadata(body, request.messages, answerers);
   request.rewritten = rewrite_answer(request.metadata, request.messages);
   request.asked = request.messages;
   request.prefilled_trace = take_prefilled_trace(body, request.asked);
   const prompts::PromptMetadata* declared = request.metadata ? &*request.metadata : nullptr;
   request.answerer = sim::answerer_for(request.asked, declared, answerers);
-  if (declared != nullptr && answerers.find(declared->task) != answerers.end()) request.answered_by = declared->task;
+  if (declared != nullptr && answerers.by_task.find(declared->task) != answerers.by_task.end())
+    request.answered_by = declared->task;
   return request;
 }
 

@@ -135,6 +135,9 @@ struct BiasProfile {
   double repair_remaining_bias = 0.3;
 
   double reasoning_when_asked = 1;  // P(trace) when the request asks for reasoning
+  // What asks for reasoning, lower case: a message holding one of these ("step by step"). Empty
+  // (a profile that names none): the default profile's.
+  std::vector<std::string> reasoning_cues;
   double reasoning_unasked = 0;     // P(trace) otherwise
   ReasoningPlacement reasoning_placement = ReasoningPlacement::reasoning_content;
 
@@ -233,20 +236,31 @@ struct AnswerRequest {
 };
 
 // How the prompts of one task are answered (Task::simulated_answer, tasks/<task>/). The model calls a
-// task's answerer for prompts whose metadata names the task, so `metadata` is then never null; only
-// the function and test-case answers (simulated_model_answer.h) also answer requests without.
+// task's answerer for prompts whose metadata names the task; only a task that claims requests
+// (TaskAnswerers) is also called with `metadata` null.
 using TaskAnswerer = SimulatedAnswer (*)(const AnswerRequest& request);
-// By task name (metadata "task"): the task registry's table (tasks::simulated_answerers()).
-using TaskAnswerers = std::map<std::string, TaskAnswerer, std::less<>>;
+// Whether a task answers a request whose metadata names no task of the registry (`metadata` null:
+// an OpenAI client's request), by what it asks for (Task::claims_request).
+using RequestClaim = bool (*)(const std::vector<ChatMessage>& messages, const prompts::PromptMetadata* metadata);
+
+// The task registry's answerers (tasks::simulated_answerers()).
+struct TaskAnswerers {
+  struct Claim {
+    RequestClaim claims;
+    TaskAnswerer answer;
+  };
+  std::map<std::string, TaskAnswerer, std::less<>> by_task;  // by metadata "task"
+  std::vector<Claim> claims;        // for the other requests, tried in registry order
+  TaskAnswerer unclaimed = nullptr;  // answers what no claim holds (Task::answers_unclaimed)
+};
 
 // Stateless after construction: every member function may be called from many threads at once.
 class SimulatedModel {
  public:
   // Throws std::invalid_argument for a profile parse_bias_profile would have rejected (empty or
-  // unknown languages or styles, non-positive weights). `task_answerers` say how the prompts of
-  // each task (metadata "task") are answered; a prompt of a task they do not name is read as a
-  // function or test-case request (simulated_model_answer.h).
-  explicit SimulatedModel(BiasProfile profile, TaskAnswerers task_answerers = {});
+  // unknown languages or styles, non-positive weights) or answerers without an unclaimed one.
+  // `task_answerers` say how the prompts of each task are answered.
+  SimulatedModel(BiasProfile profile, TaskAnswerers task_answerers);
 
   // An OpenAI chat completion for `body` (messages, n, max_tokens, stop, seed, model,
   // chat_template_kwargs.enable_thinking). Choice i is a function of the messages, the seed (when

@@ -7,6 +7,7 @@
 #include "attributes/attributes.h"
 #include "base/builtin_data.h"
 #include "generation/simulated/simulated_model.h"
+#include "generation/simulated/simulated_model_request.h"
 #include "suites/template_text.h"
 
 namespace codebias::serve {
@@ -166,6 +167,17 @@ std::vector<std::string> refusal_templates(const json& value, std::string_view o
       fail(origin, where, error.what());
     }
     out.push_back(value[i].get<std::string>());
+  }
+  return out;
+}
+
+std::vector<std::string> reasoning_cues(const json& value, std::string_view origin) {
+  if (!value.is_array() || value.empty()) fail(origin, "reasoning.cues", "expected a non-empty list of texts");
+  std::vector<std::string> out;
+  for (size_t i = 0; i < value.size(); ++i) {
+    if (!value[i].is_string() || value[i].get<std::string>().empty())
+      fail(origin, "reasoning.cues[" + std::to_string(i) + "]", "expected a text");
+    out.push_back(sim::lower_text(value[i].get<std::string>()));
   }
   return out;
 }
@@ -341,6 +353,7 @@ BiasProfile parse_bias_profile(std::string_view text, std::string_view origin) {
   if (const json* reasoning = object_member(doc, "reasoning", origin, "")) {
     profile.reasoning_when_asked = probability(*reasoning, "when_asked", 1, origin, "reasoning");
     profile.reasoning_unasked = probability(*reasoning, "unasked", 0, origin, "reasoning");
+    if (reasoning->contains("cues")) profile.reasoning_cues = reasoning_cues((*reasoning)["cues"], origin);
     if (reasoning->contains("placement")) {
       const json& placement = (*reasoning)["placement"];
       if (placement == "reasoning_content")

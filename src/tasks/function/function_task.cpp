@@ -2,9 +2,9 @@
 #include "tasks/function/function_task.h"
 
 #include "prompts/prompt_builder.h"
+#include "tasks/function/function_simulated.h"
 #include "tasks/function_scorer.h"
 #include "tasks/run_analysis.h"
-#include "generation/simulated/simulated_model_answer.h"
 
 namespace codebias::tasks {
 
@@ -19,6 +19,7 @@ Task function_task_row() {
           .runs_mitigation_strategies = true,
           .executable_answer = &function_answer_to_execute,
           .simulated_answer = &serve::sim::function_answer,
+          .answers_unclaimed = true,
           .analyse_pages = &analyse_function_pages};
 }
 

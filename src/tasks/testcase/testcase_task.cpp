@@ -9,8 +9,8 @@
 #include "tasks/testcase/testcase_metrics.h"
 #include "prompts/prompt_builder.h"
 #include "tasks/run_analysis.h"
+#include "tasks/testcase/testcase_simulated.h"
 #include "tasks/testcase/testcase_suite.h"
-#include "generation/simulated/simulated_model_answer.h"
 
 namespace codebias::tasks {
 namespace {
@@ -59,6 +59,7 @@ Task testcase_task_row() {
           .build_prompts = &prompts::build_testcase_prompts,
           .analyse_run = &analyse_testcase_samples,
           .simulated_answer = &serve::sim::testcase_answer,
+          .claims_request = &serve::sim::claims_testcase_request,
           .suite_part = &kTestcaseSuitePart};
 }
 

@@ -41,7 +41,7 @@ std::vector<prompts::Prompt> faircoder_prompts(BuildPrompts build, const std::st
 // "knowledge_of_physical_therapy_techniques"), which the guess reads as the medical scenario,
 // where age is not sensitive; the metadata says job, so age is scored as in every other job prompt.
 TEST(SimulatedModelMetadata, EveryFaircoderPromptGetsTheSameAnswersAsFromItsWording) {
-  const SimulatedModel model(default_bias_profile());
+  const SimulatedModel model(default_bias_profile(), tasks::simulated_answerers());
   const std::set<std::string> misread = {"faircoder/job/age/physical_therapist/middle/0",
                                          "faircoder/job/age/therapist/middle/0"};
   std::size_t compared = 0;
@@ -72,7 +72,7 @@ TEST(SimulatedModelMetadata, TheMetadataDecidesFunctionAttributesAndTheSensitive
   const json profile = {{"languages", {{"python", 1}}},
                         {"styles", {{"if_chain", 1}}},
                         {"attributes", {{"gender", {{"bias_probability", 1}, {"favoured", "male"}, {"points", 3}}}}}};
-  const SimulatedModel model(parse_bias_profile(profile.dump(), "test profile"));
+  const SimulatedModel model(parse_bias_profile(profile.dump(), "test profile"), tasks::simulated_answerers());
   json body = {
       {"model", "sim"},
       {"messages", {{{"role", "user"}, {"content", "Write rate_loan for a mortgage applicant: income, gender"}}}}};
@@ -103,7 +103,7 @@ TEST(SimulatedModelMetadata, TheMetadataDecidesFunctionAttributesAndTheSensitive
 
 // OpenAI's own `metadata` (string tags) names no prompt: the wording is read as before.
 TEST(SimulatedModelMetadata, MetadataThatNamesNoPromptIsIgnored) {
-  const SimulatedModel model(default_bias_profile());
+  const SimulatedModel model(default_bias_profile(), tasks::simulated_answerers());
   const prompts::Prompt prompt = faircoder_prompts(&prompts::build_function_prompts, "faircoder").front();
   json tagged = chat_body(prompt, false);
   tagged["metadata"] = {{"user", "team-a"}};
@@ -124,24 +124,26 @@ TEST(SimulatedModelMetadata, TheRegistryDecidesHowATasksPromptsAreAnswered) {
   const SimulatedModel registered(default_bias_profile(), tasks::simulated_answerers());
   EXPECT_EQ(registered.plan(body, 0).answered_by, "decision");
   EXPECT_TRUE(decides(registered));
-  const SimulatedModel unregistered(default_bias_profile());
+  const serve::TaskAnswerer function_answer = tasks::find_task("function").simulated_answer;
+  const SimulatedModel unregistered(default_bias_profile(), {.by_task = {}, .claims = {}, .unclaimed = function_answer});
   EXPECT_EQ(unregistered.plan(body, 0).answered_by, "");
   EXPECT_FALSE(decides(unregistered));
-  const SimulatedModel renamed(default_bias_profile(), {{"decision", tasks::find_task("function").simulated_answer}});
+  const SimulatedModel renamed(default_bias_profile(),
+                               {.by_task = {{"decision", function_answer}}, .claims = {}, .unclaimed = function_answer});
   EXPECT_EQ(renamed.plan(body, 0).answered_by, "decision");
   EXPECT_FALSE(decides(renamed));
 }
 
 TEST(SimulatedModelRefusals, ComeFromTheProfileWithTheOfferedAttributesFilledIn) {
   const json profile = {{"answers", {{"refusal_rate", 1}}}, {"refusals", {"No: {attributes} about {entity}."}}};
-  const SimulatedModel model(parse_bias_profile(profile.dump(), "test profile"));
+  const SimulatedModel model(parse_bias_profile(profile.dump(), "test profile"), tasks::simulated_answerers());
   const prompts::Prompt prompt = faircoder_prompts(&prompts::build_function_prompts, "faircoder").front();
   const std::string content = model.chat_completion(chat_body(prompt, true))["choices"][0]["message"]["content"];
   EXPECT_EQ(content, "No: gender about an electrical and electronics engineer.");
 
   // A profile that names no refusals writes the default profile's.
   EXPECT_EQ(default_bias_profile().refusals.size(), 3u);
-  const SimulatedModel fallback(parse_bias_profile(R"({"answers": {"refusal_rate": 1}})", "test profile"));
+  const SimulatedModel fallback(parse_bias_profile(R"({"answers": {"refusal_rate": 1}})", "test profile"), tasks::simulated_answerers());
   EXPECT_EQ(fallback.profile().refusals, default_bias_profile().refusals);
 
   try {

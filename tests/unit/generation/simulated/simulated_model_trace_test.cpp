@@ -17,6 +17,7 @@
 #include "generation/simulated/simulated_model.h"
 #include "generation/simulated/simulated_model_server.h"
 #include "generation/simulated/simulated_model_trace.h"
+#include "tasks/task.h"
 
 namespace codebias::serve {
 namespace {
@@ -62,7 +63,7 @@ bool code_biased(const std::map<std::string, std::map<std::string, int>>& plante
 // read each trace as planted, and the code must be biased at the profile's conditional rates.
 TEST(SimulatedModelTraces, CodeFollowsTheTraceAtThePlantedConditionalRates) {
   const BiasProfile& profile = default_bias_profile();
-  const SimulatedModel model(profile);
+  const SimulatedModel model(profile, tasks::simulated_answerers());
   for (const std::string attribute : {"age", "gender"}) {
     SCOPED_TRACE(attribute);
     const AttributeBias::TraceRelation relation = *profile.find_attribute(attribute)->trace_relation;
@@ -100,7 +101,7 @@ TEST(SimulatedModelTraces, CodeFollowsTheTraceAtThePlantedConditionalRates) {
 // trace of its own.
 TEST(SimulatedModelTraces, APrefilledTraceSteersTheCode) {
   const BiasProfile& profile = default_bias_profile();
-  const SimulatedModel model(profile);
+  const SimulatedModel model(profile, tasks::simulated_answerers());
   const AttributeBias::TraceRelation relation = *profile.find_attribute("age")->trace_relation;
   const std::string biased = "Okay.\n" + sim::biased_step("age", {"young"}, 2, 0) + "Done.";
   const std::string rewritten = "Okay.\n" + sim::excluded_step("age", 1) + "Done.";
@@ -155,7 +156,7 @@ TEST(SimulatedModelTraces, PseudoTokensCoverTheTextWithCodePointOffsets) {
 // The probe detector against the built-in model on a loopback port: threshold by Youden's J on
 // one half of the planted traces, AUROC and accuracy on the other.
 TEST(SimulatedModelTraces, ProbeLossSeparatesPlantedBiasedAndUnbiasedTraces) {
-  const SimulatedModel model(default_bias_profile());
+  const SimulatedModel model(default_bias_profile(), tasks::simulated_answerers());
   HttpServer server(simulated_model_handler(model));
   server.start();
   std::vector<detectors::LabelledTrace> traces;

@@ -1,5 +1,6 @@
-// The code the simulated model writes: a scoring function in one language and style, with the
-// decisions already drawn. Internal to the simulated model (simulated_model*.cpp).
+// The code the simulated model writes for a FairCoder function request: a scoring function in one
+// language and style, with the decisions already drawn. Internal to the function task's answerer
+// (function_simulated.cpp).
 #pragma once
 
 #include <string>

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "base/strings.h"
-#include "generation/simulated/simulated_model_code.h"
+#include "tasks/function/function_simulated_code.h"
 
 namespace codebias::serve::sim {
 namespace {
