@@ -60,11 +60,10 @@ struct PromptOptions {
   bool has_name_options() const { return !names.empty() || names_per_group.has_value(); }
 };
 
-// The prompts of the function-implementation and the unit-test-generation task (tasks/registry.cpp
-// names which builds a task's prompts). Throw std::invalid_argument on bad options (unknown
-// scenario/attribute/position/style/convention/request, samples < 1, a task the suite lacks).
+// The prompts of the function-implementation task (its registry row's build_prompts; the other
+// tasks' builders are in their folders, tasks/<task>/). Throws std::invalid_argument on bad options
+// (unknown scenario/attribute/position/style/convention, samples < 1, a suite without scenarios).
 std::vector<Prompt> build_function_prompts(const suites::Suite& suite, const PromptOptions& options);
-std::vector<Prompt> build_testcase_prompts(const suites::Suite& suite, const PromptOptions& options);
 
 // One JSONL line without the newline: {"id":..., "messages":[{"role","content"}...], "metadata":{...}}.
 std::string prompt_json_line(const Prompt& prompt);

@@ -153,65 +153,6 @@ const SensitiveAttribute* Scenario::find_attribute(std::string_view key) const {
   return nullptr;
 }
 
-const SensitiveAttribute* TestcaseTask::find_attribute(std::string_view key) const {
-  for (const auto& attribute : sensitive_attributes) {
-    if (attribute.key == key) return &attribute;
-  }
-  return nullptr;
-}
-
-namespace {
-
-template <typename T>
-const T* find_named(const std::vector<T>& items, std::string_view name) {
-  for (const auto& item : items) {
-    if (item.name == name) return &item;
-  }
-  return nullptr;
-}
-
-}  // namespace
-
-const Dataset* PipelinesPart::find_dataset(std::string_view name) const { return find_named(datasets, name); }
-const PipelineLevel* PipelinesPart::find_level(std::string_view name) const { return find_named(levels, name); }
-const Mitigation* PipelinesPart::find_mitigation(std::string_view name) const { return find_named(mitigations, name); }
-const AttributeSet* PipelinesPart::find_attribute_set(std::string_view name) const {
-  return find_named(attribute_sets, name);
-}
-
-const CatItem* CatPart::find_item(std::string_view id) const {
-  for (const auto& item : items) {
-    if (item.id == id) return &item;
-  }
-  return nullptr;
-}
-
-std::string_view to_string(CatLabel label) {
-  switch (label) {
-    case CatLabel::stereotype: return "stereotype";
-    case CatLabel::anti_stereotype: return "anti-stereotype";
-    case CatLabel::neutral: return "neutral";
-  }
-  return "neutral";
-}
-
-std::string_view to_string(ColumnRole role) {
-  switch (role) {
-    case ColumnRole::normal: return "normal";
-    case ColumnRole::sensitive: return "sensitive";
-    case ColumnRole::irrelevant: return "irrelevant";
-  }
-  return "normal";
-}
-
-std::string_view to_string(ColumnType type) {
-  switch (type) {
-    case ColumnType::categorical: return "categorical";
-    case ColumnType::integer: return "integer";
-    case ColumnType::real: return "float";
-  }
-  return "categorical";
-}
 
 const Scenario* Suite::find_scenario(std::string_view key) const {
   for (const auto& scenario : scenarios) {
@@ -323,13 +264,6 @@ std::vector<std::string> builtin_suite_names() {
   std::vector<std::string> names;
   for (const data::BuiltinFile& file : data::builtin_suite_files()) names.emplace_back(file.name);
   return names;
-}
-
-std::string DecisionsPart::key_of(const DecisionTask& task, std::string_view name) const {
-  for (const auto* list : {&task.attributes, &attributes})
-    for (const auto& attribute : *list)
-      if (attribute.name == name) return attribute.key;
-  return std::string(name);
 }
 
 BuiltinSuiteText builtin_suite_text(std::string_view name) {

@@ -67,13 +67,6 @@ metrics::RunResults analyse_function_pages(const RecordPages& pages, const RunAn
 std::optional<ExecutableAnswer> function_executable_answer(const metrics::SampleRecord& record,
                                                            const analysis::AttributeTable& table);
 
-// The same for a unit-test (test-case) run: each done sample is read with the test-case
-// analyzer and the per-topic metrics are computed over blocks of `block` samples of one prompt.
-// For counts, a test-case answer's "code" is its test cases: ok = with code, refusal = refusal,
-// no test case or unparseable = unparseable.
-metrics::RunResults analyse_testcase_run(const std::vector<metrics::SampleRecord>& records,
-                                         const analysis::AttributeTable& table, int block);
-
 // One answer's counterfactual execution, waiting to run, the report (index into the caller's
 // reports) it is added to, and the sample it answers.
 struct PendingCounterfactual {
@@ -89,11 +82,9 @@ struct PendingCounterfactual {
 void execute_pending(const std::vector<PendingCounterfactual>& pending, std::vector<analysis::ResponseReport>& reports,
                      RunExecutions* started, const StoredExecutions& stored);
 
-// The function and testcase tasks' run analyses and what the function task executes of a stored
-// sample, with the registry's signatures (tasks/task.h: analyse_run, executable_answer).
+// The function task's run analysis and what it executes of a stored sample, with the registry's
+// signatures (tasks/task.h: analyse_run, executable_answer).
 metrics::RunResults analyse_function_samples(const std::vector<metrics::SampleRecord>& records,
-                                             const RunAnalysisSettings& settings);
-metrics::RunResults analyse_testcase_samples(const std::vector<metrics::SampleRecord>& records,
                                              const RunAnalysisSettings& settings);
 std::optional<ExecutableAnswer> function_answer_to_execute(const metrics::SampleRecord& record,
                                                            const RunAnalysisSettings& settings);

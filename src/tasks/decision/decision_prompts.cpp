@@ -7,6 +7,7 @@
 #include "prompts/prompt_metadata.h"
 #include "prompts/prompt_parts.h"
 #include "suites/template_text.h"
+#include "tasks/decision/decision_suite.h"
 
 namespace codebias::prompts {
 namespace {

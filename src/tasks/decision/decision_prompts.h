@@ -9,6 +9,7 @@
 
 #include "prompts/prompt_builder.h"
 #include "suites/suite.h"
+#include "tasks/decision/decision_suite.h"
 
 namespace codebias::prompts {
 

@@ -6,6 +6,17 @@
 
 #include "suites/suite_reader.h"
 
+namespace codebias::suites {
+
+std::string DecisionsPart::key_of(const DecisionTask& task, std::string_view name) const {
+  for (const auto* list : {&task.attributes, &attributes})
+    for (const auto& attribute : *list)
+      if (attribute.name == name) return attribute.key;
+  return std::string(name);
+}
+
+}  // namespace codebias::suites
+
 namespace codebias::tasks {
 namespace {
 

@@ -14,6 +14,7 @@
 #include "prompts/prompt_metadata.h"
 #include "prompts/shuffle.h"
 #include "suites/template_text.h"
+#include "tasks/pipelines/pipelines_suite.h"
 
 namespace codebias::prompts {
 

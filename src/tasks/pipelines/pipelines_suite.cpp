@@ -8,6 +8,47 @@
 
 #include "suites/suite_reader.h"
 
+namespace codebias::suites {
+
+namespace {
+
+template <typename T>
+const T* find_named(const std::vector<T>& items, std::string_view name) {
+  for (const auto& item : items) {
+    if (item.name == name) return &item;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const Dataset* PipelinesPart::find_dataset(std::string_view name) const { return find_named(datasets, name); }
+const PipelineLevel* PipelinesPart::find_level(std::string_view name) const { return find_named(levels, name); }
+const Mitigation* PipelinesPart::find_mitigation(std::string_view name) const { return find_named(mitigations, name); }
+const AttributeSet* PipelinesPart::find_attribute_set(std::string_view name) const {
+  return find_named(attribute_sets, name);
+}
+
+std::string_view to_string(ColumnRole role) {
+  switch (role) {
+    case ColumnRole::normal: return "normal";
+    case ColumnRole::sensitive: return "sensitive";
+    case ColumnRole::irrelevant: return "irrelevant";
+  }
+  return "normal";
+}
+
+std::string_view to_string(ColumnType type) {
+  switch (type) {
+    case ColumnType::categorical: return "categorical";
+    case ColumnType::integer: return "integer";
+    case ColumnType::real: return "float";
+  }
+  return "categorical";
+}
+
+}  // namespace codebias::suites
+
 namespace codebias::tasks {
 namespace {
 

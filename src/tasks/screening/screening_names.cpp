@@ -7,6 +7,7 @@
 
 #include "base/builtin_data.h"
 #include "prompts/shuffle.h"
+#include "tasks/screening/screening_suite.h"
 
 namespace codebias::prompts {
 

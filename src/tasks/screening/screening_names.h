@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "suites/suite.h"
+#include "tasks/screening/screening_suite.h"
 
 namespace codebias::prompts {
 

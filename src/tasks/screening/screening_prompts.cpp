@@ -11,6 +11,7 @@
 #include "tasks/screening/screening_names.h"
 #include "prompts/shuffle.h"
 #include "suites/template_text.h"
+#include "tasks/screening/screening_suite.h"
 
 namespace codebias::prompts {
 

@@ -7,6 +7,26 @@
 
 #include "suites/suite_reader.h"
 
+namespace codebias::suites {
+
+const CatItem* CatPart::find_item(std::string_view id) const {
+  for (const auto& item : items) {
+    if (item.id == id) return &item;
+  }
+  return nullptr;
+}
+
+std::string_view to_string(CatLabel label) {
+  switch (label) {
+    case CatLabel::stereotype: return "stereotype";
+    case CatLabel::anti_stereotype: return "anti-stereotype";
+    case CatLabel::neutral: return "neutral";
+  }
+  return "neutral";
+}
+
+}  // namespace codebias::suites
+
 namespace codebias::tasks {
 namespace {
 

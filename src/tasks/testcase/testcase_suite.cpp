@@ -7,6 +7,17 @@
 
 #include "suites/suite_reader.h"
 
+namespace codebias::suites {
+
+const SensitiveAttribute* TestcaseTask::find_attribute(std::string_view key) const {
+  for (const auto& attribute : sensitive_attributes) {
+    if (attribute.key == key) return &attribute;
+  }
+  return nullptr;
+}
+
+}  // namespace codebias::suites
+
 namespace codebias::tasks {
 namespace {
 

@@ -11,6 +11,8 @@
 #include "tasks/run_analysis.h"
 #include "tasks/testcase/testcase_simulated.h"
 #include "tasks/testcase/testcase_suite.h"
+#include "tasks/testcase/testcase_prompts.h"
+#include "tasks/testcase/testcase_run_analysis.h"
 
 namespace codebias::tasks {
 namespace {

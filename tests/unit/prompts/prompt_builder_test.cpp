@@ -12,6 +12,7 @@
 
 #include "suites/suite.h"
 #include "tasks/suite_loading.h"
+#include "tasks/testcase/testcase_prompts.h"
 
 namespace codebias::prompts {
 namespace {

@@ -13,6 +13,7 @@
 #include "tasks/screening/screening_prompts.h"
 #include "suites/suite.h"
 #include "tasks/suite_loading.h"
+#include "tasks/testcase/testcase_prompts.h"
 
 namespace codebias::prompts {
 namespace {

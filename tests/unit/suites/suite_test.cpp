@@ -17,6 +17,7 @@
 #include "base/builtin_data.h"
 #include "suites/template_text.h"
 #include "tasks/suite_loading.h"
+#include "tasks/testcase/testcase_suite.h"
 
 namespace codebias::suites {
 namespace {

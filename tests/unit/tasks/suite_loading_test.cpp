@@ -14,6 +14,7 @@
 #include "tasks/hiring_audit/hiring_suite.h"
 #include "tasks/suite_loading.h"
 #include "tasks/task.h"
+#include "tasks/screening/screening_suite.h"
 
 namespace codebias::tasks {
 namespace {

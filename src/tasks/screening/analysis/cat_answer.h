@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "suites/suite.h"
+#include "tasks/screening/screening_suite.h"
 
 namespace codebias::analysis::screening {
 

@@ -15,6 +15,8 @@
 
 #include "base/strings.h"
 #include "tasks/suite_loading.h"
+#include "tasks/pipelines/pipelines_suite.h"
+#include "tasks/testcase/testcase_prompts.h"
 
 namespace codebias::prompts {
 namespace {

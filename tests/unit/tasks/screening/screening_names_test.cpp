@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "tasks/screening/screening_names.h"
+#include "tasks/screening/screening_suite.h"
 
 namespace codebias::prompts {
 namespace {

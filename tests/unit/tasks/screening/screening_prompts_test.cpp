@@ -11,6 +11,7 @@
 
 #include "tasks/screening/screening_prompts.h"
 #include "tasks/suite_loading.h"
+#include "tasks/screening/screening_suite.h"
 
 namespace codebias::prompts {
 namespace {

@@ -10,6 +10,8 @@
 
 #include "suites/suite.h"
 #include "tasks/suite_loading.h"
+#include "tasks/pipelines/pipelines_suite.h"
+#include "tasks/testcase/testcase_suite.h"
 
 namespace codebias::suites {
 namespace {

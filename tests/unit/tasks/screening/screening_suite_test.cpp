@@ -9,6 +9,7 @@
 
 #include "suites/suite.h"
 #include "tasks/suite_loading.h"
+#include "tasks/screening/screening_suite.h"
 
 namespace codebias::suites {
 namespace {
