@@ -16,8 +16,10 @@ namespace {
 
 using nlohmann::json;
 
-// Appends the UTF-8 of code point `c`.
+// Appends the UTF-8 of code point `c`; a lone surrogate (Python's "\ud800") as U+FFFD, as UTF-8
+// has no bytes for it and the job's JSON must stay valid.
 void append_utf8(std::string& out, uint32_t c) {
+  if ((c >= 0xD800 && c <= 0xDFFF) || c > 0x10FFFF) c = 0xFFFD;
   if (c < 0x80) {
     out += static_cast<char>(c);
   } else if (c < 0x800) {
