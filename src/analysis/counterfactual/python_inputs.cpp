@@ -68,8 +68,6 @@ std::vector<json> literals(const Node& node) {
   }
 }
 
-bool is_number(const json& value) { return value.is_number(); }  // json keeps bools apart
-
 template <typename List>
 void append_new(List& list, const json& value) {
   if (std::find(list.begin(), list.end(), value) == list.end()) list.push_back(value);
@@ -78,7 +76,7 @@ void append_new(List& list, const json& value) {
 void add(InputField& field, const json& value) {
   if (value.is_boolean()) {
     field.kinds.insert("bool");
-  } else if (is_number(value)) {
+  } else if (value.is_number()) {  // json keeps bools apart from numbers
     field.numbers.push_back(value);
     field.kinds.insert("number");
   } else if (value.is_string()) {
@@ -94,7 +92,7 @@ bool is_name_in(const Node& node, const std::set<std::string>& names) {
 
 bool is_string(const Node& node) { return node.kind == Kind::constant && node.value.is_string(); }
 
-// function_inputs.py's Usage as it was: how the code uses each field of the input.
+// How the code uses each field of the input: what it is compared with, what it is used as.
 class Usage {
  public:
   Usage(std::set<std::string> holders, std::set<std::string> bare_names, const LiteralDicts& dicts)
@@ -229,7 +227,7 @@ class Usage {
       if (!found) continue;
       found->kinds.insert("number");
       for (const json& value : literals(node.kids[1 - side]))
-        if (is_number(value)) found->numbers.push_back(value);
+        if (value.is_number()) found->numbers.push_back(value);
     }
   }
 
