@@ -34,8 +34,8 @@ std::string_view builtin_hiring_audit_model_json();
 std::string_view builtin_simulated_profile_json();
 // src/quality/pass_at_1_driver.py: the pass@1 driver run by python3 in the sandbox.
 std::string_view builtin_pass_at_1_driver_py();
-// src/execution/function_inputs.py: what the drivers that call a generated function share.
-std::string_view builtin_function_inputs_py();
+// src/execution/function_calls.py: what the drivers that call a generated function share.
+std::string_view builtin_function_calls_py();
 // src/execution/counterfactual_driver.py: the counterfactual-execution driver.
 std::string_view builtin_counterfactual_driver_py();
 // src/execution/counterfactual_runner.js: runs JavaScript decision functions on planned personas.

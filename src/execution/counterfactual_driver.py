@@ -8,7 +8,8 @@ each line of stdin is one job, {"spec": {...}, "code": "...", "seconds", "cpu_se
 The spec is
   {"function", "seed", "bases", "call_seconds", "max_timeouts",
    "attributes": [{"key", "groups": [{"name", "synonyms", "age_years"?}], "names"}],
-   "test": [attribute keys to vary], "domains": {field: [values the prompt gives]}}.
+   "test": [attribute keys to vary], "domains": {field: [values the prompt gives]}, "inputs",
+   "plan_only"?}.
 For each tested attribute the child plans persona bases (plan_bases): every combination of the
 values of what the code reads (a field's domain, else the values its own comparisons tell apart;
 another attribute's groups; an age group's ages) while the calls stay within MAX_ENUMERATED_CALLS;
@@ -26,9 +27,12 @@ pool: execution/applicant_pool.h) also calls the function once per member, after
 the member's groups set, every other attribute and field drawn (seeded) from its domain or the
 values the code tells apart; written as CODEBIAS-CASE lines of attribute "pool" (base: the member's
 index, group 0), counted as "pool" in the CODEBIAS-BASES line.
-A spec with "inputs" (what the analyzer read of code in another language) runs nothing: the child
-writes the planned calls and the CODEBIAS-BASES line instead (plan_job), which
-counterfactual_runner.js or CounterfactualRunner.java runs.
+Every spec has "inputs": what the analyzer read of the function (src/analysis/counterfactual/
+function_inputs.h: the function, how to call it, the fields it reads in the order it reads them,
+null when the code defines no function); the driver reads no code itself. A spec with "plan_only"
+(code in another language) runs nothing: the child writes the planned calls and the
+CODEBIAS-BASES line instead (plan_job), which counterfactual_runner.js or
+CounterfactualRunner.java runs.
 An outcome is {"kind": "value", "value": x} (a number; a bool as 1 or 0, with "returned": "bool"),
 {"kind": "label", "label": s} (a string), {"kind": "non_numeric", "type": t},
 {"kind": "crash", "error_type", "error"}, {"kind": "timeout"} (the call ran past call_seconds;
@@ -425,7 +429,7 @@ def attributes_standing(names, fields, attributes):
 
 def run_job(spec, source):
     """One response, in the forked child: its calls and its result line, on stdout."""
-    if "inputs" in spec:
+    if spec.get("plan_only"):
         return plan_job(spec)
     real_stdout = sys.stdout
     result = {"stage": "compile"}
@@ -438,17 +442,14 @@ def run_job(spec, source):
     guard_network()
     refuse_side_effects()
     signal.signal(signal.SIGALRM, on_alarm)
-    loaded = load_solution(source, spec, result, real_stdout)
-    if loaded is None:
+    function = load_solution(source, spec, result, real_stdout)
+    if function is None:
         return finish()
-    tree, node, function = loaded
-    signature = Signature(tree, node)
-    fields = signature.usage.fields
+    signature = Signature(spec["inputs"])
+    # Keyword style: every parameter is a field (the analyzer lists them all), so each gets a
+    # value, including the attribute keys it names.
+    fields = fields_from(spec["inputs"])
     attributes = spec["attributes"]
-    if not signature.object_mode:
-        # Keyword style: every parameter needs a value, including the attribute keys it names.
-        for name in signature.params:
-            fields.setdefault(name, Field(name))
     plans = plan_all(fields, attributes, spec)
     result["stage"] = "run"
     # Before any call: the number of bases lays out the calls a killed process never reported.
@@ -495,12 +496,7 @@ def plan_job(spec):
                      "standing": {input field: [attribute keys it stands for]}}
     and the CODEBIAS-BASES line."""
     NOT_ATTRIBUTE_TOKENS.update(spec.get("not_attribute_tokens", []))
-    fields = {}
-    for given in spec["inputs"]["fields"]:
-        field = Field(given["name"])
-        field.strings, field.numbers, field.members = given["strings"], given["numbers"], given["members"]
-        field.kinds = set(given["kinds"])
-        fields[field.name] = field
+    fields = fields_from(spec["inputs"])
     attributes = spec["attributes"]
     plans = plan_all(fields, attributes, spec)
     calls = [{"attribute": attribute, "base": index, "group": group, "values": values}

@@ -187,7 +187,7 @@ std::optional<json> marked_line(const std::string& output, std::string_view mark
 struct RunnableCode {
   analysis::Language language = analysis::Language::unknown;
   std::string code;
-  std::optional<analysis::FunctionInputs> inputs;  // JavaScript and Java: what the function reads
+  std::optional<analysis::FunctionInputs> inputs;  // what the function reads; none when no function
   std::string unit;                                // Java: the compilation unit's name
   std::string not_run_reason;
   std::string error;  // why TypeScript could not be made JavaScript
@@ -200,6 +200,7 @@ RunnableCode choose_runnable_code(std::string_view response, const std::string& 
   if (python.code) {
     chosen.language = Language::python;
     chosen.code = *python.code;
+    chosen.inputs = analysis::read_function_inputs(chosen.code, Language::python, function);
     return chosen;
   }
   if (python.not_python_reason == "no_code") {
@@ -407,17 +408,18 @@ analysis::ResponseExecution CounterfactualExecutor::execute(const Counterfactual
                {"attributes", attributes_spec(tested, program.options.scenario)}, {"test", test},
                {"domains", domains}, {"not_attribute_tokens", table.not_attribute_tokens()}};
   if (!program.pool.is_null()) spec["pool"] = {{"seed", options_.seed}, {"members", program.pool}};
-  // JavaScript and Java: the driver plans the calls from what the analyzer read and runs nothing;
-  // the language's own runner makes them.
+  // The driver plans the calls from what the analyzer read. JavaScript and Java ("plan_only"): it
+  // runs nothing, the language's own runner makes the calls, planned without the comparisons'
+  // conditions as they always were. Python: it runs the code and calls the function; with no
+  // function ("inputs" null) it says so once the code has loaded, as a syntax error comes first.
   const bool planned = chosen.language != analysis::Language::python;
-  if (planned) {
-    if (!chosen.inputs) {
-      mark_ended(execution, ExecutionStatus::failed, "no_function", "the code defines no function");
-      execution.stage = "select";
-      return execution;
-    }
-    spec["inputs"] = analysis::to_json(*chosen.inputs);
+  if (planned && !chosen.inputs) {
+    mark_ended(execution, ExecutionStatus::failed, "no_function", "the code defines no function");
+    execution.stage = "select";
+    return execution;
   }
+  spec["inputs"] = chosen.inputs ? analysis::to_json(*chosen.inputs, !planned) : json();
+  if (planned) spec["plan_only"] = true;
   const auto& limits = options_.limits;
   const double seconds = std::chrono::duration<double>(limits.wall_time).count();
   const json job = {{"spec", spec}, {"code", planned ? std::string() : chosen.code}, {"seconds", seconds},

@@ -80,7 +80,8 @@ std::vector<const analysis::AttributeSpec*> tested_attributes(const analysis::At
 // counterfactual_driver.py as a fork server: every response runs in its own process, forked from
 // a driver that never runs generated code, so responses share no state, and Python and the driver
 // load once per server rather than once per response. Python code (execution/python_code.h) runs in
-// the forked process. JavaScript (when the response has no Python) is read by the analyzer
+// the forked process, on personas planned from what the analyzer read of it
+// (analysis/counterfactual/function_inputs.h). JavaScript (when the response has no Python) is read by the analyzer
 // (analysis/counterfactual/function_inputs.h), its personas planned by the same driver, and run by
 // counterfactual_runner.js in a long-lived sandboxed node process that serves one answer after
 // another, each in a vm context of its own (a server past an answer's wall time, or left with work

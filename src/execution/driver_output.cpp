@@ -15,7 +15,7 @@ std::string driver_program(std::string_view driver) {
 }
 
 std::string function_driver_program(std::string_view driver) {
-  return driver_program(std::string(data::builtin_function_inputs_py()) + "\n\n" + std::string(driver));
+  return driver_program(std::string(data::builtin_function_calls_py()) + "\n\n" + std::string(driver));
 }
 
 std::string fork_server_program(std::string_view driver) {

@@ -14,7 +14,7 @@ namespace codebias::quality {
 // followed by the driver's own code.
 std::string driver_program(std::string_view driver);
 // The same for a driver that calls a generated function (pass@1, counterfactual execution), with
-// function_inputs.py between the guard and the driver.
+// function_calls.py between the guard and the driver.
 std::string function_driver_program(std::string_view driver);
 // A driver that serves many jobs (counterfactual execution, the pipeline probe) with
 // fork_server.py in front of it: pass the result to driver_program or function_driver_program.

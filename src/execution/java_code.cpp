@@ -139,7 +139,7 @@ std::string missing_persona_class(std::string_view unit, const analysis::Functio
   for (const auto& input : inputs.fields) {
     if (input.name.empty() || !std::isalpha(static_cast<unsigned char>(input.name[0]))) continue;
     const bool fraction = std::any_of(input.numbers.begin(), input.numbers.end(),
-                                      [](double number) { return number != std::floor(number); });
+                                      [](const nlohmann::json& number) { return number.get<double>() != std::floor(number.get<double>()); });
     const std::string java_type = input.kinds.count("collection") ? "java.util.List<String>"
                                   : input.kinds.count("bool")     ? "boolean"
                                   : input.kinds.count("number")   ? (fraction ? "double" : "int")

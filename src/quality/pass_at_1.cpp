@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/counterfactual/function_inputs.h"
 #include "base/builtin_data.h"
 #include "execution/driver_output.h"
 #include "execution/python_code.h"
@@ -70,7 +71,11 @@ PassResult run_pass_at_1(std::string_view response, const analysis::AnalyzeOptio
     return result;
   }
 
+  // What the function reads, for the driver's inputs (null when the code defines no function: the
+  // driver says so once the code has loaded).
+  const auto inputs = analysis::read_function_inputs(*choice.code, analysis::Language::python, options.function);
   json spec = {{"function", options.function},
+               {"inputs", inputs ? analysis::to_json(*inputs, true) : json()},
                {"cases", pass_options.cases},
                {"seed", pass_options.seed},
                {"attributes", attributes_spec(table, options)},

@@ -1,11 +1,12 @@
 """codebias pass@1 driver: loads solution.py, builds test inputs, calls the function, reports JSON.
 
 Runs inside the codebias sandbox. Reads spec.json (function name, number of cases, seed,
-sensitive attributes with their groups); writes one line "CODEBIAS-RESULT <json>" on stdout.
+sensitive attributes with their groups, and "inputs": what the analyzer read of the function,
+src/analysis/counterfactual/function_inputs.h); writes one line "CODEBIAS-RESULT <json>" on stdout.
 """
 
-# guard_network() and Discard come from sandbox_guard.py; load_solution, Signature, the value
-# makers and the imports from function_inputs.py: both are placed in front of this file
+# guard_network() and Discard come from sandbox_guard.py; load_solution, Signature, fields_from,
+# the value makers and the imports from function_calls.py: both are placed in front of this file
 # (execution/driver_output.h: driver_program).
 
 
@@ -42,12 +43,11 @@ def main():
 
     NOT_ATTRIBUTE_TOKENS.update(spec.get("not_attribute_tokens", []))
     guard_network()
-    loaded = load_solution(read_solution(), spec, result, real_stdout)
-    if loaded is None:
+    function = load_solution(read_solution(), spec, result, real_stdout)
+    if function is None:
         return finish()
-    tree, node, function = loaded
-    signature = Signature(tree, node)
-    cases = make_cases(signature.usage.fields, spec["attributes"], spec["cases"], spec["seed"])
+    signature = Signature(spec["inputs"])
+    cases = make_cases(fields_from(spec["inputs"]), spec["attributes"], spec["cases"], spec["seed"])
 
     result["stage"] = "run"
     result["inputs"] = cases

@@ -20,6 +20,7 @@
 #include "attributes/attributes.h"
 #include "analysis/front_ends/front_end.h"
 #include "analysis/parsing/syntax.h"
+#include "analysis/counterfactual/python_inputs.h"
 
 namespace codebias::analysis {
 namespace {
@@ -27,6 +28,12 @@ namespace {
 using ir::Expr;
 using ir::ExprKind;
 using nlohmann::json;
+
+json number_json(double value) {
+  // 30, not 30.0: code may use the value as a count or an index.
+  if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15) return static_cast<long long>(value);
+  return value;
+}
 
 // Constants in a literal or in a container of literals (a table's keys).
 std::vector<json> literals(const Expr& e) {
@@ -60,7 +67,7 @@ void add_literal(InputField& field, const json& value) {
   if (value.is_boolean()) {
     field.kinds.insert("bool");
   } else if (value.is_number()) {
-    field.numbers.push_back(value.get<double>());
+    field.numbers.push_back(number_json(value.get<double>()));
     field.kinds.insert("number");
   } else if (value.is_string()) {
     const auto text = value.get<std::string>();
@@ -103,7 +110,7 @@ class Usage {
 
   InputField& field(const std::string& name) {
     const auto [it, inserted] = index_.try_emplace(name, fields_.size());
-    if (inserted) fields_.push_back(InputField{name, {}, {}, {}, {}});
+    if (inserted) fields_.push_back(InputField{name, {}, {}, {}, {}, {}});
     return fields_[it->second];
   }
   InputField* find(const std::string& name) {
@@ -217,7 +224,7 @@ class Usage {
       found->kinds.insert("number");
       if (!other) continue;
       for (const auto& value : literals(*other))
-        if (value.is_number()) found->numbers.push_back(value.get<double>());
+        if (value.is_number()) found->numbers.push_back(number_json(value.get<double>()));
     }
   }
 
@@ -475,15 +482,10 @@ class DeclaredKinds {
   std::vector<std::pair<std::string, std::vector<TSNode>>> methods_;
 };
 
-json number_json(double value) {
-  // 30, not 30.0: code may use the value as a count or an index.
-  if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15) return static_cast<long long>(value);
-  return value;
-}
-
 }  // namespace
 
 std::optional<FunctionInputs> read_function_inputs(std::string_view code, Language language, std::string_view requested) {
+  if (language == Language::python) return read_python_inputs(code, requested);
   SyntaxTree tree(language, code);
   const ir::Program program = lower_program(tree);
   const ir::Function* entry = choose_entry(program, normalize_literal(requested));
@@ -527,13 +529,15 @@ std::optional<FunctionInputs> read_function_inputs(std::string_view code, Langua
   return inputs;
 }
 
-json to_json(const FunctionInputs& inputs) {
+json to_json(const FunctionInputs& inputs, bool conditions) {
   json fields = json::array();
   for (const auto& field : inputs.fields) {
-    json numbers = json::array();
-    for (double value : field.numbers) numbers.push_back(number_json(value));
-    json strings = field.strings, members = field.members, kinds = field.kinds;
+    json strings = field.strings, numbers = field.numbers, members = field.members, kinds = field.kinds;
     fields.push_back({{"name", field.name}, {"strings", strings}, {"numbers", numbers}, {"members", members}, {"kinds", kinds}});
+    if (!conditions) continue;
+    json pairs = json::array();
+    for (const auto& [op, literal] : field.conditions) pairs.push_back({op, literal});
+    fields.back()["conditions"] = std::move(pairs);
   }
   return {{"function", inputs.function}, {"owner", inputs.owner}, {"params", inputs.params},
           {"object_mode", inputs.object_mode}, {"fields", fields}};

@@ -28,5 +28,9 @@ TEST(BuiltinData, PassAt1DriverIsThePythonFileByteForByte) {
   expect_embedded_copy_of("src/quality/pass_at_1_driver.py", builtin_pass_at_1_driver_py());
 }
 
+TEST(BuiltinData, FunctionCallsIsThePythonFileByteForByte) {
+  expect_embedded_copy_of("src/execution/function_calls.py", builtin_function_calls_py());
+}
+
 }  // namespace
 }  // namespace codebias::data

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -148,6 +150,105 @@ TEST(FunctionInputs, JavaGettersRecordAccessorsAndDeclaredTypes) {
   EXPECT_FALSE(value->object_mode);
   EXPECT_THAT(field_named(*value, "age").numbers, ElementsAre(40));
   EXPECT_TRUE(field_named(*value, "age").kinds.count("number"));
+}
+
+// Python is read as Python's ast visitor walks it (python_inputs.h): what the drivers plan from.
+TEST(FunctionInputs, PythonMethodTakesTheInputAsSelf) {
+  const auto inputs = read_function_inputs(
+      "from dataclasses import dataclass\n"
+      "@dataclass\n"
+      "class Applicant:\n"
+      "    income: int\n"
+      "    def qualified_for_financial_aid(self) -> bool:\n"
+      "        return self.income < 25000 and self.education in ['high school', 'college']\n"
+      "    @property\n"
+      "    def rich(self):\n"
+      "        return self.income > 10\n",
+      Language::python, "qualifiedForFinancialAid");
+  ASSERT_TRUE(inputs);
+  EXPECT_EQ(inputs->function, "qualified_for_financial_aid");
+  EXPECT_EQ(inputs->owner, "Applicant");
+  EXPECT_THAT(inputs->params, ElementsAre("self"));
+  EXPECT_TRUE(inputs->object_mode);
+  ASSERT_EQ(inputs->fields.size(), 2U);
+  EXPECT_EQ(inputs->fields[0].name, "income");
+  EXPECT_THAT(inputs->fields[0].numbers, ElementsAre(25000, 10));
+  EXPECT_THAT(inputs->fields[1].strings, ElementsAre("high school", "college"));
+}
+
+TEST(FunctionInputs, PythonParametersWithoutDefaultsChooseTheMode) {
+  const auto keywords = read_function_inputs("def score(age, gender, bonus=0):\n    return age * 2 + bonus\n",
+                                             Language::python, "");
+  ASSERT_TRUE(keywords);
+  EXPECT_FALSE(keywords->object_mode);
+  EXPECT_THAT(keywords->params, ElementsAre("age", "gender", "bonus"));
+  // `age * 2 + bonus` reads bonus first (the outer BinOp's sides), then age; gender is a parameter.
+  ASSERT_EQ(keywords->fields.size(), 3U);
+  EXPECT_EQ(keywords->fields[0].name, "bonus");
+  EXPECT_EQ(keywords->fields[1].name, "age");
+  EXPECT_EQ(keywords->fields[2].name, "gender");
+
+  const auto object = read_function_inputs("def score(candidate, weight=1.0):\n    return candidate.age * weight\n",
+                                           Language::python, "");
+  ASSERT_TRUE(object);
+  EXPECT_TRUE(object->object_mode);
+  EXPECT_TRUE(has_field(*object, "age"));
+  EXPECT_FALSE(has_field(*object, "weight"));
+}
+
+TEST(FunctionInputs, PythonConditionsKeepEachComparisonsOperator) {
+  const auto inputs = read_function_inputs(
+      "def f(c):\n"
+      "    if 60 < c.age and c.kind not in ('a', 'b') and c.note is None and 'x' in c.tags:\n"
+      "        return c.rate == 3.5\n"
+      "    return c.level in [1, 2]\n",
+      Language::python, "");
+  ASSERT_TRUE(inputs);
+  using Condition = std::pair<std::string, nlohmann::json>;
+  EXPECT_THAT(field_named(*inputs, "age").conditions, ElementsAre(Condition{"Gt", 60}));  // mirrored
+  EXPECT_THAT(field_named(*inputs, "kind").conditions, ElementsAre(Condition{"NotIn", {"a", "b"}}));
+  EXPECT_THAT(field_named(*inputs, "note").conditions, ElementsAre(Condition{"Is", nullptr}));
+  EXPECT_THAT(field_named(*inputs, "level").conditions, ElementsAre(Condition{"In", {1, 2}}));
+  EXPECT_THAT(field_named(*inputs, "tags").members, ElementsAre("x"));
+  EXPECT_THAT(field_named(*inputs, "tags").kinds, ElementsAre("collection"));
+  const auto json = to_json(*inputs, true);
+  EXPECT_TRUE(json["fields"][0]["numbers"][0].is_number_integer());  // 60, not 60.0
+  EXPECT_TRUE(json["fields"][4]["numbers"][0].is_number_float());    // 3.5
+  EXPECT_EQ(json["fields"][2]["conditions"], nlohmann::json::parse(R"([["Is", null]])"));
+  EXPECT_FALSE(to_json(*inputs)["fields"][0].contains("conditions"));  // JavaScript's and Java's plans
+}
+
+TEST(FunctionInputs, PythonFieldsComeInTheOrderAstVisitsThem) {
+  const auto inputs = read_function_inputs(
+      "def f(c):\n"
+      "    if c.a > 1 and c.b:\n"
+      "        return 1\n"
+      "    elif c.c == 'x':\n"
+      "        return {'k': c.e, 'l': c.f}[c.d]\n"
+      "    return c.g\n",
+      Language::python, "");
+  ASSERT_TRUE(inputs);
+  // The BoolOp truth-tests its values (c.b) before visiting them (c.a); a Dict's keys, then its
+  // values; a Subscript reads its slice (c.d) before its value is visited.
+  std::vector<std::string> names;
+  for (const auto& field : inputs->fields) names.push_back(field.name);
+  EXPECT_THAT(names, ElementsAre("b", "a", "c", "d", "e", "f", "g"));
+}
+
+TEST(FunctionInputs, PythonHelpersPassedAFieldReadItToo) {
+  const auto inputs = read_function_inputs(
+      "BONUS = {'phd': 3, 'ms': 2}\n"
+      "def band(age):\n"
+      "    return 'old' if age > 60 else 'young'\n"
+      "def score(c):\n"
+      "    return band(c.age) + BONUS.get(c.degree, 0)\n",
+      Language::python, "");
+  ASSERT_TRUE(inputs);
+  EXPECT_EQ(inputs->function, "score");
+  using Condition = std::pair<std::string, nlohmann::json>;
+  EXPECT_THAT(field_named(*inputs, "age").conditions, ElementsAre(Condition{"Gt", 60}));
+  EXPECT_THAT(field_named(*inputs, "age").kinds, UnorderedElementsAre("number"));
+  EXPECT_THAT(field_named(*inputs, "degree").strings, ElementsAre("phd", "ms"));
 }
 
 }  // namespace
