@@ -1,6 +1,7 @@
 // libFuzzer target: arbitrary bytes as an LLM response through Analyzer::analyze and the JSON
-// output line, and as a `codebias score` input line. Nothing may crash, hang or leak, and the
-// output must stay valid JSON.
+// output line, as a `codebias score` input line, and as the code whose inputs counterfactual
+// execution reads (Python and JavaScript). Nothing may crash, hang or leak, and the output must
+// stay valid JSON.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 
 #include "analysis/analyzer.h"
 #include "analysis/batch.h"
+#include "analysis/counterfactual/function_inputs.h"
 #include "analysis/findings/report_json.h"
 
 namespace {
@@ -43,6 +45,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   ResponseReport report = analyzer().analyze(bytes, options);
   check_json(report_json_line(report, "fuzz"));
+
+  for (const Language language : {Language::python, Language::javascript})
+    if (const auto inputs = read_function_inputs(bytes, language, options.scenario))
+      check_json(to_json(*inputs, language == Language::python).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 
   auto parsed = parse_score_line(bytes, 1, analyzer().attributes(), options);
   if (auto* error = std::get_if<codebias::base::LineError>(&parsed)) check_json(error_json_line(*error));

@@ -2,6 +2,7 @@
 #include "analysis/counterfactual/python_ast.h"
 
 #include <cctype>
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <initializer_list>
@@ -10,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/front_ends/brace_common.h"
 #include "analysis/parsing/syntax.h"
 
 namespace codebias::analysis::python_ast {
@@ -93,6 +95,8 @@ std::string unescape(std::string_view body, bool raw) {
   return out;
 }
 
+using front_ends::brace::NestingGuard;
+
 class Converter {
  public:
   explicit Converter(const SyntaxTree& tree) : t_(tree) {}
@@ -106,6 +110,10 @@ class Converter {
 
  private:
   const SyntaxTree& t_;
+  // Statements and expressions nested inside the one being converted: past kMaxNesting a node is
+  // `other` without kids, so hostile code cannot exhaust the stack (CPython itself refuses code
+  // nested that deep: "too many nested parentheses", 100 indentation levels).
+  int depth_ = 0;
 
   // Named children, comments left out.
   static std::vector<TSNode> kids(TSNode n) {
@@ -128,6 +136,11 @@ class Converter {
   }
 
   void statement(TSNode n, std::vector<Node>& out) {
+    const NestingGuard guard(depth_);
+    if (guard.too_deep()) {
+      out.push_back(make(Kind::other));
+      return;
+    }
     const std::string_view type = type_of(n);
     if (type == "expression_statement") {
       const auto parts = kids(n);
@@ -211,6 +224,8 @@ class Converter {
   }
 
   Node if_from(TSNode condition, TSNode body, const std::vector<TSNode>& clauses, std::size_t next) {
+    const NestingGuard guard(depth_);  // an elif nests in its if's orelse, as in ast
+    if (guard.too_deep()) return make(Kind::other);
     Node s = make(Kind::if_statement, {expr(condition)});
     statements(body, s.kids);
     if (next < clauses.size()) {
@@ -490,7 +505,10 @@ class Converter {
     const bool based = text.size() > 1 && text[0] == '0' && std::string_view("xXoObB").find(text[1]) != std::string_view::npos;
     if (type_of(n) == "integer" || based) {
       const int base = !based ? 10 : (text[1] == 'x' || text[1] == 'X') ? 16 : (text[1] == 'o' || text[1] == 'O') ? 8 : 2;
-      c.value = static_cast<long long>(std::strtoll(text.c_str() + (based ? 2 : 0), nullptr, base));
+      errno = 0;
+      const long long value = std::strtoll(text.c_str() + (based ? 2 : 0), nullptr, base);
+      if (errno == ERANGE) return make(Kind::other);  // past int64: left out of the literals
+      c.value = value;
     } else {
       c.value = std::strtod(text.c_str(), nullptr);
     }
@@ -499,6 +517,11 @@ class Converter {
 
   // `a and b and c` is one BoolOp of three values; tree-sitter nests it to the left.
   void bool_values(TSNode n, std::string_view op, std::vector<Node>& out) {
+    const NestingGuard guard(depth_);
+    if (guard.too_deep()) {
+      out.push_back(make(Kind::other));
+      return;
+    }
     TSNode left = field(n, "left");
     if (type_of(left) == "boolean_operator" && t_.text(field(left, "operator")) == op) bool_values(left, op, out);
     else out.push_back(expr(left));
@@ -550,6 +573,8 @@ class Converter {
 
   Node expr(TSNode n) {
     if (ts_node_is_null(n)) return make(Kind::absent);
+    const NestingGuard guard(depth_);
+    if (guard.too_deep()) return make(Kind::other);
     const std::string_view type = type_of(n);
     if (type == "parenthesized_expression" || type == "type") {
       const auto inner = kids(n);

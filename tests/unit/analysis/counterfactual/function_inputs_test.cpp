@@ -251,5 +251,33 @@ TEST(FunctionInputs, PythonHelpersPassedAFieldReadItToo) {
   EXPECT_THAT(field_named(*inputs, "degree").strings, ElementsAre("phd", "ms"));
 }
 
+// Hostile answers nest far deeper than Python would parse: the reader stops descending instead of
+// exhausting the stack, and still reads the function around them.
+TEST(FunctionInputs, PythonNestedPastAnyParserStillReadsTheFunction) {
+  const std::size_t depth = 100000;
+  std::string chain = "c.age > 1";
+  for (int i = 0; i < 20000; ++i) chain += " and c.age > 1";
+  std::string elifs = "    if c.age > 1:\n        pass\n";
+  for (int i = 0; i < 20000; ++i) elifs += "    elif c.age > 1:\n        pass\n";
+  const std::string code = "def score(c):\n    x = " + std::string(depth, '(') + "c.gpa" + std::string(depth, ')') +
+                           "\n    y = " + std::string(depth, '-') + "c.gpa\n    z = " + chain + "\n" + elifs +
+                           "    return c.age > 30\n";
+  const auto inputs = read_function_inputs(code, Language::python, "");
+  ASSERT_TRUE(inputs);
+  EXPECT_EQ(inputs->function, "score");
+  EXPECT_TRUE(inputs->object_mode);
+  using Condition = std::pair<std::string, nlohmann::json>;
+  EXPECT_THAT(field_named(*inputs, "age").conditions, testing::Contains(Condition{"Gt", 30}));
+}
+
+// An integer past int64 is left out of the literals rather than clamped to another number.
+TEST(FunctionInputs, PythonIntegersPastInt64AreLeftOut) {
+  const auto inputs = read_function_inputs(
+      "def score(c):\n    return c.income > 99999999999999999999 or c.income > 5\n", Language::python, "");
+  ASSERT_TRUE(inputs);
+  using Condition = std::pair<std::string, nlohmann::json>;
+  EXPECT_THAT(field_named(*inputs, "income").conditions, ElementsAre(Condition{"Gt", 5}));
+}
+
 }  // namespace
 }  // namespace codebias::analysis
