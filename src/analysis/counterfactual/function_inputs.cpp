@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "analysis/analyzer.h"
+#include "analysis/counterfactual/input_field_table.h"
 #include "attributes/attributes.h"
 #include "analysis/front_ends/front_end.h"
 #include "analysis/parsing/syntax.h"
@@ -103,21 +104,11 @@ std::string lower_first(std::string name) {
 }
 
 // How the code uses each field of the input.
-class Usage {
+class Usage : public InputFieldTable {
  public:
   Usage(std::set<std::string> holders, std::set<std::string> bare_names, const LiteralTables& tables)
       : holders_(std::move(holders)), bare_names_(std::move(bare_names)), tables_(tables) {}
 
-  InputField& field(const std::string& name) {
-    const auto [it, inserted] = index_.try_emplace(name, fields_.size());
-    if (inserted) fields_.push_back(InputField{name, {}, {}, {}, {}, {}});
-    return fields_[it->second];
-  }
-  InputField* find(const std::string& name) {
-    const auto it = index_.find(name);
-    return it == index_.end() ? nullptr : &fields_[it->second];
-  }
-  std::vector<InputField> take_fields() { return {fields_.begin(), fields_.end()}; }
   // (field, function, argument index): a field handed to a function by name.
   const std::vector<std::tuple<InputField*, std::string, std::size_t>>& passed_on() const { return passed_on_; }
 
@@ -323,8 +314,6 @@ class Usage {
   std::set<std::string> holders_;
   std::set<std::string> bare_names_;
   const LiteralTables& tables_;
-  std::deque<InputField> fields_;  // stable addresses
-  std::map<std::string, std::size_t> index_;
   std::map<std::string, std::string> aliases_;  // local name -> field name
   std::vector<std::tuple<InputField*, std::string, std::size_t>> passed_on_;
 };

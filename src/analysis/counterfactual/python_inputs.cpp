@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/counterfactual/input_field_table.h"
 #include "analysis/counterfactual/python_ast.h"
 
 namespace codebias::analysis {
@@ -93,21 +94,11 @@ bool is_name_in(const Node& node, const std::set<std::string>& names) {
 bool is_string(const Node& node) { return node.kind == Kind::constant && node.value.is_string(); }
 
 // How the code uses each field of the input: what it is compared with, what it is used as.
-class Usage {
+class Usage : public InputFieldTable {
  public:
   Usage(std::set<std::string> holders, std::set<std::string> bare_names, const LiteralDicts& dicts)
       : holders_(std::move(holders)), bare_names_(std::move(bare_names)), dicts_(dicts) {}
 
-  InputField& field(const std::string& name) {
-    const auto [it, inserted] = index_.try_emplace(name, fields_.size());
-    if (inserted) fields_.push_back(InputField{name, {}, {}, {}, {}, {}});
-    return fields_[it->second];
-  }
-  InputField* find(const std::string& name) {
-    const auto it = index_.find(name);
-    return it == index_.end() ? nullptr : &fields_[it->second];
-  }
-  std::vector<InputField> take_fields() { return {fields_.begin(), fields_.end()}; }
   // (field, function name, argument index): a field handed to a function by name.
   const std::vector<std::tuple<InputField*, std::string, std::size_t>>& passed_on() const { return passed_on_; }
 
@@ -276,8 +267,6 @@ class Usage {
   std::set<std::string> holders_;     // names bound to the input object
   std::set<std::string> bare_names_;  // parameters that are fields themselves
   const LiteralDicts& dicts_;
-  std::deque<InputField> fields_;  // stable addresses, in the order the code first reads them
-  std::map<std::string, std::size_t> index_;
   std::map<std::string, std::string> aliases_;  // local names a field was assigned to
   std::vector<std::tuple<InputField*, std::string, std::size_t>> passed_on_;
 };
