@@ -95,6 +95,11 @@ std::string unescape(std::string_view body, bool raw) {
   return out;
 }
 
+// How deep statements and expressions nest before the conversion stops descending: CPython's
+// tokenizer refuses parentheses nested deeper than 200 (MAXLEVEL) and blocks indented deeper than
+// 100, and a sanitizer build's frames are large enough that 512 levels overflow an 8 MiB stack.
+constexpr int kMaxDepth = 200;
+
 using front_ends::brace::NestingGuard;
 
 class Converter {
@@ -110,9 +115,8 @@ class Converter {
 
  private:
   const SyntaxTree& t_;
-  // Statements and expressions nested inside the one being converted: past kMaxNesting a node is
-  // `other` without kids, so hostile code cannot exhaust the stack (CPython itself refuses code
-  // nested that deep: "too many nested parentheses", 100 indentation levels).
+  // Statements and expressions nested inside the one being converted: past kMaxDepth a node is
+  // `other` without kids, so hostile code cannot exhaust the stack.
   int depth_ = 0;
 
   // Named children, comments left out.
@@ -137,7 +141,7 @@ class Converter {
 
   void statement(TSNode n, std::vector<Node>& out) {
     const NestingGuard guard(depth_);
-    if (guard.too_deep()) {
+    if (depth_ > kMaxDepth) {
       out.push_back(make(Kind::other));
       return;
     }
@@ -225,7 +229,7 @@ class Converter {
 
   Node if_from(TSNode condition, TSNode body, const std::vector<TSNode>& clauses, std::size_t next) {
     const NestingGuard guard(depth_);  // an elif nests in its if's orelse, as in ast
-    if (guard.too_deep()) return make(Kind::other);
+    if (depth_ > kMaxDepth) return make(Kind::other);
     Node s = make(Kind::if_statement, {expr(condition)});
     statements(body, s.kids);
     if (next < clauses.size()) {
@@ -518,7 +522,7 @@ class Converter {
   // `a and b and c` is one BoolOp of three values; tree-sitter nests it to the left.
   void bool_values(TSNode n, std::string_view op, std::vector<Node>& out) {
     const NestingGuard guard(depth_);
-    if (guard.too_deep()) {
+    if (depth_ > kMaxDepth) {
       out.push_back(make(Kind::other));
       return;
     }
@@ -574,7 +578,7 @@ class Converter {
   Node expr(TSNode n) {
     if (ts_node_is_null(n)) return make(Kind::absent);
     const NestingGuard guard(depth_);
-    if (guard.too_deep()) return make(Kind::other);
+    if (depth_ > kMaxDepth) return make(Kind::other);
     const std::string_view type = type_of(n);
     if (type == "parenthesized_expression" || type == "type") {
       const auto inner = kids(n);

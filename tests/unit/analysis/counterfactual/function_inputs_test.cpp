@@ -254,11 +254,11 @@ TEST(FunctionInputs, PythonHelpersPassedAFieldReadItToo) {
 // Hostile answers nest far deeper than Python would parse: the reader stops descending instead of
 // exhausting the stack, and still reads the function around them.
 TEST(FunctionInputs, PythonNestedPastAnyParserStillReadsTheFunction) {
-  const std::size_t depth = 100000;
+  const std::size_t depth = 5000;
   std::string chain = "c.age > 1";
-  for (int i = 0; i < 20000; ++i) chain += " and c.age > 1";
+  for (int i = 0; i < 2000; ++i) chain += " and c.age > 1";
   std::string elifs = "    if c.age > 1:\n        pass\n";
-  for (int i = 0; i < 20000; ++i) elifs += "    elif c.age > 1:\n        pass\n";
+  for (int i = 0; i < 2000; ++i) elifs += "    elif c.age > 1:\n        pass\n";
   const std::string code = "def score(c):\n    x = " + std::string(depth, '(') + "c.gpa" + std::string(depth, ')') +
                            "\n    y = " + std::string(depth, '-') + "c.gpa\n    z = " + chain + "\n" + elifs +
                            "    return c.age > 30\n";
