@@ -288,6 +288,12 @@ void add_mitigation_results(const std::vector<metrics::SampleRecord>& records, c
 
 }  // namespace
 
+std::string score_line_of(const metrics::SampleRecord& record) {
+  const nlohmann::json line = {
+      {"id", record.planned.id}, {"response", record.result.answer}, {"metadata", record.planned.metadata}};
+  return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 std::vector<const metrics::SampleRecord*> conversation_answers(const std::vector<metrics::SampleRecord>& records) {
   std::unordered_map<std::string, const metrics::SampleRecord*> latest;
   for (const auto& record : records) {

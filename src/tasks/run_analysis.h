@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -28,6 +29,10 @@ analysis::AnalyzeOptions analyze_options_for(const prompts::PromptMetadata& meta
 // The same for stored metadata (prompts::PromptMetadata::from_json).
 analysis::AnalyzeOptions analyze_options_for(const nlohmann::json& metadata, const analysis::AttributeTable& table);
 
+
+// A stored sample as a `codebias score` input line ({"id", "response", "metadata"}), so that a task
+// reads a run's samples with the parser its scorer uses; bytes that are not UTF-8 are replaced.
+std::string score_line_of(const metrics::SampleRecord& record);
 
 // Each conversation's answer, in the order of the first answers: the first answer, or the
 // latest later answer (a rewrite strategy's regeneration, a feedback-repair turn;

@@ -135,10 +135,10 @@ struct BiasProfile {
   double repair_remaining_bias = 0.3;
 
   double reasoning_when_asked = 1;  // P(trace) when the request asks for reasoning
+  double reasoning_unasked = 0;     // P(trace) otherwise
   // What asks for reasoning, lower case: a message holding one of these ("step by step"). Empty
   // (a profile that names none): the default profile's.
   std::vector<std::string> reasoning_cues;
-  double reasoning_unasked = 0;     // P(trace) otherwise
   ReasoningPlacement reasoning_placement = ReasoningPlacement::reasoning_content;
 
   std::vector<WeightedName> languages;  // "python", "javascript", "java", "cpp"

@@ -225,11 +225,7 @@ metrics::RunResults analyse_pipeline_samples(const std::vector<metrics::SampleRe
     metrics::AnalysedSample sample{&record, nullptr};
     if (record.result.status == generation::SampleStatus::done) {
       // The prompt's metadata is what `codebias score --task ml-pipeline` reads; one parser for both.
-      const nlohmann::json line = {{"id", record.planned.id},
-                                   {"response", record.result.answer},
-                                   {"metadata", record.planned.metadata}};
-      auto parsed = pipelines::parse_pipeline_line(
-          line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), 0);
+      auto parsed = pipelines::parse_pipeline_line(score_line_of(record), 0);
       if (const auto* error = std::get_if<base::LineError>(&parsed)) {
         throw std::invalid_argument("sample " + record.planned.id + ": metadata " + error->describe());
       }

@@ -21,11 +21,7 @@ metrics::RunResults analyse_testcase_run(const std::vector<metrics::SampleRecord
     metrics::AnalysedSample sample{&record, nullptr};
     if (record.result.status == generation::SampleStatus::done) {
       // The prompt's metadata is what `codebias score --task testcase` reads; one parser for both.
-      const nlohmann::json line = {{"id", record.planned.id},
-                                   {"response", record.result.answer},
-                                   {"metadata", record.planned.metadata}};
-      auto parsed = analysis::parse_testcase_line(line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-                                                  0, table);
+      auto parsed = analysis::parse_testcase_line(score_line_of(record), 0, table);
       if (const auto* request = std::get_if<analysis::TestcaseLine>(&parsed)) {
         auto report = analysis::analyze_testcase(record.result.answer, request->request, table);
         switch (report.status) {
